@@ -1,0 +1,7 @@
+"""`python -m bot` runs the bot, like `sideline run`."""
+
+import sys
+
+from bot.cli import main
+
+sys.exit(main(["run", *sys.argv[1:]]))

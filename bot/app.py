@@ -1,0 +1,155 @@
+"""Build the bot from settings: engine, sessions, clock, cogs. No token and no network needed."""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import cogs
+from bot.access import Caller
+from bot.clock import Clock, SystemClock
+from bot.courier import Courier
+from bot.errors import NoLeague, UserFacingError
+from bot.scheduler import Scheduler
+from bot.settings import LeagueSettings, Settings
+from storage import migrate
+from storage.db import create_engine, session_factory
+from storage.models import League
+
+log = logging.getLogger("sideline")
+
+#: Nothing the bot sends pings anyone unless a call opts in for a specific user.
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def new_reference() -> str:
+    return secrets.token_hex(3)
+
+
+async def send_ephemeral(interaction: discord.Interaction, content: str) -> None:
+    """Answer privately, whether or not the interaction was already answered or deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The one place that decides what a user sees when something goes wrong."""
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and (
+        error.__cause__ is not None
+    ):
+        error = error.__cause__
+    if isinstance(error, UserFacingError):
+        text = error.message
+    elif isinstance(error, app_commands.CheckFailure):
+        text = str(error) or "You can't use that command here."
+    else:
+        ref = new_reference()
+        command = interaction.command.qualified_name if interaction.command else "component"
+        log.error("unhandled error (ref %s) in %s by %s", ref, command, interaction.user.id,
+                  exc_info=error)
+        text = f"Sorry, something went wrong on our side (ref {ref}). The league admins can look it up."
+    try:
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell user %s about an error", interaction.user.id, exc_info=True)
+
+
+class SidelineTree(app_commands.CommandTree["SidelineBot"]):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)
+
+
+class SidelineBot(commands.Bot):
+    def __init__(self, settings: Settings, *, engine: AsyncEngine | None = None,
+                 clock: Clock | None = None, run_scheduler: bool = True, **kwargs: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),  # no privileged intents
+            tree_cls=SidelineTree,
+            allowed_mentions=NO_MENTIONS,
+            help_command=None,
+            **kwargs,
+        )
+        self.settings = settings
+        self.engine = engine or create_engine(settings.database_url)
+        self.sessions = session_factory(self.engine)
+        self.clock: Clock = clock or SystemClock()
+        self.league_ids: dict[int, int] = {}  # guild id -> league row id
+        self.courier = Courier(self)
+        self.scheduler = Scheduler(self, self.courier)
+        self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
+
+    async def setup_hook(self) -> None:
+        await migrate.upgrade(self.engine)
+        await self._register_leagues()
+        for module in sorted(m.name for m in pkgutil.iter_modules(cogs.__path__)):
+            if not module.startswith("_"):
+                await self.load_extension(f"cogs.{module}")
+        if self.run_scheduler:
+            await self.scheduler.start()
+
+    async def _register_leagues(self) -> None:
+        """Mirror the configured leagues into the database (config is the source of truth)."""
+        async with self.sessions.begin() as session:
+            rows = {lg.key: lg for lg in (await session.scalars(select(League))).all()}
+            for cfg in self.settings.leagues:
+                row = rows.get(cfg.key)
+                if row is None:
+                    row = League(key=cfg.key, guild_id=cfg.guild_id, name=cfg.name, preset=cfg.preset)
+                    session.add(row)
+                else:
+                    row.guild_id, row.name, row.preset = cfg.guild_id, cfg.name, cfg.preset
+            await session.flush()
+            for cfg in self.settings.leagues:
+                row = rows.get(cfg.key) or await session.scalar(select(League).where(League.key == cfg.key))
+                assert row is not None
+                self.league_ids[cfg.guild_id] = row.id
+
+    def league_of(self, guild_id: int | None) -> tuple[LeagueSettings, int]:
+        league = self.settings.league_for_guild(guild_id)
+        if league is None or guild_id not in self.league_ids:
+            raise NoLeague("Sideline isn't set up for this server. Ask a server admin to add it to the config.")
+        return league, self.league_ids[guild_id]
+
+    def caller(self, interaction: discord.Interaction) -> Caller:
+        """The caller in league terms; refuses DMs and servers without a league."""
+        league, league_id = self.league_of(interaction.guild_id)
+        user = interaction.user
+        role_ids = frozenset(r.id for r in getattr(user, "roles", ()))
+        perms = interaction.permissions  # resolved by Discord for this member and channel
+        return Caller(
+            discord_id=user.id,
+            display_name=user.display_name,
+            league=league,
+            league_id=league_id,
+            role_ids=role_ids,
+            manages_server=bool(perms and perms.manage_guild),
+        )
+
+    async def sync_commands(self) -> None:
+        """Publish the commands to each configured server only (fast, and nothing global)."""
+        for league in self.settings.leagues:
+            guild = discord.Object(id=league.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to %s (%s)", len(synced), league.key, league.guild_id)
+
+    async def close(self) -> None:
+        self.scheduler.shutdown()
+        await super().close()
+        await self.engine.dispose()
+
+
+def create_bot(settings: Settings, *, engine: AsyncEngine | None = None,
+               clock: Clock | None = None, run_scheduler: bool = True) -> SidelineBot:
+    return SidelineBot(settings, engine=engine, clock=clock, run_scheduler=run_scheduler)

@@ -1,0 +1,293 @@
+"""Parse and validate the league CSV files (product.md §4): every bad row is reported, by line.
+
+Pure: text in, validated rows or a list of problems out. Whether the teams named exist
+is checked against the database by the importer, with the same line numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
+
+from bot.league.vocabulary import DECISIONS, GAME_KINDS, GENDERS, POSITIONS
+
+MAX_ROWS = 20_000
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+class CsvImportError(ValueError):
+    """Raised with every problem found; nothing is imported when any row is bad."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = sorted(problems, key=lambda p: p.line)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    line: int
+    team: str
+    division: str | None
+    captain_ids: tuple[int, ...]
+    channel_id: int | None
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    line: int
+    discord_id: int
+    name: str
+    team: str
+    position: str
+    gender: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    line: int
+    code: str
+    starts_at: datetime  # UTC
+    home: str
+    away: str
+    venue: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    line: int
+    code: str
+    home_score: int
+    away_score: int
+    decided: str
+    shootout_home: int | None
+    shootout_away: int | None
+
+
+def decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CsvImportError([Problem(0, f"the file is not UTF-8 text (bad byte at position {exc.start}); "
+                                         "save it as CSV UTF-8 and try again")]) from None
+
+
+def _rows(text: str, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    if not text.strip():
+        raise CsvImportError([Problem(0, f"the file is empty; expected a header row: {','.join(required)}")])
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise CsvImportError([Problem(1, f"missing column(s): {', '.join(missing)} "
+                                         f"(the header must include {','.join(required)})")])
+    reader.fieldnames = header
+    rows = []
+    for record in reader:
+        if reader.line_num > MAX_ROWS + 1:
+            raise CsvImportError([Problem(reader.line_num, f"too many rows (at most {MAX_ROWS})")])
+        values = {k: (v or "").strip() for k, v in record.items() if k is not None and isinstance(v, str)}
+        if not any(values.values()):
+            continue  # blank line
+        rows.append((reader.line_num, values))
+    return rows
+
+
+def _parse(text: str, required: tuple[str, ...], row: Callable[[int, dict[str, str]], R]) -> list[R]:
+    problems: list[Problem] = []
+    out: list[R] = []
+    try:
+        rows = _rows(text, required)
+    except csv.Error as exc:
+        raise CsvImportError([Problem(0, f"the file is not valid CSV: {exc}")]) from None
+    for line, values in rows:
+        try:
+            out.append(row(line, values))
+        except _RowError as exc:
+            problems.extend(Problem(line, m) for m in exc.messages)
+    if problems:
+        raise CsvImportError(problems)
+    if not out:
+        raise CsvImportError([Problem(0, "the file has a header but no rows")])
+    return out
+
+
+class _RowError(Exception):
+    def __init__(self, messages: list[str]) -> None:
+        self.messages = messages
+
+
+class _Checker:
+    """Collects every problem of one row instead of stopping at the first."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        self.values = values
+        self.messages: list[str] = []
+
+    def text(self, key: str, *, required: bool = True, limit: int = 100) -> str:
+        value = self.values.get(key, "")
+        if required and not value:
+            self.messages.append(f"{key} is empty")
+        elif len(value) > limit:
+            self.messages.append(f"{key} is longer than {limit} characters")
+        elif any(ord(ch) < 32 for ch in value):
+            self.messages.append(f"{key} contains control characters")
+        return value
+
+    def snowflake(self, key: str, raw: str | None = None, *, required: bool = True) -> int | None:
+        value = self.values.get(key, "") if raw is None else raw
+        if not value:
+            if required:
+                self.messages.append(f"{key} is empty")
+            return None
+        if not value.isdigit() or not 0 < int(value) < 2**63:
+            self.messages.append(f"{key} {value[:30]!r} is not a Discord id (a number like 123456789012345678)")
+            return None
+        return int(value)
+
+    def choice(self, key: str, allowed: tuple[str, ...], default: str | None) -> str | None:
+        value = self.values.get(key, "").lower()
+        if not value:
+            return default
+        if value not in allowed:
+            self.messages.append(f"{key} {value[:30]!r} must be one of {', '.join(allowed)}")
+            return default
+        return value
+
+    def score(self, key: str, *, required: bool = True) -> int | None:
+        value = self.values.get(key, "")
+        if not value:
+            if required:
+                self.messages.append(f"{key} is empty")
+            return None
+        if not value.isdigit() or int(value) > 99:
+            self.messages.append(f"{key} {value[:10]!r} must be a whole number from 0 to 99")
+            return None
+        return int(value)
+
+    def done(self, result: Any) -> Any:
+        if self.messages:
+            raise _RowError(self.messages)
+        return result
+
+
+def parse_teams(text: str) -> list[TeamRow]:
+    def row(line: int, v: dict[str, str]) -> TeamRow:
+        c = _Checker(v)
+        team = c.text("team")
+        division = c.text("division", required=False) or None
+        captains = tuple(x for x in (c.snowflake("captain_discord_ids", raw=part)
+                                     for part in v.get("captain_discord_ids", "").split()) if x)
+        channel = c.snowflake("channel_id", required=False)
+        return c.done(TeamRow(line, team, division, captains, channel))
+
+    rows = _parse(text, ("team", "division", "captain_discord_ids"), row)
+    _no_duplicates(rows, lambda r: r.team.lower(), "team {} appears twice (first on line {})")
+    return rows
+
+
+def parse_players(text: str) -> list[PlayerRow]:
+    def row(line: int, v: dict[str, str]) -> PlayerRow:
+        c = _Checker(v)
+        discord_id = c.snowflake("discord_id")
+        name = c.text("name")
+        team = c.text("team")
+        position = c.choice("position", POSITIONS, "skater")
+        gender = c.choice("gender", GENDERS, None)
+        return c.done(PlayerRow(line, discord_id or 0, name, team, position or "skater", gender))
+
+    rows = _parse(text, ("discord_id", "name", "team", "position"), row)
+    _no_duplicates(rows, lambda r: r.discord_id, "Discord id {} appears twice (first on line {})")
+    return rows
+
+
+def parse_games(text: str, tz: ZoneInfo, *, now: datetime, allow_past: bool = False) -> list[GameRow]:
+    def row(line: int, v: dict[str, str]) -> GameRow:
+        c = _Checker(v)
+        code = c.text("game_id", limit=64)
+        starts = _local_time(c, v.get("starts_at", ""), tz)
+        if starts is not None and starts < now and not allow_past:
+            c.messages.append(f"starts_at {v['starts_at']} is in the past (use --allow-past to import old games)")
+        home, away = c.text("home"), c.text("away")
+        if home and home.lower() == away.lower():
+            c.messages.append("home and away are the same team")
+        venue = c.text("venue", required=False, limit=200)
+        kind = c.choice("kind", GAME_KINDS, "regular")
+        return c.done(GameRow(line, code, starts or now, home, away, venue, kind or "regular"))
+
+    rows = _parse(text, ("game_id", "starts_at", "home", "away", "venue", "kind"), row)
+    _no_duplicates(rows, lambda r: r.code, "game_id {} appears twice (first on line {})")
+    return rows
+
+
+def parse_results(text: str) -> list[ResultRow]:
+    def row(line: int, v: dict[str, str]) -> ResultRow:
+        c = _Checker(v)
+        code = c.text("game_id", limit=64)
+        home, away = c.score("home_score"), c.score("away_score")
+        decided = c.choice("decided", DECISIONS, None)
+        if decided is None and not v.get("decided"):
+            c.messages.append("decided is empty (regulation, overtime, shootout or forfeit)")
+        so_home = c.score("shootout_home", required=False)
+        so_away = c.score("shootout_away", required=False)
+        if decided == "shootout":
+            if so_home is None or so_away is None:
+                c.messages.append("a shootout needs shootout_home and shootout_away")
+            elif so_home == so_away:
+                c.messages.append("a shootout needs a winner (shootout goals can't be equal)")
+            if home is not None and away is not None and home != away:
+                c.messages.append("a game decided by shootout was tied before it (home_score = away_score)")
+        elif so_home is not None or so_away is not None:
+            c.messages.append("shootout columns are only for games decided by shootout")
+        if decided == "forfeit" and {home, away} != {0, 5}:
+            c.messages.append("a forfeit is recorded 5-0 or 0-5 (the forfeiting side has 0)")
+        if decided == "overtime" and home == away:
+            c.messages.append("an overtime result needs a winner")
+        return c.done(ResultRow(line, code, home or 0, away or 0, decided or "regulation", so_home, so_away))
+
+    rows = _parse(text, ("game_id", "home_score", "away_score", "decided"), row)
+    _no_duplicates(rows, lambda r: r.code, "game_id {} appears twice (first on line {})")
+    return rows
+
+
+def _local_time(c: _Checker, value: str, tz: ZoneInfo) -> datetime | None:
+    """Parse league-local ``YYYY-MM-DD HH:MM``; a time skipped by a clock change is an error."""
+    try:
+        naive = datetime.strptime(value, "%Y-%m-%d %H:%M")  # noqa: DTZ007 - zone attached below
+    except ValueError:
+        c.messages.append(f"starts_at {value[:30]!r} is not a date and time like 2026-12-05 19:00")
+        return None
+    local = naive.replace(tzinfo=tz)
+    round_trip = local.astimezone(UTC).astimezone(tz).replace(tzinfo=None)
+    if round_trip != naive:
+        c.messages.append(f"starts_at {value} does not exist in {tz.key} (the clocks skip that hour)")
+        return None
+    return local.astimezone(UTC)
+
+
+def _no_duplicates(rows: list[Any], key: Callable[[Any], Any], message: str) -> None:
+    seen: dict[Any, int] = {}
+    problems = []
+    for r in rows:
+        k = key(r)
+        if k in seen:
+            problems.append(Problem(r.line, message.format(k, seen[k])))
+        else:
+            seen[k] = r.line
+    if problems:
+        raise CsvImportError(problems)

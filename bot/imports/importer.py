@@ -1,0 +1,198 @@
+"""Apply validated CSV rows to one league, all or nothing, upserting by natural keys."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.imports.csv_rows import (
+    CsvImportError,
+    GameRow,
+    PlayerRow,
+    Problem,
+    TeamRow,
+    decode,
+    parse_games,
+    parse_players,
+    parse_teams,
+)
+from bot.league.lineup import LineupRules, check_roster_limit
+from bot.settings import LeagueSettings
+from storage.models import Division, Game, League, Player, RosterEntry, Team, TeamCaptain
+
+KINDS = ("teams", "players", "games", "results")
+
+
+@dataclass
+class ImportReport:
+    kind: str
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (f"{self.kind}: {self.created} created, {self.updated} updated, "
+                f"{self.unchanged} unchanged")
+
+
+def _count(report: ImportReport, created: bool, changed: bool) -> None:
+    if created:
+        report.created += 1
+    elif changed:
+        report.updated += 1
+    else:
+        report.unchanged += 1
+
+
+class Importer:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def league_id(self, session: AsyncSession, league: LeagueSettings) -> int:
+        row = await session.scalar(select(League).where(League.key == league.key))
+        if row is None:
+            row = League(key=league.key, guild_id=league.guild_id, name=league.name, preset=league.preset)
+            session.add(row)
+            await session.flush()
+        return row.id
+
+    async def run(self, kind: str, data: bytes, league: LeagueSettings, *, now: datetime,
+                  allow_past: bool = False) -> ImportReport:
+        text = decode(data)
+        if kind == "teams":
+            return await self.teams(parse_teams(text), league)
+        if kind == "players":
+            return await self.players(parse_players(text), league)
+        if kind == "games":
+            return await self.games(parse_games(text, league.timezone, now=now, allow_past=allow_past), league)
+        if kind == "results":
+            from bot.services.results import import_results  # results own their storage
+
+            return await import_results(self.sessions, text, league, now=now)
+        raise ValueError(f"unknown import kind {kind!r} (one of {', '.join(KINDS)})")
+
+    async def teams(self, rows: Sequence[TeamRow], league: LeagueSettings) -> ImportReport:
+        report = ImportReport("teams")
+        async with self.sessions.begin() as session:
+            league_id = await self.league_id(session, league)
+            divisions = {d.name.lower(): d for d in (await session.scalars(
+                select(Division).where(Division.league_id == league_id))).all()}
+            existing = {t.name.lower(): t for t in (await session.scalars(
+                select(Team).where(Team.league_id == league_id))).all()}
+            for r in rows:
+                division = None
+                if r.division:
+                    division = divisions.get(r.division.lower())
+                    if division is None:
+                        division = Division(league_id=league_id, name=r.division)
+                        session.add(division)
+                        await session.flush()
+                        divisions[r.division.lower()] = division
+                team = existing.get(r.team.lower())
+                created = team is None
+                if team is None:
+                    team = Team(league_id=league_id, name=r.team, captains=[])
+                    session.add(team)
+                    existing[r.team.lower()] = team
+                division_id = division.id if division else None
+                captains_changed = {c.discord_id for c in team.captains} != set(r.captain_ids)
+                changed = captains_changed or (team.division_id, team.channel_id) != (division_id, r.channel_id)
+                team.division_id, team.channel_id = division_id, r.channel_id
+                if captains_changed:
+                    team.captains = [TeamCaptain(league_id=league_id, discord_id=cid) for cid in r.captain_ids]
+                _count(report, created, changed and not created)
+        return report
+
+    async def players(self, rows: Sequence[PlayerRow], league: LeagueSettings) -> ImportReport:
+        report = ImportReport("players")
+        async with self.sessions.begin() as session:
+            league_id = await self.league_id(session, league)
+            teams = await self._teams_or_fail(session, league_id, [(r.line, r.team) for r in rows])
+            players = {p.discord_id: p for p in (await session.scalars(
+                select(Player).where(Player.league_id == league_id))).all()}
+            entries = {e.player_id: e for e in (await session.scalars(
+                select(RosterEntry).where(RosterEntry.league_id == league_id))).all()}
+            for r in rows:
+                team = teams[r.team.lower()]
+                player = players.get(r.discord_id)
+                created = player is None
+                if player is None:
+                    player = Player(league_id=league_id, discord_id=r.discord_id, name=r.name, gender=r.gender)
+                    session.add(player)
+                    await session.flush()
+                    players[r.discord_id] = player
+                changed = player.name != r.name or (r.gender is not None and player.gender != r.gender)
+                player.name = r.name
+                if r.gender is not None:
+                    player.gender = r.gender
+                entry = entries.get(player.id)
+                if entry is None:
+                    entry = RosterEntry(league_id=league_id, team_id=team.id, player_id=player.id,
+                                        position=r.position)
+                    session.add(entry)
+                    entries[player.id] = entry
+                    changed = True
+                elif entry.team_id != team.id or entry.position != r.position:
+                    entry.team_id, entry.position = team.id, r.position
+                    changed = True
+                _count(report, created, changed and not created)
+            await session.flush()
+            self._check_roster_limits(league.rules.lineup, list(entries.values()), teams, rows)
+        return report
+
+    @staticmethod
+    def _check_roster_limits(rules: LineupRules, entries: list[RosterEntry], teams: dict[str, Team],
+                             rows: Sequence[PlayerRow]) -> None:
+        sizes: dict[int, int] = {}
+        for e in entries:
+            sizes[e.team_id] = sizes.get(e.team_id, 0) + 1
+        problems = []
+        for key, team in teams.items():
+            breach = check_roster_limit(rules, sizes.get(team.id, 0))
+            if breach is not None:
+                line = max(r.line for r in rows if r.team.lower() == key)
+                problems.append(Problem(line, f"{team.name}: {breach.message}"))
+        if problems:
+            raise CsvImportError(problems)
+
+    async def games(self, rows: Sequence[GameRow], league: LeagueSettings) -> ImportReport:
+        report = ImportReport("games")
+        async with self.sessions.begin() as session:
+            league_id = await self.league_id(session, league)
+            names = [(r.line, r.home) for r in rows] + [(r.line, r.away) for r in rows]
+            teams = await self._teams_or_fail(session, league_id, names)
+            games = {g.code: g for g in (await session.scalars(
+                select(Game).where(Game.league_id == league_id))).all()}
+            for r in rows:
+                home, away = teams[r.home.lower()], teams[r.away.lower()]
+                game = games.get(r.code)
+                created = game is None
+                if game is None:
+                    game = Game(league_id=league_id, code=r.code, home_team_id=home.id,
+                                away_team_id=away.id, starts_at=r.starts_at, venue=r.venue, kind=r.kind)
+                    session.add(game)
+                    games[r.code] = game
+                    _count(report, True, True)
+                    continue
+                changed = (game.home_team_id, game.away_team_id, game.starts_at, game.venue, game.kind) != (
+                    home.id, away.id, r.starts_at, r.venue, r.kind)
+                game.home_team_id, game.away_team_id = home.id, away.id
+                game.starts_at, game.venue, game.kind = r.starts_at, r.venue, r.kind
+                _count(report, created, changed)
+        return report
+
+    @staticmethod
+    async def _teams_or_fail(session: AsyncSession, league_id: int,
+                             wanted: list[tuple[int, str]]) -> dict[str, Team]:
+        teams = {t.name.lower(): t for t in (await session.scalars(
+            select(Team).where(Team.league_id == league_id))).all()}
+        problems = [Problem(line, f"unknown team {name!r} (import teams first)")
+                    for line, name in wanted if name.lower() not in teams]
+        if problems:
+            raise CsvImportError(problems)
+        return teams

@@ -1,0 +1,178 @@
+"""Game format per preset: periods, clock, overtime and timeouts, as the rulebooks set them.
+
+Flat fields (config overrides use flat keys). Overtime differs between the regular season and the
+playoffs, so it comes in two sets of fields; `overtime_for(kind)` picks one for a game's kind
+(`regular`, `seeding` or `playoff`; seeding games follow the regular-season rules).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+GameKind = Literal["regular", "seeding", "playoff"]
+
+
+@dataclass(frozen=True)
+class Overtime:
+    """What happens after a tie at the end of regulation, for one kind of game."""
+
+    periods: int
+    period_minutes: int
+    sudden_death: bool
+    shootout: bool
+
+    @property
+    def tie_stands(self) -> bool:
+        """No overtime and no shootout: a tie is a tie."""
+        return self.periods == 0 and not self.shootout
+
+
+@dataclass(frozen=True)
+class GameFormat:
+    """How a game is played: the clock, overtime and timeouts."""
+
+    periods: int
+    period_minutes: int
+    # The clock runs through stoppages; None = the rulebook does not say.
+    running_clock: bool | None
+    # The clock stops in the last minutes of the final period; None = never.
+    stopped_clock_final_minutes: int | None
+    # Longest break between periods (and before overtime); None = not set.
+    intermission_minutes: int | None
+    regular_overtime_periods: int
+    regular_overtime_minutes: int
+    regular_overtime_sudden_death: bool
+    regular_shootout: bool
+    playoff_overtime_periods: int
+    playoff_overtime_minutes: int
+    playoff_overtime_sudden_death: bool
+    playoff_shootout: bool
+    # Timeouts per team per game; 0 = none.
+    timeouts_per_game: int
+    # Most timeouts per team in one period; None = no per-period limit.
+    timeouts_per_period: int | None
+    timeout_seconds: int | None
+    # Extra timeouts per team in playoff overtime.
+    playoff_overtime_timeouts: int
+
+    def __post_init__(self) -> None:
+        for key in (
+            "periods",
+            "period_minutes",
+            "regular_overtime_periods",
+            "regular_overtime_minutes",
+            "playoff_overtime_periods",
+            "playoff_overtime_minutes",
+            "timeouts_per_game",
+            "playoff_overtime_timeouts",
+        ):
+            if getattr(self, key) < 0:
+                raise ValueError(f"rules.{key} must not be negative")
+        if self.periods < 1 or self.period_minutes < 1:
+            raise ValueError("rules.periods and rules.period_minutes must be at least 1")
+
+    @property
+    def regulation_minutes(self) -> int:
+        """Minutes of regulation play."""
+        return self.periods * self.period_minutes
+
+    def overtime_for(self, kind: GameKind) -> Overtime:
+        """The overtime rules for a game of this kind."""
+        if kind == "playoff":
+            return Overtime(
+                self.playoff_overtime_periods,
+                self.playoff_overtime_minutes,
+                self.playoff_overtime_sudden_death,
+                self.playoff_shootout,
+            )
+        if kind in ("regular", "seeding"):
+            return Overtime(
+                self.regular_overtime_periods,
+                self.regular_overtime_minutes,
+                self.regular_overtime_sudden_death,
+                self.regular_shootout,
+            )
+        raise ValueError(f"game kind must be regular, seeding or playoff, not {kind!r}")
+
+
+GAME_FORMAT_PRESETS: dict[str, GameFormat] = {
+    "coed-ball-hockey": GameFormat(
+        # Co-ed rules: Game Structure — two 20-minute halves with a running clock.
+        periods=2,
+        period_minutes=20,
+        running_clock=True,
+        # Co-ed rules: Game Structure — the clock stops in the last two minutes of the second half,
+        # but only with a 1 or 2 goal differential (the scorekeeper applies that condition).
+        stopped_clock_final_minutes=2,
+        # Co-ed rules: Game Structure — at most 5 minutes between halves and before overtime.
+        intermission_minutes=5,
+        # Co-ed rules: Overtime (OT) — 5-minute sudden death, then a shootout, for "all regulation
+        # and playoff games".
+        regular_overtime_periods=1,
+        regular_overtime_minutes=5,
+        regular_overtime_sudden_death=True,
+        regular_shootout=True,
+        playoff_overtime_periods=1,
+        playoff_overtime_minutes=5,
+        playoff_overtime_sudden_death=True,
+        playoff_shootout=True,
+        # Co-ed rules: Game Structure — one thirty-second time out per team per game.
+        timeouts_per_game=1,
+        timeouts_per_period=None,
+        timeout_seconds=30,
+        playoff_overtime_timeouts=0,
+    ),
+    "youth-ball-hockey": GameFormat(
+        # Youth 2.5 (junior), 2.6 (senior) — three 15-minute periods, stoppage time only in the
+        # last two minutes of the final period.
+        periods=3,
+        period_minutes=15,
+        running_clock=True,
+        stopped_clock_final_minutes=2,
+        # Youth 2.11 — intermissions of 1 minute.
+        intermission_minutes=1,
+        # Youth 2.13A — a regular-season tie stands (one point each).
+        regular_overtime_periods=0,
+        regular_overtime_minutes=0,
+        regular_overtime_sudden_death=False,
+        regular_shootout=False,
+        # Youth 1.19 — a five-minute overtime period, then a shootout (2.13B). The rulebook does not
+        # call the overtime sudden death, so it is played in full unless a league overrides this.
+        playoff_overtime_periods=1,
+        playoff_overtime_minutes=5,
+        playoff_overtime_sudden_death=False,
+        playoff_shootout=True,
+        # Youth 2.10 — two 30-second time-outs per team per game, only one per period, and one
+        # 30-second time-out per team in playoff overtime.
+        timeouts_per_game=2,
+        timeouts_per_period=1,
+        timeout_seconds=30,
+        playoff_overtime_timeouts=1,
+    ),
+    "indoor-soccer": GameFormat(
+        # Indoor soccer rules: Game — two 25-minute halves; the clock is not described.
+        periods=2,
+        period_minutes=25,
+        running_clock=None,
+        stopped_clock_final_minutes=None,
+        # Indoor soccer rules: Game — halftime of 0-5 minutes (ref's discretion).
+        intermission_minutes=5,
+        # Indoor soccer rules: Overtime — no overtime in the regular season.
+        regular_overtime_periods=0,
+        regular_overtime_minutes=0,
+        regular_overtime_sudden_death=False,
+        regular_shootout=False,
+        # Indoor soccer rules: Overtime — two 8-minute overtimes played in their entirety, then a
+        # 4-person shootout.
+        playoff_overtime_periods=2,
+        playoff_overtime_minutes=8,
+        playoff_overtime_sudden_death=False,
+        playoff_shootout=True,
+        # Indoor soccer rules: no time-outs.
+        timeouts_per_game=0,
+        timeouts_per_period=None,
+        timeout_seconds=None,
+        playoff_overtime_timeouts=0,
+    ),
+}

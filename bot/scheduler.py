@@ -1,0 +1,79 @@
+"""APScheduler only wakes the bot; the outbox table says what is due and what was sent.
+
+One date job (id ``outbox:wake``) is armed for the earliest due row and re-armed after each
+round; a sweep job (id ``outbox:sweep``) catches anything armed while the loop was busy.
+Rebuilding at start is one indexed query, so a restart neither loses nor repeats a send.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.courier import Courier
+from bot.services import outbox
+
+if TYPE_CHECKING:
+    from bot.app import SidelineBot
+
+log = logging.getLogger("sideline.scheduler")
+
+WAKE_JOB = "outbox:wake"
+SWEEP_JOB = "outbox:sweep"
+SWEEP_EVERY = timedelta(seconds=60)
+
+
+class Scheduler:
+    def __init__(self, bot: SidelineBot, courier: Courier) -> None:
+        self.bot = bot
+        self.courier = courier
+        self.aps = AsyncIOScheduler(timezone=UTC, job_defaults={
+            "misfire_grace_time": 24 * 3600, "coalesce": True, "max_instances": 1})
+        self._armed_for: datetime | None = None
+
+    async def start(self) -> None:
+        recovered = await self.courier.recover()
+        if recovered:
+            log.info("re-queued %d sends interrupted by the last stop", recovered)
+        outbox.on_new_work(self.bot.engine.sync_engine, self.poke)
+        self.aps.start()
+        self.aps.add_job(self.run_due, "interval", seconds=SWEEP_EVERY.total_seconds(), id=SWEEP_JOB,
+                         replace_existing=True)
+        await self.rearm()
+
+    def shutdown(self) -> None:
+        if self.aps.running:
+            self.aps.shutdown(wait=False)
+
+    async def rearm(self) -> None:
+        """Arm the wake job for the earliest pending send (the reconcile step at start)."""
+        when = await self.courier.next_due()
+        if when is not None:
+            self.poke(when, force=True)
+
+    def poke(self, when: datetime, *, force: bool = False) -> None:
+        """New work due at ``when``: wake earlier than planned if needed."""
+        if not self.aps.running:
+            return
+        if not force and self._armed_for is not None and self._armed_for <= when:
+            return
+        run_at = max(when, self.bot.clock.now())
+        self._armed_for = run_at
+        self.aps.add_job(self.run_due, "date", run_date=_wall_clock(run_at, self.bot.clock.now()),
+                         id=WAKE_JOB, replace_existing=True)
+
+    async def run_due(self) -> None:
+        self._armed_for = None
+        try:
+            await self.courier.deliver_due()
+        finally:
+            await self.rearm()
+
+
+def _wall_clock(due: datetime, league_now: datetime) -> datetime:
+    """APScheduler runs on the real clock; translate a due time on the bot's clock to it."""
+    delay = max(timedelta(0), due - league_now)
+    return datetime.now(UTC) + delay

@@ -1,0 +1,158 @@
+"""Queue messages for the bot to send later, once, even across restarts.
+
+Everything the bot posts outside an interaction reply (reminders, announcements, relays,
+DMs) is a row here first: a send key per message and recipient makes queueing idempotent,
+and the courier (bot/courier.py) claims due rows, sends them and records the outcome.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import event, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
+
+from storage.models import OutboxMessage
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One message as it will be sent: text, embeds, optional check-in buttons, who may be pinged."""
+
+    content: str = ""
+    embeds: tuple[dict[str, Any], ...] = ()
+    checkin_game: str | None = None
+    ping_user_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class FanOut:
+    """A message that becomes one row per recipient (e.g. DMs to players who haven't answered)."""
+
+    children: tuple[tuple[str, int, Outgoing], ...]  # (key suffix, user id, message)
+
+
+@dataclass
+class Queued:
+    key: str
+    due_at: datetime
+    created: bool
+
+
+Rendered = Outgoing | FanOut | None
+Renderer = Callable[[AsyncSession, OutboxMessage, datetime], Awaitable[Rendered]]
+
+#: kind -> renderer; features register their own kinds (reminders render at send time).
+RENDERERS: dict[str, Renderer] = {}
+
+
+def renderer(kind: str) -> Callable[[Renderer], Renderer]:
+    def register(func: Renderer) -> Renderer:
+        RENDERERS[kind] = func
+        return func
+
+    return register
+
+
+def outgoing_args(message: Outgoing) -> dict[str, Any]:
+    return {"content": message.content, "embeds": list(message.embeds),
+            "checkin_game": message.checkin_game, "ping_user_ids": [str(u) for u in message.ping_user_ids]}
+
+
+@renderer("text")
+async def render_text(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
+    """A message whose text was fixed when it was queued."""
+    a = row.args
+    return Outgoing(content=a.get("content", ""), embeds=tuple(a.get("embeds") or ()),
+                    checkin_game=a.get("checkin_game"),
+                    ping_user_ids=tuple(int(u) for u in a.get("ping_user_ids") or ()))
+
+
+async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: str, due_at: datetime,
+                  kind: str = "text", args: dict[str, Any] | None = None, message: Outgoing | None = None,
+                  channel_id: int | None = None, user_id: int | None = None,
+                  expires_at: datetime | None = None) -> Queued:
+    """Queue a send unless one with the same key exists; the key makes retries and restarts safe."""
+    if (channel_id is None) == (user_id is None):
+        raise ValueError("a queued message goes to exactly one channel or one user")
+    if kind not in RENDERERS:
+        raise ValueError(f"no renderer for outbox kind {kind!r}")
+    values = dict(league_id=league_id, guild_id=guild_id, send_key=key[:200], kind=kind,
+                  args=outgoing_args(message) if message else (args or {}), channel_id=channel_id,
+                  user_id=user_id, due_at=due_at, expires_at=expires_at, status="pending", attempts=0,
+                  next_attempt_at=due_at)
+    insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
+    result = await session.execute(insert(OutboxMessage).values(**values).on_conflict_do_nothing(
+        index_elements=["send_key"]))
+    created = bool(result.rowcount)
+    if created:
+        session.sync_session.info.setdefault("outbox_due", []).append(due_at)
+    return Queued(key=key, due_at=due_at, created=created)
+
+
+async def cancel_pending(session: AsyncSession, league_id: int, key_prefix: str) -> int:
+    result = await session.execute(
+        update(OutboxMessage)
+        .where(OutboxMessage.league_id == league_id, OutboxMessage.status == "pending",
+               OutboxMessage.send_key.startswith(key_prefix, autoescape=True))
+        .values(status="cancelled")
+    )
+    return result.rowcount or 0
+
+
+async def pending(session: AsyncSession, league_id: int, key_prefix: str) -> list[OutboxMessage]:
+    return list((await session.scalars(
+        select(OutboxMessage).where(OutboxMessage.league_id == league_id, OutboxMessage.status == "pending",
+                                    OutboxMessage.send_key.startswith(key_prefix, autoescape=True))
+        .order_by(OutboxMessage.due_at)
+    )).all())
+
+
+def move(session: AsyncSession, row: OutboxMessage, due_at: datetime, expires_at: datetime | None) -> None:
+    """Re-time a pending row (a moved game moves its reminders)."""
+    row.due_at = row.next_attempt_at = due_at
+    row.expires_at = expires_at
+    session.sync_session.info.setdefault("outbox_due", []).append(due_at)
+
+
+# --- waking the courier after a commit -----------------------------------------------------------
+_WAKERS: weakref.WeakKeyDictionary[Engine, Callable[[datetime], None]] = weakref.WeakKeyDictionary()
+
+
+def on_new_work(engine: Engine, wake: Callable[[datetime], None]) -> None:
+    """Call ``wake(earliest due)`` after any commit on ``engine`` that queued or moved a send."""
+    _WAKERS[engine] = wake
+
+
+@event.listens_for(Session, "after_commit")
+def _after_commit(session: Session) -> None:
+    dues = session.info.pop("outbox_due", None)
+    if not dues:
+        return
+    bind = session.bind
+    engine = getattr(bind, "engine", bind)
+    wake = _WAKERS.get(engine) if isinstance(engine, Engine) else None
+    if wake is not None:
+        wake(min(dues))
+
+
+@event.listens_for(Session, "after_rollback")
+def _after_rollback(session: Session) -> None:
+    session.info.pop("outbox_due", None)
+
+
+@dataclass
+class DeliveryStats:
+    sent: int = 0
+    retried: int = 0
+    failed: int = 0
+    skipped: int = 0
+    errors: list[str] = field(default_factory=list)

@@ -1,0 +1,57 @@
+"""Who a caller is in the league: their roster place and the teams they captain."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.access import Caller
+from bot.errors import NotAllowed, NotFound
+from storage.models import RosterEntry, Team
+from storage.repos import core
+
+
+@dataclass(frozen=True)
+class Membership:
+    entry: RosterEntry | None
+    captain_of: frozenset[int]
+
+    @property
+    def team_id(self) -> int | None:
+        return self.entry.team_id if self.entry else None
+
+
+async def membership(session: AsyncSession, caller: Caller) -> Membership:
+    entry = await core.roster_entry(session, caller.league_id, caller.discord_id)
+    captained = await core.captained_team_ids(session, caller.league_id, caller.discord_id)
+    return Membership(entry=entry, captain_of=frozenset(captained))
+
+
+def is_captain_of(caller: Caller, member: Membership, team_id: int) -> bool:
+    """Captain means both: the league's captain role and marked captain of that team."""
+    return caller.has_captain_role and team_id in member.captain_of
+
+
+async def resolve_team(session: AsyncSession, caller: Caller, team_name: str | None,
+                       member: Membership) -> Team:
+    """The named team, or the caller's own (their roster team, else the team they captain)."""
+    if team_name:
+        team = await core.team_by_name(session, caller.league_id, team_name)
+        if team is None:
+            raise NotFound(f"There's no team called “{team_name[:100]}” in {caller.league.name}.")
+        return team
+    team_id = member.team_id
+    if team_id is None and len(member.captain_of) == 1:
+        team_id = next(iter(member.captain_of))
+    if team_id is None:
+        raise NotFound("You're not on a team in this league yet. Name a team, or ask your captain to add you.")
+    team = await core.team_by_id(session, caller.league_id, team_id)
+    assert team is not None
+    return team
+
+
+def require_captain_or_commissioner(caller: Caller, member: Membership, team: Team) -> None:
+    if caller.is_commissioner or is_captain_of(caller, member, team.id):
+        return
+    raise NotAllowed(f"Only {team.name}'s captain or a commissioner can do that.")

@@ -1,0 +1,107 @@
+"""Roster changes by captains and commissioners, under the preset's roster limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.league.lineup import check_roster_limit
+from bot.league.vocabulary import GENDERS, POSITIONS
+from bot.services.people import membership, require_captain_or_commissioner, resolve_team
+from storage.models import Player, RosterEntry
+from storage.repos import core
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    discord_id: int
+    name: str
+    position: str
+    gender: str | None
+
+
+@dataclass(frozen=True)
+class RosterView:
+    team: str
+    lines: tuple[RosterLine, ...]
+    limit: int | None
+
+
+@dataclass(frozen=True)
+class RosterChange:
+    team: str
+    player: str
+    action: str  # "added" | "moved position" | "removed"
+    size: int
+    limit: int | None
+
+
+class RosterService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.sessions = sessions
+
+    async def show(self, caller: Caller, team_name: str | None) -> RosterView:
+        async with self.sessions() as session:
+            member = await membership(session, caller)
+            team = await resolve_team(session, caller, team_name, member)
+            require_captain_or_commissioner(caller, member, team)
+            entries = await core.roster(session, caller.league_id, team.id)
+            lines = tuple(RosterLine(e.player.discord_id, e.player.name, e.position, e.player.gender)
+                          for e in entries)
+            return RosterView(team=team.name, lines=lines, limit=caller.league.rules.lineup.roster_limit)
+
+    async def add(self, caller: Caller, *, discord_id: int, name: str, position: str | None,
+                  gender: str | None, team_name: str | None = None) -> RosterChange:
+        if position is not None and position not in POSITIONS:
+            raise InvalidInput(f"Position must be one of: {', '.join(POSITIONS)}.")
+        if gender is not None and gender not in GENDERS:
+            raise InvalidInput(f"Gender must be one of: {', '.join(GENDERS)}.")
+        async with self.sessions.begin() as session:
+            member = await membership(session, caller)
+            team = await resolve_team(session, caller, team_name, member)
+            require_captain_or_commissioner(caller, member, team)
+            player = await core.player_by_discord(session, caller.league_id, discord_id)
+            if player is None:
+                player = Player(league_id=caller.league_id, discord_id=discord_id, name=name[:100],
+                                gender=gender)
+                session.add(player)
+                await session.flush()
+            elif gender is not None:
+                player.gender = gender
+            entry = await core.roster_entry(session, caller.league_id, discord_id)
+            if entry is not None and entry.team_id != team.id:
+                other = await core.team_by_id(session, caller.league_id, entry.team_id)
+                raise Conflict(f"{player.name} is already on {other.name if other else 'another team'}; "
+                               "a player can be on one team per league. Remove them there first.")
+            limit = caller.league.rules.lineup.roster_limit
+            if entry is not None:
+                entry.position = position or entry.position
+                size = await core.roster_size(session, caller.league_id, team.id)
+                return RosterChange(team.name, player.name, "updated", size, limit)
+            size = await core.roster_size(session, caller.league_id, team.id)
+            breach = check_roster_limit(caller.league.rules.lineup, size + 1)
+            if breach is not None:
+                raise Conflict(f"{team.name} already has {size} players: {breach.message}")
+            session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
+                                    position=position or "skater"))
+            return RosterChange(team.name, player.name, "added", size + 1, limit)
+
+    async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
+        async with self.sessions.begin() as session:
+            member = await membership(session, caller)
+            entry = await core.roster_entry(session, caller.league_id, discord_id)
+            if entry is None:
+                raise NotFound("That player isn't on any roster in this league.")
+            team = await core.team_by_id(session, caller.league_id, entry.team_id)
+            assert team is not None
+            if team_name and team.name.lower() != team_name.strip().lower():
+                raise NotFound(f"That player isn't on {team_name[:100]}.")
+            require_captain_or_commissioner(caller, member, team)
+            name = entry.player.name
+            await session.delete(entry)
+            await session.flush()
+            size = await core.roster_size(session, caller.league_id, team.id)
+            return RosterChange(team.name, name, "removed", size, caller.league.rules.lineup.roster_limit)

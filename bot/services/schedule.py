@@ -1,0 +1,76 @@
+"""Upcoming games for a team, and finding games by the id people type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller
+from bot.clock import Clock
+from bot.errors import NotFound
+from bot.services.checkin_queries import statuses_for_player
+from bot.services.people import membership, resolve_team
+from storage.models import Game
+from storage.repos import core
+
+
+@dataclass(frozen=True)
+class GameLine:
+    code: str
+    starts_at: datetime
+    home: str
+    away: str
+    venue: str
+    kind: str
+    status: str
+    my_status: str | None = None  # the caller's check-in answer, when known
+
+    def opponent_of(self, team: str) -> str:
+        return self.away if self.home == team else self.home
+
+
+@dataclass(frozen=True)
+class ScheduleView:
+    team: str
+    games: tuple[GameLine, ...]
+
+
+def game_line(game: Game, my_status: str | None = None) -> GameLine:
+    return GameLine(game.code, game.starts_at, game.home.name, game.away.name, game.venue,
+                    game.kind, game.status, my_status)
+
+
+async def find_game(session: AsyncSession, caller: Caller, code: str) -> Game:
+    game = await core.game_by_code(session, caller.league_id, code)
+    if game is None:
+        raise NotFound(f"There's no game “{code.strip()[:64]}” in {caller.league.name}. "
+                       "Pick one from the suggestions.")
+    return game
+
+
+class ScheduleService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.sessions = sessions
+        self.clock = clock
+
+    async def upcoming(self, caller: Caller, team_name: str | None, limit: int = 10) -> ScheduleView:
+        async with self.sessions() as session:
+            member = await membership(session, caller)
+            team = await resolve_team(session, caller, team_name, member)
+            games = await core.upcoming_games(session, caller.league_id, [team.id], self.clock.now(), limit)
+            mine: dict[int, str] = {}
+            if member.entry is not None and member.entry.team_id == team.id:
+                mine = await statuses_for_player(session, member.entry.player_id, [g.id for g in games])
+            return ScheduleView(team.name, tuple(game_line(g, mine.get(g.id)) for g in games))
+
+    async def autocomplete_games(self, caller: Caller, text: str, *, mine_only: bool = False) -> list[Game]:
+        async with self.sessions() as session:
+            team_ids = None
+            if mine_only:
+                member = await membership(session, caller)
+                ids = set(member.captain_of) | ({member.team_id} if member.team_id else set())
+                team_ids = list(ids) if ids else None
+            since = self.clock.now().replace(hour=0, minute=0, second=0, microsecond=0)
+            return list(await core.search_games(session, caller.league_id, since, text, team_ids))

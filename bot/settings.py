@@ -1,0 +1,263 @@
+"""One typed settings object, loaded from TOML and validated at start.
+
+Errors name the file and the key, so an operator can fix a config without reading code.
+The bot token never lives in a file: it comes from ``SIDELINE_TOKEN`` only.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.league.deadlines import parse_offset
+from bot.league.rules import PRESET_NAMES, Rules, RulesError, build_rules
+
+TOKEN_ENV = "SIDELINE_TOKEN"
+CONFIG_ENV = "SIDELINE_CONFIG"
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///sideline.db"
+DEFAULT_GAME_OFFSETS = ("48h", "24h", "2h")
+DEFAULT_CAPTAIN_ALERT_OFFSETS = ("24h", "3h")
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(ValueError):
+    """A config problem, phrased for the operator: file, key, what is wrong."""
+
+    def __init__(self, path: Path | str, key: str, problem: str) -> None:
+        self.path, self.key, self.problem = str(path), key, problem
+        super().__init__(f"{path}: {key}: {problem}")
+
+
+@dataclass(frozen=True)
+class LeagueRoles:
+    captain: int | None = None
+    referee: int | None = None
+    commissioner: int | None = None
+
+
+@dataclass(frozen=True)
+class LeagueChannels:
+    announcements: int | None = None
+    standings: int | None = None
+    referees: int | None = None
+    admin: int | None = None  # commissioners' private channel for operational problems
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    key: str
+    name: str
+    guild_id: int
+    preset: str
+    timezone: ZoneInfo
+    rules: Rules
+    roles: LeagueRoles = field(default_factory=LeagueRoles)
+    channels: LeagueChannels = field(default_factory=LeagueChannels)
+    game_reminder_offsets: tuple[timedelta, ...] = ()
+    captain_alert_offsets: tuple[timedelta, ...] = ()
+    rulebook: Path | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    log_level: str = "INFO"
+    leagues: tuple[LeagueSettings, ...] = ()
+    source: Path | None = None
+
+    def league_for_guild(self, guild_id: int | None) -> LeagueSettings | None:
+        return next((lg for lg in self.leagues if lg.guild_id == guild_id), None)
+
+    def league(self, key: str) -> LeagueSettings:
+        for lg in self.leagues:
+            if lg.key == key:
+                return lg
+        known = ", ".join(lg.key for lg in self.leagues) or "none configured"
+        raise SettingsError(self.source or "config", "leagues.key", f"no league {key!r} ({known})")
+
+    @staticmethod
+    def token() -> str | None:
+        """The bot token, from the environment only; never logged or stored."""
+        value = os.environ.get(TOKEN_ENV, "").strip()
+        return value or None
+
+
+def default_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """``--config``, else ``$SIDELINE_CONFIG``, else ``./config.toml`` (product.md §4)."""
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get(CONFIG_ENV)
+    return Path(env) if env else Path("config.toml")
+
+
+def load_settings(path: str | os.PathLike[str]) -> Settings:
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SettingsError(path, "(file)", "not found") from None
+    except UnicodeDecodeError:
+        raise SettingsError(path, "(file)", "is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(path, "(file)", f"is not valid TOML: {exc}") from None
+    return parse_settings(raw, path)
+
+
+def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Settings:
+    reader = _Reader(Path(path))
+    unknown = set(raw) - {"bot", "leagues"}
+    if unknown:
+        raise SettingsError(path, sorted(unknown)[0], "unknown section (expected [bot] or [[leagues]])")
+    bot = reader.table(raw, "bot")
+    reader.reject_unknown(bot, "bot", {"database_url", "log_level", "token"})
+    if "token" in bot:
+        raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
+    database_url = reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL)
+    log_level = reader.string(bot, "bot.log_level", "INFO").upper()
+    if log_level not in _LOG_LEVELS:
+        raise SettingsError(path, "bot.log_level", f"must be one of {', '.join(_LOG_LEVELS)}")
+
+    leagues_raw = raw.get("leagues", [])
+    if not isinstance(leagues_raw, list):
+        raise SettingsError(path, "leagues", "must be an array of tables ([[leagues]])")
+    leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
+    _check_unique(path, leagues)
+    return Settings(database_url=database_url, log_level=log_level, leagues=leagues, source=Path(path))
+
+
+def _check_unique(path: Path | str, leagues: tuple[LeagueSettings, ...]) -> None:
+    seen_keys: dict[str, int] = {}
+    seen_guilds: dict[int, str] = {}
+    for i, lg in enumerate(leagues):
+        if lg.key in seen_keys:
+            raise SettingsError(path, f"leagues[{i}].key", f"{lg.key!r} is used twice")
+        if lg.guild_id in seen_guilds:
+            raise SettingsError(
+                path,
+                f"leagues[{i}].guild_id",
+                f"server {lg.guild_id} already belongs to league {seen_guilds[lg.guild_id]!r}",
+            )
+        seen_keys[lg.key] = i
+        seen_guilds[lg.guild_id] = lg.key
+
+
+class _Reader:
+    """Typed access to raw TOML values with errors that name the key."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, key: str, problem: str) -> SettingsError:
+        return SettingsError(self.path, key, problem)
+
+    def table(self, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+        value = raw.get(key.rsplit(".", 1)[-1], {})
+        if not isinstance(value, Mapping):
+            raise self.fail(key, "must be a table")
+        return value
+
+    def reject_unknown(self, raw: Mapping[str, Any], where: str, allowed: set[str]) -> None:
+        for name in raw:
+            if name not in allowed:
+                raise self.fail(f"{where}.{name}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+
+    def string(self, raw: Mapping[str, Any], key: str, default: str | None = None) -> str:
+        name = key.rsplit(".", 1)[-1]
+        if name not in raw:
+            if default is None:
+                raise self.fail(key, "is required")
+            return default
+        value = raw[name]
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, "must be a non-empty string")
+        return value.strip()
+
+    def snowflake(self, raw: Mapping[str, Any], key: str, *, required: bool) -> int | None:
+        name = key.rsplit(".", 1)[-1]
+        if name not in raw:
+            if required:
+                raise self.fail(key, "is required")
+            return None
+        value = raw[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be an integer Discord id, not {value!r}")
+        if not 0 < value < 2**64:
+            raise self.fail(key, f"{value} is not a Discord id (a positive 64-bit integer)")
+        return value
+
+    def offsets(self, raw: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[timedelta, ...]:
+        name = key.rsplit(".", 1)[-1]
+        values = raw.get(name, list(default))
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise self.fail(key, 'must be a list of durations like ["48h", "2h", "30m"]')
+        try:
+            parsed = tuple(parse_offset(v) for v in values)
+        except ValueError as exc:
+            raise self.fail(key, str(exc)) from None
+        return tuple(sorted(set(parsed), reverse=True))
+
+    def league(self, raw: Any, i: int) -> LeagueSettings:
+        where = f"leagues[{i}]"
+        if not isinstance(raw, Mapping):
+            raise self.fail(where, "must be a table")
+        self.reject_unknown(
+            raw,
+            where,
+            {"key", "name", "guild_id", "preset", "timezone", "rulebook", "roles", "channels",
+             "reminders", "rules"},
+        )
+        key = self.string(raw, f"{where}.key")
+        name = self.string(raw, f"{where}.name", key)
+        guild_id = self.snowflake(raw, f"{where}.guild_id", required=True)
+        assert guild_id is not None
+        preset = self.string(raw, f"{where}.preset")
+        if preset not in PRESET_NAMES:
+            raise self.fail(f"{where}.preset", f"unknown preset {preset!r} (one of: {', '.join(PRESET_NAMES)})")
+        tz_name = self.string(raw, f"{where}.timezone", "UTC")
+        try:
+            tz = ZoneInfo(tz_name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise self.fail(f"{where}.timezone", f"unknown time zone {tz_name!r} (e.g. America/Toronto)") from None
+
+        roles_raw = self.table(raw, f"{where}.roles")
+        self.reject_unknown(roles_raw, f"{where}.roles", {"captain", "referee", "commissioner"})
+        roles = LeagueRoles(
+            **{r: self.snowflake(roles_raw, f"{where}.roles.{r}", required=False)
+               for r in ("captain", "referee", "commissioner")}
+        )
+        channels_raw = self.table(raw, f"{where}.channels")
+        channel_names = ("announcements", "standings", "referees", "admin")
+        self.reject_unknown(channels_raw, f"{where}.channels", set(channel_names))
+        channels = LeagueChannels(
+            **{c: self.snowflake(channels_raw, f"{where}.channels.{c}", required=False) for c in channel_names}
+        )
+        reminders_raw = self.table(raw, f"{where}.reminders")
+        self.reject_unknown(reminders_raw, f"{where}.reminders", {"game_offsets", "captain_alert_offsets"})
+        game_offsets = self.offsets(reminders_raw, f"{where}.reminders.game_offsets", DEFAULT_GAME_OFFSETS)
+        alert_offsets = self.offsets(
+            reminders_raw, f"{where}.reminders.captain_alert_offsets", DEFAULT_CAPTAIN_ALERT_OFFSETS
+        )
+        overrides = self.table(raw, f"{where}.rules")
+        try:
+            rules = build_rules(preset, overrides)
+        except RulesError as exc:
+            raise self.fail(f"{where}.rules.{exc.key}", exc.problem) from None
+        rulebook = raw.get("rulebook")
+        if rulebook is not None and (not isinstance(rulebook, str) or not rulebook.strip()):
+            raise self.fail(f"{where}.rulebook", "must be a file path")
+        rulebook_path = None
+        if rulebook:
+            rulebook_path = Path(rulebook)
+            if not rulebook_path.is_absolute():
+                rulebook_path = (self.path.parent / rulebook_path).resolve()
+        return LeagueSettings(
+            key=key, name=name, guild_id=guild_id, preset=preset, timezone=tz, rules=rules,
+            roles=roles, channels=channels, game_reminder_offsets=game_offsets,
+            captain_alert_offsets=alert_offsets, rulebook=rulebook_path,
+        )

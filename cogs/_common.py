@@ -1,0 +1,58 @@
+"""Glue shared by the cogs: the caller, autocomplete for games and teams, privileged markers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.access import Role
+from bot.discord_text import clip, local_label
+from bot.errors import NoLeague
+from bot.services.schedule import ScheduleService
+from storage.repos import core
+
+if TYPE_CHECKING:
+    from bot.app import SidelineBot
+
+#: Name of the ``extras`` key that records who may use a command (read by the permission tests).
+REQUIRES = "requires"
+
+
+def requires(*roles: Role) -> dict[str, Any]:
+    """``extras`` for a privileged command: who may use it (services enforce it server-side)."""
+    return {REQUIRES: tuple(r.value for r in roles)}
+
+
+def bot_of(interaction: discord.Interaction) -> SidelineBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest games as "Sat 7 Dec 19:00 · Hawks vs Owls", filling in the game id."""
+    bot = bot_of(interaction)
+    try:
+        caller = bot.caller(interaction)
+    except NoLeague:
+        return []
+    games = await ScheduleService(bot.sessions, bot.clock).autocomplete_games(caller, current[:100])
+    tz = caller.league.timezone
+    return [
+        app_commands.Choice(
+            name=clip(f"{local_label(g.starts_at, tz)} · {g.home.name} vs {g.away.name} ({g.code})", 100),
+            value=g.code[:100],
+        )
+        for g in games[:25]
+    ]
+
+
+async def team_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot = bot_of(interaction)
+    try:
+        caller = bot.caller(interaction)
+    except NoLeague:
+        return []
+    async with bot.sessions() as session:
+        teams = await core.search_teams(session, caller.league_id, current[:100])
+    return [app_commands.Choice(name=clip(t.name, 100), value=t.name[:100]) for t in teams[:25]]

@@ -1,0 +1,84 @@
+"""/roster show|add|remove for a team's captain or a commissioner."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Role
+from bot.app import NO_MENTIONS, SidelineBot
+from bot.discord_text import clip
+from bot.services.roster import RosterService, RosterView
+from cogs._common import requires, team_autocomplete
+
+Position = Literal["skater", "goalie"]
+Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
+
+
+def roster_embed(view: RosterView) -> discord.Embed:
+    limit = f" / {view.limit}" if view.limit else ""
+    embed = discord.Embed(title=clip(f"{view.team} roster ({len(view.lines)}{limit})", 256))
+    lines = [
+        f"{'🥅' if line.position == 'goalie' else '🏒'} <@{line.discord_id}> {line.name}"
+        + (f" · {line.gender}" if line.gender else "")
+        for line in view.lines
+    ]
+    embed.description = clip("\n".join(lines) or "Nobody on the roster yet.", 4000)
+    embed.set_footer(text="Private: gender categories are shown only to captains and commissioners.")
+    return embed
+
+
+@app_commands.guild_only()
+class RosterCog(commands.GroupCog, group_name="roster", group_description="Team rosters."):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = RosterService(bot.sessions)
+
+    @app_commands.command(name="show", description="A team's roster (captains and commissioners).",
+                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.describe(team="The team; leave empty for your own")
+    @app_commands.autocomplete(team=team_autocomplete)
+    @app_commands.guild_only()
+    async def show(self, interaction: discord.Interaction, team: str | None = None) -> None:
+        view = await self.service.show(self.bot.caller(interaction), team)
+        await interaction.response.send_message(embed=roster_embed(view), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="add", description="Add a player to your team's roster.",
+                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.describe(player="The server member to add", position="Skater or goalie",
+                           gender="Gender category (counts toward on-court minimums)",
+                           team="Team (commissioners; captains default to their own team)")
+    @app_commands.autocomplete(team=team_autocomplete)
+    @app_commands.guild_only()
+    async def add(self, interaction: discord.Interaction, player: discord.Member,
+                  position: Position | None = None, gender: Gender | None = None,
+                  team: str | None = None) -> None:
+        change = await self.service.add(
+            self.bot.caller(interaction), discord_id=player.id, name=player.display_name,
+            position=position, gender=gender, team_name=team,
+        )
+        limit = f" of {change.limit}" if change.limit else ""
+        verb = "is now on" if change.action == "added" else "was already on"
+        await interaction.response.send_message(
+            f"{change.player} {verb} {change.team} ({change.size}{limit} players).",
+            ephemeral=True, allowed_mentions=NO_MENTIONS,
+        )
+
+    @app_commands.command(name="remove", description="Remove a player from your team's roster.",
+                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.describe(player="The server member to remove")
+    @app_commands.guild_only()
+    async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+        change = await self.service.remove(self.bot.caller(interaction), discord_id=player.id)
+        await interaction.response.send_message(
+            f"{change.player} was removed from {change.team} ({change.size} players left).",
+            ephemeral=True, allowed_mentions=NO_MENTIONS,
+        )
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(RosterCog(bot))

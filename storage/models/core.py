@@ -1,0 +1,118 @@
+"""The league's core: leagues, divisions, teams, players, rosters and games."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from bot.league.vocabulary import GAME_KINDS, GAME_STATUSES, GENDERS, POSITIONS
+from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
+
+
+class League(Base):
+    __tablename__ = "leagues"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    guild_id: Mapped[int] = mapped_column(Snowflake, unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    preset: Mapped[str] = mapped_column(String(64))
+
+
+class Division(Base):
+    __tablename__ = "divisions"
+    __table_args__ = (UniqueConstraint("league_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+
+
+class Team(Base):
+    __tablename__ = "teams"
+    __table_args__ = (UniqueConstraint("league_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    division_id: Mapped[int | None] = mapped_column(ForeignKey("divisions.id", ondelete="SET NULL"))
+    name: Mapped[str] = mapped_column(String(100))
+    channel_id: Mapped[int | None] = mapped_column(Snowflake)
+
+    captains: Mapped[list[TeamCaptain]] = relationship(
+        cascade="all, delete-orphan", lazy="selectin", order_by="TeamCaptain.discord_id"
+    )
+    division: Mapped[Division | None] = relationship(lazy="joined")
+
+
+class TeamCaptain(Base):
+    __tablename__ = "team_captains"
+    __table_args__ = (UniqueConstraint("team_id", "discord_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    discord_id: Mapped[int] = mapped_column(Snowflake, index=True)
+
+
+class Player(Base):
+    """A person in one league; the same Discord user in another league is another row."""
+
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("league_id", "discord_id"),
+        CheckConstraint(f"gender IN {GENDERS!r}", name="gender"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    discord_id: Mapped[int] = mapped_column(Snowflake)
+    name: Mapped[str] = mapped_column(String(100))
+    gender: Mapped[str | None] = mapped_column(String(32))
+
+
+class RosterEntry(Base):
+    """One team per player per league: the unique key on (league, player) enforces it."""
+
+    __tablename__ = "roster_entries"
+    __table_args__ = (
+        UniqueConstraint("league_id", "player_id"),
+        CheckConstraint(f"position IN {POSITIONS!r}", name="position"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    position: Mapped[str] = mapped_column(String(16), default="skater")
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (
+        UniqueConstraint("league_id", "code"),
+        CheckConstraint(f"kind IN {GAME_KINDS!r}", name="kind"),
+        CheckConstraint(f"status IN {GAME_STATUSES!r}", name="status"),
+        CheckConstraint("home_team_id <> away_team_id", name="distinct_teams"),
+        Index("ix_games_league_starts", "league_id", "starts_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    code: Mapped[str] = mapped_column(String(64))  # the game_id operators and players type
+    home_team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    away_team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    venue: Mapped[str] = mapped_column(String(200), default="")
+    kind: Mapped[str] = mapped_column(String(16), default="regular")
+    status: Mapped[str] = mapped_column(String(16), default="scheduled")
+
+    home: Mapped[Team] = relationship(foreign_keys=[home_team_id], lazy="joined")
+    away: Mapped[Team] = relationship(foreign_keys=[away_team_id], lazy="joined")
+
+    def team_ids(self) -> tuple[int, int]:
+        return (self.home_team_id, self.away_team_id)

@@ -1,0 +1,112 @@
+"""Queries on the league's core tables. Every query is scoped to one league."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.models import Division, Game, Player, RosterEntry, Team, TeamCaptain
+
+
+async def team_by_name(session: AsyncSession, league_id: int, name: str) -> Team | None:
+    return await session.scalar(
+        select(Team).where(Team.league_id == league_id, func.lower(Team.name) == name.strip().lower())
+    )
+
+
+async def team_by_id(session: AsyncSession, league_id: int, team_id: int) -> Team | None:
+    return await session.scalar(select(Team).where(Team.league_id == league_id, Team.id == team_id))
+
+
+async def teams(session: AsyncSession, league_id: int) -> Sequence[Team]:
+    return (await session.scalars(select(Team).where(Team.league_id == league_id).order_by(Team.name))).all()
+
+
+async def search_teams(session: AsyncSession, league_id: int, prefix: str, limit: int = 25) -> Sequence[Team]:
+    pattern = f"%{_escape_like(prefix.strip().lower())}%"
+    return (await session.scalars(
+        select(Team).where(Team.league_id == league_id, func.lower(Team.name).like(pattern, escape="\\"))
+        .order_by(Team.name).limit(limit)
+    )).all()
+
+
+async def division_by_name(session: AsyncSession, league_id: int, name: str) -> Division | None:
+    return await session.scalar(
+        select(Division).where(Division.league_id == league_id,
+                               func.lower(Division.name) == name.strip().lower())
+    )
+
+
+async def player_by_discord(session: AsyncSession, league_id: int, discord_id: int) -> Player | None:
+    return await session.scalar(
+        select(Player).where(Player.league_id == league_id, Player.discord_id == discord_id)
+    )
+
+
+async def roster_entry(session: AsyncSession, league_id: int, discord_id: int) -> RosterEntry | None:
+    """The caller's place on a roster in this league, if any."""
+    return await session.scalar(
+        select(RosterEntry).join(Player, RosterEntry.player_id == Player.id)
+        .where(RosterEntry.league_id == league_id, Player.discord_id == discord_id)
+    )
+
+
+async def roster(session: AsyncSession, league_id: int, team_id: int) -> Sequence[RosterEntry]:
+    return (await session.scalars(
+        select(RosterEntry).join(Player, RosterEntry.player_id == Player.id)
+        .where(RosterEntry.league_id == league_id, RosterEntry.team_id == team_id)
+        .order_by(RosterEntry.position.desc(), func.lower(Player.name))
+    )).all()
+
+
+async def roster_size(session: AsyncSession, league_id: int, team_id: int) -> int:
+    return await session.scalar(
+        select(func.count()).select_from(RosterEntry)
+        .where(RosterEntry.league_id == league_id, RosterEntry.team_id == team_id)
+    ) or 0
+
+
+async def captained_team_ids(session: AsyncSession, league_id: int, discord_id: int) -> set[int]:
+    rows = await session.scalars(
+        select(TeamCaptain.team_id).where(TeamCaptain.league_id == league_id,
+                                          TeamCaptain.discord_id == discord_id)
+    )
+    return set(rows.all())
+
+
+async def game_by_code(session: AsyncSession, league_id: int, code: str) -> Game | None:
+    return await session.scalar(select(Game).where(Game.league_id == league_id, Game.code == code.strip()))
+
+
+async def upcoming_games(session: AsyncSession, league_id: int, team_ids: Sequence[int] | None,
+                         after: datetime, limit: int = 10) -> Sequence[Game]:
+    query = select(Game).where(Game.league_id == league_id, Game.status == "scheduled",
+                               Game.starts_at >= after)
+    if team_ids is not None:
+        query = query.where(or_(Game.home_team_id.in_(team_ids), Game.away_team_id.in_(team_ids)))
+    return (await session.scalars(query.order_by(Game.starts_at, Game.id).limit(limit))).all()
+
+
+async def search_games(session: AsyncSession, league_id: int, after: datetime, text: str,
+                       team_ids: Sequence[int] | None = None, limit: int = 25) -> Sequence[Game]:
+    """Games for autocomplete: upcoming first, matching the code or a team name."""
+    query = select(Game).where(Game.league_id == league_id, Game.starts_at >= after)
+    if team_ids is not None:
+        query = query.where(or_(Game.home_team_id.in_(team_ids), Game.away_team_id.in_(team_ids)))
+    needle = text.strip().lower()
+    if needle:
+        home, away = Team.__table__.alias("h"), Team.__table__.alias("a")
+        pattern = f"%{_escape_like(needle)}%"
+        query = (query.join(home, home.c.id == Game.home_team_id)
+                 .join(away, away.c.id == Game.away_team_id)
+                 .where(or_(func.lower(Game.code).like(pattern, escape="\\"),
+                            func.lower(home.c.name).like(pattern, escape="\\"),
+                            func.lower(away.c.name).like(pattern, escape="\\"))))
+    return (await session.scalars(query.order_by(Game.starts_at, Game.id).limit(limit))).all()
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

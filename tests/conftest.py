@@ -1,0 +1,146 @@
+"""Shared fixtures: settings, a fresh database per test, and the offline harness."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import URL, make_url
+
+from bot.app import create_bot
+from bot.clock import FixedClock
+from bot.settings import Settings, parse_settings
+from storage.db import create_engine
+from tests.harness import Harness, Member
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+PG_URL_ENV = "SIDELINE_TEST_PG_URL"
+
+GUILD = 111_111_111_111_111_111
+OTHER_GUILD = 222_222_222_222_222_222
+ROLES = {"captain": 1001, "referee": 1002, "commissioner": 1003}
+OTHER_ROLES = {"captain": 2001, "referee": 2002, "commissioner": 2003}
+CHANNELS = {"announcements": 3001, "standings": 3002, "referees": 3003}
+OTHER_CHANNELS = {"announcements": 4001, "standings": 4002, "referees": 4003}
+
+
+def league_config(key: str = "coed", guild: int = GUILD, preset: str = "coed-ball-hockey",
+                  roles: dict[str, int] = ROLES, channels: dict[str, int] = CHANNELS,
+                  **extra: object) -> dict[str, object]:
+    return {"key": key, "name": f"{key.title()} League", "guild_id": guild, "preset": preset,
+            "timezone": "America/Toronto", "roles": dict(roles), "channels": dict(channels), **extra}
+
+
+def make_settings(*leagues: dict[str, object], url: str = "sqlite+aiosqlite:///unused.db") -> Settings:
+    return parse_settings({"bot": {"database_url": url},
+                           "leagues": list(leagues) or [league_config()]}, "test-config.toml")
+
+
+def database_urls() -> list[str]:
+    urls = ["sqlite"]
+    if os.environ.get(PG_URL_ENV):
+        urls.append("postgresql")
+    return urls
+
+
+@pytest.fixture(params=database_urls())
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or (with SIDELINE_TEST_PG_URL) PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'sideline.db'}"
+        return
+    base = make_url(os.environ[PG_URL_ENV])
+    name = f"sideline_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_pg_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _pg_admin(url: URL, statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(host=url.host, port=url.port or 5432, user=url.username,
+                                 password=url.password, database=url.database or "postgres")
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    """Just before the sample season (its games are in January 2030)."""
+    return FixedClock(datetime(2030, 1, 5, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return make_settings(league_config())
+
+
+@pytest.fixture
+async def harness(settings: Settings, db_url: str, clock: FixedClock) -> AsyncIterator[Harness]:
+    engine = create_engine(db_url)
+    bot = create_bot(settings, engine=engine, clock=clock, run_scheduler=False)
+    h = await Harness(bot).start()
+    try:
+        yield h
+    finally:
+        await h.close()
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+class SampleLeague:
+    """The sample CSVs imported into the harness's first league, with people to act as."""
+
+    def __init__(self, harness: Harness) -> None:
+        import csv
+
+        self.h = harness
+        self.players = {r["name"]: r for r in csv.DictReader((DATA / "players.csv").open())}
+        self.teams = {r["team"]: r for r in csv.DictReader((DATA / "teams.csv").open())}
+
+    async def load(self) -> SampleLeague:
+        from bot.imports.importer import Importer
+
+        league = self.h.bot.settings.leagues[0]
+        importer = Importer(self.h.bot.sessions)
+        for kind in ("teams", "players", "games"):
+            await importer.run(kind, (DATA / f"{kind}.csv").read_bytes(), league,
+                               now=self.h.bot.clock.now(), allow_past=True)
+        return self
+
+    def player(self, name: str, *, roles: tuple[str, ...] = ()) -> Member:
+        return self.h.member(name, member_id=int(self.players[name]["discord_id"]), roles=roles)
+
+    def captain(self, team: str, *, with_role: bool = True) -> Member:
+        captain_id = int(self.teams[team]["captain_discord_ids"].split()[0])
+        return self.h.member(f"{team} Captain", member_id=captain_id,
+                             roles=("captain",) if with_role else ())
+
+    def referee(self) -> Member:
+        return self.h.member("Ref Rita", member_id=700_000_000_000_000_001, roles=("referee",))
+
+    def commissioner(self) -> Member:
+        return self.h.member("Commish Kay", member_id=700_000_000_000_000_002, roles=("commissioner",))
+
+    def stranger(self) -> Member:
+        return self.h.member("Stranger Sue", member_id=700_000_000_000_000_003)
+
+    def team_channel(self, team: str) -> int | None:
+        value = self.teams[team]["channel_id"]
+        return int(value) if value else None
+
+
+@pytest.fixture
+async def league(harness: Harness) -> SampleLeague:
+    return await SampleLeague(harness).load()

@@ -1,0 +1,293 @@
+"""Drive the real discord.py command tree offline: raw payloads in, captured HTTP out."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.enums import AppCommandOptionType
+
+from bot.app import SidelineBot
+from tests.harness.fake_discord import Call, FakeDiscord, Fault, next_id, settle
+
+__all__ = ["Call", "FakeDiscord", "Fault", "Harness", "Member", "Reply"]
+
+MANAGE_GUILD = 1 << 5
+BASE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use commands
+
+
+@dataclass(frozen=True)
+class Member:
+    """A server member as Discord describes them in an interaction."""
+
+    id: int
+    name: str
+    role_ids: tuple[int, ...] = ()
+    manage_guild: bool = False
+
+    def user_payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "username": self.name.lower().replace(" ", "_")[:32] or "user",
+                "global_name": self.name, "discriminator": "0", "avatar": None}
+
+    def member_payload(self, guild_id: int) -> dict[str, Any]:
+        perms = BASE_PERMISSIONS | (MANAGE_GUILD if self.manage_guild else 0)
+        return {"user": self.user_payload(), "roles": [str(r) for r in self.role_ids],
+                "joined_at": "2024-01-01T00:00:00+00:00", "flags": 0, "deaf": False,
+                "mute": False, "nick": None, "permissions": str(perms)}
+
+
+@dataclass
+class Reply:
+    """Everything the bot sent while handling one interaction."""
+
+    calls: list[Call] = field(default_factory=list)
+
+    @property
+    def responses(self) -> list[Call]:
+        return [c for c in self.calls if c.is_interaction_response and c.method != "DELETE"]
+
+    @property
+    def first(self) -> Call:
+        if not self.responses:
+            raise AssertionError(f"the bot did not answer the interaction; calls: {self.calls}")
+        return self.responses[0]
+
+    @property
+    def last(self) -> Call:
+        """The final visible answer (after a defer, the followup or edit)."""
+        visible = [c for c in self.responses if c.body and (c.payload or c.body.get("type") != 5)]
+        return visible[-1] if visible else self.first
+
+    @property
+    def content(self) -> str:
+        return self.last.content
+
+    @property
+    def text(self) -> str:
+        return "\n".join(c.text for c in self.responses if c.text)
+
+    @property
+    def ephemeral(self) -> bool:
+        return any(c.ephemeral for c in self.responses)
+
+    @property
+    def response_type(self) -> int | None:
+        return self.first.body.get("type") if isinstance(self.first.body, dict) else None
+
+    @property
+    def autocomplete_choices(self) -> list[dict[str, Any]]:
+        return (self.first.body.get("data") or {}).get("choices", [])
+
+    def sent_messages(self) -> list[Call]:
+        return [c for c in self.calls if c.channel_id is not None and c.method == "POST"]
+
+
+class Harness:
+    """A logged-in SidelineBot over a fake Discord, with a server per configured league."""
+
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.discord = FakeDiscord(
+            bot_user={"id": str(next_id()), "username": "Sideline", "discriminator": "0",
+                      "avatar": None, "bot": True, "global_name": None},
+            application_id=next_id(),
+        )
+        self.channels: dict[int, list[int]] = {}
+
+    async def start(self, *, extra_channels: dict[int, Iterable[int]] | None = None) -> Harness:
+        fake = self.discord
+
+        async def static_login(token: str) -> dict[str, Any]:
+            http = self.bot.http
+            http._HTTPClient__session = fake  # type: ignore[attr-defined]
+            http._global_over = asyncio.Event()
+            http._global_over.set()
+            http.token = token
+            return await http.request(discord.http.Route("GET", "/users/@me"))
+
+        self.bot.http.static_login = static_login  # type: ignore[method-assign]
+        await self.bot.login("offline-test-token")
+        for league in self.bot.settings.leagues:
+            channels = {c for c in (league.channels.announcements, league.channels.standings,
+                                    league.channels.referees) if c}
+            channels |= set((extra_channels or {}).get(league.guild_id, ()))
+            self.add_guild(league.guild_id, league.name,
+                           [r for r in (league.roles.captain, league.roles.referee,
+                                        league.roles.commissioner) if r], channels)
+        return self
+
+    async def close(self) -> None:
+        await self.bot.close()
+
+    def add_guild(self, guild_id: int, name: str, role_ids: Iterable[int], channel_ids: Iterable[int]) -> None:
+        """Feed GUILD_CREATE so roles and channels resolve like on a real server."""
+        roles = [{"id": str(guild_id), "name": "@everyone", "permissions": str(BASE_PERMISSIONS),
+                  "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False}]
+        roles += [{"id": str(r), "name": f"role-{r}", "permissions": "0", "position": i + 1,
+                   "color": 0, "hoist": False, "managed": False, "mentionable": True}
+                  for i, r in enumerate(role_ids)]
+        channel_list = sorted(set(channel_ids))
+        self.channels[guild_id] = channel_list
+        self.bot._connection.parsers["GUILD_CREATE"]({
+            "id": str(guild_id), "name": name, "owner_id": "1", "roles": roles,
+            "channels": [self._channel(guild_id, c) for c in channel_list],
+            "members": [], "member_count": 10, "unavailable": False, "features": [],
+            "emojis": [], "stickers": [], "threads": [], "voice_states": [], "presences": [],
+            "large": False, "icon": None, "afk_timeout": 300, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
+            "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
+            "system_channel_flags": 0, "joined_at": "2024-01-01T00:00:00+00:00",
+        })
+
+    def add_channel(self, guild_id: int, channel_id: int) -> None:
+        guild = self.bot.get_guild(guild_id)
+        assert guild is not None
+        guild._add_channel(discord.TextChannel(state=self.bot._connection, guild=guild,
+                                               data=self._channel(guild_id, channel_id)))
+
+    @staticmethod
+    def _channel(guild_id: int, channel_id: int) -> dict[str, Any]:
+        return {"id": str(channel_id), "type": 0, "name": f"channel-{channel_id}",
+                "guild_id": str(guild_id), "position": 0, "permission_overwrites": [],
+                "nsfw": False, "parent_id": None, "topic": None, "last_message_id": None,
+                "rate_limit_per_user": 0}
+
+    # --- interactions -----------------------------------------------------------------------
+    async def _feed(self, payload: dict[str, Any]) -> Reply:
+        start = len(self.discord.calls)
+        baseline = set(asyncio.all_tasks())
+        self.bot._connection.parsers["INTERACTION_CREATE"](payload)
+        await settle(baseline)
+        return Reply(self.discord.calls[start:])
+
+    def _base(self, kind: int, member: Member, guild_id: int | None, channel_id: int | None,
+              data: dict[str, Any], message: dict[str, Any] | None = None) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "id": str(next_id()), "application_id": str(self.discord.application_id),
+            "type": kind, "token": f"tok-{next_id()}", "version": 1,
+            "attachment_size_limit": 8 * 1024 * 1024, "data": data, "locale": "en-US",
+            "app_permissions": str((1 << 53) - 1), "entitlements": [],
+            "authorizing_integration_owners": {}, "context": 0 if guild_id else 1,
+        }
+        if guild_id is not None:
+            channel = channel_id or (self.channels.get(guild_id) or [next_id()])[0]
+            payload["guild_id"] = str(guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["channel"] = self._channel(guild_id, channel)
+            payload["channel_id"] = str(channel)
+            payload["member"] = member.member_payload(guild_id)
+        else:
+            payload["user"] = member.user_payload()
+            payload["channel"] = {"id": str(next_id()), "type": 1}
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    def _command(self, path: str, guild_id: int | None) -> tuple[app_commands.Command[Any, ..., Any], list[str]]:
+        names = path.lstrip("/").split()
+        guild = discord.Object(id=guild_id) if guild_id else None
+        cmd: Any = self.bot.tree.get_command(names[0], guild=guild) or self.bot.tree.get_command(names[0])
+        if cmd is None:
+            raise KeyError(f"no command /{names[0]}")
+        for name in names[1:]:
+            cmd = cmd.get_command(name)
+            if cmd is None:
+                raise KeyError(f"no command {path}")
+        return cmd, names
+
+    def _options(self, cmd: app_commands.Command[Any, ..., Any], values: dict[str, Any],
+                 resolved: dict[str, Any], guild_id: int | None,
+                 focused: str | None = None) -> list[dict[str, Any]]:
+        options = []
+        params = {p.display_name: p for p in cmd.parameters} | {p.name: p for p in cmd.parameters}
+        for name, value in values.items():
+            if value is None:
+                continue
+            param = params.get(name)
+            if param is None:
+                raise KeyError(f"/{cmd.qualified_name} has no option {name!r}")
+            opt: dict[str, Any] = {"name": param.display_name, "type": param.type.value}
+            is_member_option = param.type in (AppCommandOptionType.user, AppCommandOptionType.mentionable)
+            if is_member_option and isinstance(value, Member):
+                resolved.setdefault("users", {})[str(value.id)] = value.user_payload()
+                if guild_id:
+                    m = value.member_payload(guild_id)
+                    m.pop("user")
+                    resolved.setdefault("members", {})[str(value.id)] = m
+                opt["value"] = str(value.id)
+            elif param.type is AppCommandOptionType.attachment:
+                att_id = str(next_id())
+                resolved.setdefault("attachments", {})[att_id] = value
+                opt["value"] = att_id
+            elif isinstance(value, discord.Object | Member):
+                opt["value"] = str(value.id)
+            else:
+                opt["value"] = value
+            if focused == name:
+                opt["focused"] = True
+            options.append(opt)
+        return options
+
+    def _command_data(self, path: str, values: dict[str, Any], guild_id: int | None,
+                      focused: str | None = None) -> dict[str, Any]:
+        cmd, names = self._command(path, guild_id)
+        resolved: dict[str, Any] = {}
+        options = self._options(cmd, values, resolved, guild_id, focused)
+        for name in reversed(names[1:]):
+            options = [{"name": name, "type": 1 if name == names[-1] else 2, "options": options}]
+        data: dict[str, Any] = {"id": str(next_id()), "name": names[0], "type": 1, "options": options}
+        if guild_id:
+            data["guild_id"] = str(guild_id)
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    async def slash(self, path: str, *, as_: Member, guild_id: int | None = None,
+                    channel_id: int | None = None, **options: Any) -> Reply:
+        guild_id = guild_id if guild_id is not None else self.default_guild
+        data = self._command_data(path, options, guild_id)
+        return await self._feed(self._base(2, as_, guild_id, channel_id, data))
+
+    async def autocomplete(self, path: str, *, focused: str, as_: Member,
+                           guild_id: int | None = None, **options: Any) -> Reply:
+        guild_id = guild_id if guild_id is not None else self.default_guild
+        data = self._command_data(path, options, guild_id, focused=focused)
+        return await self._feed(self._base(4, as_, guild_id, None, data))
+
+    async def press(self, custom_id: str, *, as_: Member, guild_id: int | None = None,
+                    channel_id: int | None = None) -> Reply:
+        """A button press on a message the bot sent (component type 2)."""
+        guild_id = guild_id if guild_id is not None else self.default_guild
+        channel = channel_id or (self.channels.get(guild_id or 0) or [next_id()])[0]
+        message = {"id": str(next_id()), "channel_id": str(channel), "type": 0, "content": "",
+                   "author": self.discord.bot_user, "embeds": [], "attachments": [],
+                   "mentions": [], "mention_roles": [], "mention_everyone": False,
+                   "pinned": False, "tts": False, "timestamp": datetime.now(UTC).isoformat(),
+                   "edited_timestamp": None, "flags": 0, "components": []}
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._feed(self._base(3, as_, guild_id, channel, data, message))
+
+    async def submit_modal(self, custom_id: str, values: dict[str, str], *, as_: Member,
+                           guild_id: int | None = None) -> Reply:
+        guild_id = guild_id if guild_id is not None else self.default_guild
+        rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]}
+                for k, v in values.items()]
+        data = {"custom_id": custom_id, "components": rows}
+        return await self._feed(self._base(5, as_, guild_id, None, data))
+
+    @property
+    def default_guild(self) -> int | None:
+        return self.bot.settings.leagues[0].guild_id if self.bot.settings.leagues else None
+
+    # --- people -----------------------------------------------------------------------------
+    def member(self, name: str, *, roles: Iterable[str] = (), league: int = 0,
+               member_id: int | None = None, manage_guild: bool = False) -> Member:
+        cfg = self.bot.settings.leagues[league]
+        role_ids = tuple(getattr(cfg.roles, r) for r in roles if getattr(cfg.roles, r))
+        return Member(id=member_id or next_id(), name=name, role_ids=role_ids,
+                      manage_guild=manage_guild)

@@ -1,0 +1,336 @@
+"""A fake of Discord's HTTP API: records what the bot would send and answers like Discord.
+
+It replaces the aiohttp session that both the REST client and interaction webhooks use,
+so every byte that would leave the process is captured (testing.md, "The seam").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+API = re.compile(r"^https://discord\.com/api/v\d+")
+EPHEMERAL = 1 << 6
+
+_ids = itertools.count(900_000_000_000_000_000)
+
+
+def next_id() -> int:
+    return next(_ids)
+
+
+@dataclass
+class Call:
+    """One HTTP request the bot made."""
+
+    method: str
+    path: str
+    body: Any
+    params: dict[str, Any] | None
+    status: int = 200
+    duplicate: bool = False  # Discord answered with the message an earlier request (same nonce) made
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The message-like part: interaction callbacks nest it under ``data``."""
+        if isinstance(self.body, dict) and "type" in self.body and "data" in self.body:
+            return self.body.get("data") or {}
+        return self.body if isinstance(self.body, dict) else {}
+
+    @property
+    def is_interaction_response(self) -> bool:
+        return self.path.startswith("/interactions/") or self.path.startswith("/webhooks/")
+
+    @property
+    def content(self) -> str:
+        return self.payload.get("content") or ""
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.payload.get("flags", 0) & EPHEMERAL)
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return self.payload.get("embeds") or []
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's visible text, for assertions about what a user reads."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [e.get("title") or "", e.get("description") or ""]
+            parts += [f"{f.get('name')}\n{f.get('value')}" for f in e.get("fields") or []]
+            if e.get("footer"):
+                parts.append(e["footer"].get("text") or "")
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.payload.get("components") or []
+
+    def custom_ids(self) -> list[str]:
+        found: list[str] = []
+
+        def walk(items: list[dict[str, Any]]) -> None:
+            for item in items:
+                if "custom_id" in item:
+                    found.append(item["custom_id"])
+                walk(item.get("components") or [])
+
+        walk(self.components)
+        return found
+
+    @property
+    def allowed_mentions(self) -> dict[str, Any] | None:
+        return self.payload.get("allowed_mentions")
+
+    @property
+    def channel_id(self) -> int | None:
+        m = re.match(r"^/channels/(\d+)/messages", self.path)
+        return int(m.group(1)) if m else None
+
+
+@dataclass
+class Fault:
+    """Make matching requests fail: ``times`` answers with ``status`` before normal service."""
+
+    method: str
+    path: str  # a regular expression matched against the path
+    status: int
+    times: int = 1
+    body: dict[str, Any] = field(default_factory=dict)
+
+    def reason_text(self) -> str:
+        return {429: "You are being rate limited.", 500: "Internal Server Error",
+                503: "Service Unavailable", 403: "Missing Access", 404: "Unknown"}.get(self.status, "error")
+
+
+class FakeResponse:
+    def __init__(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
+        self.status = status
+        self.reason = {200: "OK", 204: "No Content", 403: "Forbidden", 404: "Not Found",
+                       429: "Too Many Requests", 500: "Internal Server Error",
+                       503: "Service Unavailable"}.get(status, "")
+        self._text = "" if data is None else json.dumps(data)
+        self.headers = {"content-type": "application/json", **(headers or {})}
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._text
+
+    async def json(self) -> Any:
+        return json.loads(self._text) if self._text else None
+
+    async def __aenter__(self) -> FakeResponse:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class FakeDiscord:
+    """Stands in for ``aiohttp.ClientSession``; keeps every call in ``calls``."""
+
+    def __init__(self, bot_user: dict[str, Any], application_id: int) -> None:
+        self.bot_user = bot_user
+        self.application_id = application_id
+        self.calls: list[Call] = []
+        self.faults: list[Fault] = []
+        self.closed = False
+        self.dm_channels: dict[int, int] = {}  # dm channel id -> user id
+        self.closed_dms: set[int] = set()  # users who refuse DMs from the bot
+        self.missing_channels: set[int] = set()  # channel ids that answer 404
+        self.forbidden_channels: set[int] = set()  # channel ids that answer 403
+        self.hooks: list[Callable[[Call], None]] = []
+        self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
+
+    # --- aiohttp.ClientSession surface used by discord.py ---------------------------------
+    def request(self, method: str, url: str, **kwargs: Any) -> FakeResponse:
+        path = API.sub("", url)
+        body = _decode(kwargs.get("data"))
+        call = Call(method=method, path=path, body=body, params=kwargs.get("params"))
+        status, data, headers = self._answer(call)
+        call.status = status
+        self.calls.append(call)
+        for hook in self.hooks:
+            hook(call)
+        return FakeResponse(status, data, headers)
+
+    async def close(self) -> None:
+        self.closed = True
+
+    async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - never used
+        raise ConnectionError("no gateway in tests")
+
+    # --- helpers for tests ----------------------------------------------------------------
+    def sent(self, *, method: str = "POST", path_prefix: str = "") -> list[Call]:
+        return [c for c in self.calls if c.method == method and c.path.startswith(path_prefix)
+                and c.status < 300 and not c.duplicate]
+
+    def channel_messages(self, channel_id: int | None = None) -> list[Call]:
+        out = [c for c in self.calls if c.method == "POST" and c.channel_id is not None
+               and c.status < 300 and not c.duplicate and c.channel_id not in self.dm_channels]
+        return [c for c in out if channel_id is None or c.channel_id == channel_id]
+
+    def dms(self, user_id: int | None = None) -> list[Call]:
+        out = [c for c in self.calls if c.method == "POST" and c.channel_id in self.dm_channels
+               and c.status < 300 and not c.duplicate]
+        return [c for c in out if user_id is None or self.dm_channels[c.channel_id or 0] == user_id]
+
+    def clear(self) -> None:
+        self.calls.clear()
+
+    # --- answers ---------------------------------------------------------------------------
+    def _fault_for(self, call: Call) -> Fault | None:
+        for fault in self.faults:
+            if fault.times > 0 and fault.method == call.method and re.search(fault.path, call.path):
+                fault.times -= 1
+                return fault
+        return None
+
+    def _answer(self, call: Call) -> tuple[int, Any, dict[str, str]]:
+        fault = self._fault_for(call)
+        if fault is not None:
+            body = fault.body or {"message": fault.reason_text(), "code": 0}
+            headers = {"Via": "1.1 google", "Retry-After": str(body.get("retry_after", 0))} \
+                if fault.status == 429 else {}
+            return fault.status, body, headers
+        method, path = call.method, call.path
+        if method == "GET" and path == "/users/@me":
+            return 200, self.bot_user, {}
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return 200, self._application(), {}
+        m = re.match(r"^/interactions/(\d+)/([^/]+)/callback$", path)
+        if m and method == "POST":
+            return 200, self._callback(int(m.group(1)), call.body), {}
+        m = re.match(r"^/webhooks/(\d+)/([^/]+)(/messages/(@original|\d+))?$", path)
+        if m:
+            if method == "DELETE":
+                return 204, None, {}
+            return 200, self._message(0, call.payload), {}
+        if method == "POST" and path == "/users/@me/channels":
+            user_id = int(call.body["recipient_id"])
+            channel_id = next((c for c, u in self.dm_channels.items() if u == user_id), None) or next_id()
+            self.dm_channels[channel_id] = user_id
+            return 200, {"id": str(channel_id), "type": 1, "recipients": [
+                {"id": str(user_id), "username": f"user{user_id}", "discriminator": "0",
+                 "avatar": None}]}, {}
+        m = re.match(r"^/channels/(\d+)(/.*)?$", path)
+        if m:
+            channel_id = int(m.group(1))
+            if channel_id in self.missing_channels:
+                return 404, {"message": "Unknown Channel", "code": 10003}, {}
+            if channel_id in self.forbidden_channels:
+                return 403, {"message": "Missing Access", "code": 50001}, {}
+            if self.dm_channels.get(channel_id) in self.closed_dms:
+                return 403, {"message": "Cannot send messages to this user", "code": 50007}, {}
+            if method in ("POST", "PATCH") and (m.group(2) or "").startswith("/messages"):
+                msg_id = int(path.rsplit("/", 1)[1]) if method == "PATCH" else 0
+                nonce = call.payload.get("nonce") if method == "POST" else None
+                if nonce is not None and call.payload.get("enforce_nonce"):
+                    earlier = self._nonces.get((channel_id, str(nonce)))
+                    if earlier is not None:  # Discord's enforce_nonce: no second message
+                        call.duplicate = True
+                        return 200, earlier, {}
+                message = self._message(channel_id, call.payload, msg_id)
+                if nonce is not None:
+                    self._nonces[(channel_id, str(nonce))] = message
+                return 200, message, {}
+            if method == "POST" and (m.group(2) or "").startswith("/threads"):
+                return 200, {"id": str(next_id()), "type": 12, "parent_id": str(channel_id),
+                             "name": (call.body or {}).get("name", "thread"),
+                             "guild_id": "0", "thread_metadata": {
+                                 "archived": False, "auto_archive_duration": 1440,
+                                 "archive_timestamp": _now_iso(), "locked": False}}, {}
+            if method == "PUT" and "/thread-members/" in path:
+                return 204, None, {}
+            if method == "GET" and "/messages/" in (m.group(2) or ""):
+                return 200, self._message(channel_id, {}, int(path.rsplit("/", 1)[1])), {}
+            if method == "DELETE":
+                return 204, None, {}
+        if method == "PUT" and "/commands" in path:
+            return 200, call.body or [], {}
+        return 404, {"message": f"fake Discord has no route {method} {path}", "code": 0}, {}
+
+    def _application(self) -> dict[str, Any]:
+        return {
+            "id": str(self.application_id), "name": "Sideline", "description": "", "icon": None,
+            "bot_public": False, "bot_require_code_grant": False, "verify_key": "0" * 64,
+            "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None},
+            "flags": 0,
+        }
+
+    def _callback(self, interaction_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        response_type = body.get("type", 4)
+        data: dict[str, Any] = {
+            "interaction": {"id": str(interaction_id), "type": 2,
+                            "response_message_id": str(next_id()),
+                            "response_message_loading": response_type == 5,
+                            "response_message_ephemeral": bool(
+                                (body.get("data") or {}).get("flags", 0) & EPHEMERAL)},
+        }
+        if response_type in (4, 7):
+            data["resource"] = {"type": response_type, "message": self._message(0, body.get("data") or {})}
+        else:
+            data["resource"] = {"type": response_type}
+        return data
+
+    def _message(self, channel_id: int, payload: dict[str, Any], msg_id: int = 0) -> dict[str, Any]:
+        return {
+            "id": str(msg_id or next_id()), "channel_id": str(channel_id or 1), "type": 0,
+            "content": payload.get("content") or "", "author": self.bot_user,
+            "embeds": payload.get("embeds") or [], "attachments": [], "mentions": [],
+            "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
+            "timestamp": _now_iso(), "edited_timestamp": None, "flags": payload.get("flags", 0),
+            "components": [],
+        }
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _decode(data: Any) -> Any:
+    if data is None:
+        return None
+    if isinstance(data, bytes | str):
+        try:
+            return json.loads(data)
+        except ValueError:
+            return data
+    # multipart (files): find the JSON part
+    fields = getattr(data, "_fields", None)
+    if fields:
+        for options, _headers, value in fields:
+            if options.get("name") == "payload_json":
+                return json.loads(value)
+    return data
+
+
+async def settle(baseline: set[asyncio.Task[Any]], limit_seconds: float = 10.0) -> None:
+    """Wait for every task discord.py started since ``baseline`` (command and view dispatch)."""
+    me = asyncio.current_task()
+    loop_deadline = asyncio.get_running_loop().time() + limit_seconds
+    while True:
+        pending = {
+            t for t in asyncio.all_tasks()
+            if t is not me and t not in baseline and not t.done() and not _is_background(t)
+        }
+        if not pending:
+            return
+        remaining = loop_deadline - asyncio.get_running_loop().time()
+        if remaining <= 0:
+            raise TimeoutError(f"tasks still running: {[t.get_name() for t in pending]}")
+        await asyncio.wait(pending, timeout=remaining)
+
+
+def _is_background(task: asyncio.Task[Any]) -> bool:
+    name = task.get_name()
+    coro = task.get_coro()
+    coro_name = getattr(coro, "__qualname__", "") or ""
+    return "timeout" in name or "timeout" in coro_name or name.startswith("sideline-bg")

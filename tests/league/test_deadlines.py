@@ -1,0 +1,393 @@
+"""Deadlines: offsets, nudges, the season calendar and the youth rulebook's deadlines."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.league.deadlines import (
+    DEADLINE_PRESETS,
+    MAX_OFFSET,
+    DeadlineRules,
+    check_relay,
+    check_trade,
+    dispute_decision_due,
+    format_offset,
+    injury_replacement_deadline,
+    injury_replacement_due,
+    nudge_times,
+    parse_offset,
+    parse_offsets,
+    payment_due,
+    relay_window,
+    trade_deadline,
+    week_end,
+    week_of,
+)
+
+TORONTO = ZoneInfo("America/Toronto")
+COED = DEADLINE_PRESETS["coed-ball-hockey"]
+YOUTH = DEADLINE_PRESETS["youth-ball-hockey"]
+SOCCER = DEADLINE_PRESETS["indoor-soccer"]
+H = timedelta(hours=1)
+
+# --------------------------------------------------------------------------- offsets
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("48h", timedelta(hours=48)),
+        ("30m", timedelta(minutes=30)),
+        ("2d", timedelta(days=2)),
+        ("1w", timedelta(weeks=1)),
+        (" 2H ", timedelta(hours=2)),
+        ("1d12h", timedelta(days=1, hours=12)),
+        ("1h 30m", timedelta(hours=1, minutes=30)),
+        ("2 d", timedelta(days=2)),
+        ("90m", timedelta(minutes=90)),
+        ("0m", timedelta(0)),
+        ("366d", MAX_OFFSET),
+        (timedelta(hours=3), timedelta(hours=3)),
+    ],
+)
+def test_parse_offset(text: str, expected: timedelta) -> None:
+    assert parse_offset(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", " ", "h", "48", "48x", "-2h", "2.5h", "1h1d", "2h2h", "4 8h", "٤٨h", "48h!", "367d", "1e3m"],
+)
+def test_parse_offset_refuses_garbage_clearly(text: str) -> None:
+    with pytest.raises(ValueError, match=r"duration|longer than"):
+        parse_offset(text)
+
+
+@pytest.mark.parametrize("value", [48, None, 2.0, ["48h"], timedelta(hours=-1)])
+def test_parse_offset_refuses_non_durations(value: object) -> None:
+    with pytest.raises(ValueError):
+        parse_offset(value)  # type: ignore[arg-type]
+
+
+@given(st.one_of(st.text(max_size=20), st.text(alphabet="0123456789mhdwMHDW .-+_\n٤", max_size=12)))
+def test_parse_offset_garbage_is_a_value_error_or_a_sane_duration(text: str) -> None:
+    try:
+        delta = parse_offset(text)
+    except ValueError:
+        return
+    assert timedelta(0) <= delta <= MAX_OFFSET
+
+
+@given(
+    st.integers(min_value=0, max_value=999),
+    st.sampled_from(["m", "h", "d", "w", "M", "H", "D"]),
+    st.sampled_from(["", " "]),
+)
+def test_parse_offset_reads_number_and_unit(amount: int, unit: str, pad: str) -> None:
+    size = {"m": 1, "h": 60, "d": 1440, "w": 10080}[unit.lower()]
+    text = f"{pad}{amount}{pad}{unit}{pad}"
+    if amount * size > MAX_OFFSET.total_seconds() // 60:
+        with pytest.raises(ValueError):
+            parse_offset(text)
+    else:
+        assert parse_offset(text) == timedelta(minutes=amount * size)
+
+
+@given(st.integers(min_value=0, max_value=int(MAX_OFFSET.total_seconds() // 60)))
+def test_format_offset_round_trips(minutes: int) -> None:
+    delta = timedelta(minutes=minutes)
+    assert parse_offset(format_offset(delta)) == delta
+
+
+def test_format_offset_picks_the_largest_whole_unit() -> None:
+    assert [format_offset(parse_offset(t)) for t in ("48h", "36h", "90m", "0m", "1w")] == [
+        "2d",
+        "36h",
+        "90m",
+        "0m",
+        "7d",
+    ]
+    with pytest.raises(ValueError):
+        format_offset(timedelta(seconds=30))
+
+
+def test_parse_offsets_longest_first_without_duplicates() -> None:
+    assert parse_offsets(["2h", "48h", "2d", "30m"]) == (48 * H, 2 * H, timedelta(minutes=30))
+    with pytest.raises(ValueError, match="list"):
+        parse_offsets("48h")
+
+
+# --------------------------------------------------------------------------- nudges
+
+DUE = datetime(2024, 6, 10, 19, 0, tzinfo=TORONTO)
+OFFSETS = ("72h", "24h", "2h")
+
+
+def test_nudges_before_a_deadline_earliest_first() -> None:
+    now = DUE - timedelta(days=5)
+    assert nudge_times(DUE, OFFSETS, now) == [DUE - 72 * H, DUE - 24 * H, DUE - 2 * H]
+
+
+def test_past_nudges_are_dropped() -> None:
+    assert nudge_times(DUE, OFFSETS, DUE - 30 * H) == [DUE - 24 * H, DUE - 2 * H]
+
+
+def test_nudge_at_exactly_now_is_kept() -> None:
+    assert nudge_times(DUE, OFFSETS, DUE - 24 * H) == [DUE - 24 * H, DUE - 2 * H]
+
+
+def test_one_late_nudge_when_all_are_overdue_but_the_deadline_is_not() -> None:
+    """Product §5: missed while the bot was down: sent late, once, if still useful."""
+    now = DUE - H
+    assert nudge_times(DUE, OFFSETS, now) == [now]
+
+
+def test_no_nudge_after_the_deadline() -> None:
+    assert nudge_times(DUE, OFFSETS, DUE) == []
+    assert nudge_times(DUE, OFFSETS, DUE + H) == []
+
+
+def test_no_offsets_no_nudges() -> None:
+    assert nudge_times(DUE, (), DUE - 100 * H) == []
+
+
+def test_nudges_accept_timedeltas_and_drop_duplicates() -> None:
+    now = DUE - 100 * H
+    assert nudge_times(DUE, [2 * H, "2h", "120m"], now) == [DUE - 2 * H]
+
+
+def test_nudge_offsets_are_elapsed_hours_across_dst() -> None:
+    """24h before noon on the day clocks spring forward is 11:00 the day before (real hours)."""
+    due = datetime(2024, 3, 10, 12, 0, tzinfo=TORONTO)
+    (nudge,) = nudge_times(due, ["24h"], due - 48 * H)
+    assert nudge.tzinfo is TORONTO
+    assert (nudge.hour, nudge.day) == (11, 9)
+    assert due.astimezone(UTC) - nudge.astimezone(UTC) == 24 * H
+
+
+def test_nudges_need_aware_datetimes() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        nudge_times(datetime(2024, 6, 10, 19), OFFSETS, DUE - 100 * H)
+    with pytest.raises(ValueError, match="timezone-aware"):
+        nudge_times(DUE, OFFSETS, datetime(2024, 6, 1))
+
+
+def test_bad_offset_in_nudges() -> None:
+    with pytest.raises(ValueError, match="duration"):
+        nudge_times(DUE, ["soon"], DUE - 100 * H)
+
+
+# --------------------------------------------------------------------------- season calendar
+
+WINTER_START = date(2024, 1, 8)  # a Monday; Toronto springs forward on 10 March 2024
+FALL_START = date(2024, 9, 2)  # Toronto falls back on 3 November 2024
+
+
+def test_week_end_is_local_midnight_after_dst_starts() -> None:
+    """Youth 1.9: "end of week 10" in the league's zone, after the spring-forward change."""
+    end = week_end(WINTER_START, 10, "America/Toronto")
+    assert end == datetime(2024, 3, 18, 0, 0, tzinfo=TORONTO)
+    assert end.utcoffset() == timedelta(hours=-4)
+    assert end.astimezone(UTC) == datetime(2024, 3, 18, 4, 0, tzinfo=UTC)
+    # Naively adding 70 * 24 hours to the start would land at 01:00 local.
+    week0 = datetime(2024, 1, 8, tzinfo=TORONTO).astimezone(UTC)
+    assert end.astimezone(UTC) - week0 == timedelta(days=70) - H
+
+
+def test_week_end_before_dst_change() -> None:
+    end = week_end(WINTER_START, 1, TORONTO)
+    assert end.astimezone(UTC) == datetime(2024, 1, 15, 5, 0, tzinfo=UTC)
+
+
+def test_week_end_after_dst_ends() -> None:
+    end = week_end(FALL_START, 10, TORONTO)
+    assert end == datetime(2024, 11, 11, 0, 0, tzinfo=TORONTO)
+    assert end.astimezone(UTC) == datetime(2024, 11, 11, 5, 0, tzinfo=UTC)
+
+
+def test_week_end_reads_a_start_datetime_in_the_league_zone() -> None:
+    """03:00 UTC on 8 Jan is 22:00 on 7 Jan in Toronto: the season started on the 7th."""
+    start = datetime(2024, 1, 8, 3, 0, tzinfo=UTC)
+    assert week_end(start, 1, TORONTO) == datetime(2024, 1, 14, 0, 0, tzinfo=TORONTO)
+
+
+@pytest.mark.parametrize("week", [0, -1, True, 2.0])
+def test_week_end_refuses_bad_weeks(week: object) -> None:
+    with pytest.raises(ValueError, match="week_n"):
+        week_end(WINTER_START, week, TORONTO)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "America", "", "../etc"])
+def test_week_end_refuses_unknown_zones(zone: str) -> None:
+    with pytest.raises(ValueError, match="time zone"):
+        week_end(WINTER_START, 1, zone)
+
+
+def test_week_end_refuses_naive_start() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        week_end(datetime(2024, 1, 8), 1, TORONTO)
+
+
+@pytest.mark.parametrize(
+    ("when", "week"),
+    [
+        (datetime(2024, 1, 8, 0, 0, tzinfo=TORONTO), 1),
+        (datetime(2024, 1, 14, 23, 59, tzinfo=TORONTO), 1),
+        (datetime(2024, 1, 15, 0, 0, tzinfo=TORONTO), 2),
+        (datetime(2024, 3, 17, 23, 59, tzinfo=TORONTO), 10),
+        (datetime(2024, 3, 18, 0, 0, tzinfo=TORONTO), 11),
+        (datetime(2024, 1, 7, 12, 0, tzinfo=TORONTO), 0),
+        # 02:00 UTC on 15 Jan is still 14 Jan in Toronto.
+        (datetime(2024, 1, 15, 2, 0, tzinfo=UTC), 1),
+    ],
+)
+def test_week_of(when: datetime, week: int) -> None:
+    assert week_of(WINTER_START, when, TORONTO) == week
+
+
+# --------------------------------------------------------------------------- youth deadlines
+
+
+def test_payment_due_five_days_after_registering() -> None:
+    """Youth 1.15: payment within 5 days of the registration form being submitted."""
+    registered = datetime(2024, 9, 1, 20, 30, tzinfo=TORONTO)
+    assert payment_due(registered, YOUTH) == datetime(2024, 9, 6, 20, 30, tzinfo=TORONTO)
+    assert payment_due(registered, COED) is None
+
+
+def test_payment_due_is_calendar_days_across_dst() -> None:
+    registered = datetime(2024, 3, 8, 20, 0, tzinfo=TORONTO)
+    due = payment_due(registered, YOUTH)
+    assert due is not None and (due.day, due.hour) == (13, 20)
+
+
+def test_dispute_decision_due_in_five_days() -> None:
+    """Youth 2.2: disputes concluded within 5 days; co-ed and indoor use the same default."""
+    filed = datetime(2024, 9, 1, 12, 0, tzinfo=UTC)
+    for rules in (YOUTH, COED, SOCCER):
+        assert dispute_decision_due(filed, rules) == filed + timedelta(days=5)
+    assert YOUTH.deadline_citations.dispute == "Youth 2.2"
+    assert "silent" in COED.deadline_citations.dispute
+
+
+def test_trade_deadline_is_end_of_week_10() -> None:
+    """Youth 1.9: the deadline for trades is at the end of week 10."""
+    assert trade_deadline(WINTER_START, TORONTO, YOUTH) == datetime(2024, 3, 18, tzinfo=TORONTO)
+    assert trade_deadline(WINTER_START, TORONTO, COED) is None
+
+
+TRADE_DEADLINE = datetime(2024, 3, 18, tzinfo=TORONTO)
+
+
+@pytest.mark.parametrize(
+    ("submitted", "effective", "codes"),
+    [
+        pytest.param(TRADE_DEADLINE - 48 * H, TRADE_DEADLINE - 24 * H, [], id="on-time-24h-notice"),
+        pytest.param(
+            TRADE_DEADLINE - 48 * H,
+            TRADE_DEADLINE - timedelta(seconds=1),
+            [],
+            id="last-second-of-week-10",
+        ),
+        pytest.param(
+            TRADE_DEADLINE - 48 * H,
+            TRADE_DEADLINE,
+            ["trade_deadline_passed"],
+            id="1.9-after-week-10",
+        ),
+        pytest.param(
+            TRADE_DEADLINE - 30 * H,
+            TRADE_DEADLINE - 10 * H,
+            ["trade_notice_too_short"],
+            id="1.9-less-than-24h-notice",
+        ),
+        pytest.param(
+            TRADE_DEADLINE - H,
+            TRADE_DEADLINE + H,
+            ["trade_deadline_passed", "trade_notice_too_short"],
+            id="1.9-both",
+        ),
+    ],
+)
+def test_check_trade(submitted: datetime, effective: datetime, codes: list[str]) -> None:
+    found = check_trade(submitted, effective, season_start=WINTER_START, tz=TORONTO, rules=YOUTH)
+    assert [v.code for v in found] == codes
+    assert all(v.rule == "Youth 1.9" and v.message for v in found)
+
+
+def test_coed_has_no_trade_rules() -> None:
+    late = TRADE_DEADLINE + timedelta(days=30)
+    assert check_trade(late, late, season_start=WINTER_START, tz=TORONTO, rules=COED) == ()
+
+
+def test_injury_replacements_until_end_of_week_8() -> None:
+    """Youth 1.16: replacements until the end of week 8, decided within 2 weeks of disclosure."""
+    week8 = datetime(2024, 3, 4, tzinfo=TORONTO)
+    assert injury_replacement_deadline(WINTER_START, TORONTO, YOUTH) == week8
+    early = datetime(2024, 1, 20, 12, 0, tzinfo=TORONTO)
+    kwargs = {"season_start": WINTER_START, "tz": TORONTO, "rules": YOUTH}
+    assert injury_replacement_due(early, **kwargs) == early + timedelta(days=14)
+    late = datetime(2024, 2, 28, 12, 0, tzinfo=TORONTO)
+    assert injury_replacement_due(late, **kwargs) == week8
+    assert injury_replacement_due(late, season_start=WINTER_START, tz=TORONTO, rules=COED) is None
+
+
+# --------------------------------------------------------------------------- relays
+
+GAME = datetime(2024, 6, 10, 19, 0, tzinfo=TORONTO)
+
+
+def test_relay_window() -> None:
+    assert relay_window(GAME, COED) == (GAME - 24 * H, GAME + 24 * H)
+
+
+@pytest.mark.parametrize(
+    ("now", "sent", "codes"),
+    [
+        (GAME, 0, []),
+        (GAME - 24 * H, 4, []),
+        (GAME + 24 * H, 0, []),
+        (GAME - 25 * H, 0, ["relay_not_open"]),
+        (GAME + 25 * H, 0, ["relay_closed"]),
+        (GAME, 5, ["relay_limit"]),
+        (GAME + 25 * H, 5, ["relay_closed", "relay_limit"]),
+    ],
+)
+def test_check_relay(now: datetime, sent: int, codes: list[str]) -> None:
+    """Co-ed rules: Ref interaction: captains relay; window and limit are league settings."""
+    assert [v.code for v in check_relay(GAME, now, sent, COED)] == codes
+
+
+# --------------------------------------------------------------------------- rules data
+
+
+def test_presets() -> None:
+    assert set(DEADLINE_PRESETS) == {"coed-ball-hockey", "youth-ball-hockey", "indoor-soccer"}
+    assert (
+        YOUTH.payment_due_days_after_registration,
+        YOUTH.trade_deadline_week,
+        YOUTH.trade_notice_hours,
+        YOUTH.injury_replacement_until_week,
+        YOUTH.dispute_decision_days,
+        YOUTH.relay_limit_per_game,
+        YOUTH.cleanup_duty_last_game_each_week,
+    ) == (5, 10, 24, 8, 5, 5, True)
+    for rules in DEADLINE_PRESETS.values():
+        assert parse_offsets(rules.default_nudge_offsets) == (72 * H, 24 * H, 2 * H)
+        assert parse_offsets(rules.game_reminder_offsets) == (48 * H, 24 * H, 2 * H)
+        assert parse_offsets(rules.captain_alert_lead_times) == (24 * H, 3 * H)
+
+
+def test_rules_validation_names_the_key() -> None:
+    with pytest.raises(ValueError, match=r"rules\.game_reminder_offsets"):
+        replace(COED, game_reminder_offsets=("48h", "soon"))
+    with pytest.raises(ValueError, match=r"rules\.trade_deadline_week"):
+        DeadlineRules(trade_deadline_week=0)
+    with pytest.raises(ValueError, match=r"rules\.relay_limit_per_game"):
+        DeadlineRules(relay_limit_per_game=-1)

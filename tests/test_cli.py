@@ -1,0 +1,115 @@
+"""The admin command line, run as an operator would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+
+
+def sideline(*args: str, env: dict[str, str] | None = None,
+             cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {k: v for k, v in os.environ.items() if k not in ("SIDELINE_TOKEN", "SIDELINE_CONFIG")}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True,
+                          env=full_env, cwd=cwd or ROOT, timeout=120)
+
+
+def write_config(tmp_path: Path) -> Path:
+    text = (ROOT / "config.example.toml").read_text()
+    text = text.replace("sqlite+aiosqlite:///sideline.db", f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}")
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_help_lists_the_commands() -> None:
+    result = sideline("--help")
+    assert result.returncode == 0
+    for word in ("run", "db", "check-config", "import"):
+        assert word in result.stdout
+
+
+def test_check_config_on_the_example() -> None:
+    result = sideline("check-config", "config.example.toml")
+    assert result.returncode == 0, result.stderr
+    assert "config.example.toml: OK, 1 league(s)" in result.stdout
+
+
+def test_check_config_names_the_key_when_wrong(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text((ROOT / "config.example.toml").read_text().replace('"America/Toronto"', '"Nowhere/City"'))
+    result = sideline("check-config", str(bad))
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f"sideline: {bad}: leagues[0].timezone: unknown time zone "
+                                     "'Nowhere/City' (e.g. America/Toronto)")
+
+
+def test_run_without_a_token_says_how_to_set_it(tmp_path: Path) -> None:
+    result = sideline("--config", str(write_config(tmp_path)), "run")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "SIDELINE_TOKEN" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_python_dash_m_bot_runs_the_bot_too(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SIDELINE_TOKEN"}
+    env["SIDELINE_CONFIG"] = str(write_config(tmp_path))
+    result = subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True, env=env,
+                            cwd=ROOT, timeout=120)
+    assert result.returncode == 2 and "SIDELINE_TOKEN" in result.stderr
+
+
+def test_a_rejected_token_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    async def reject(self: object, token: str) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", reject)
+    monkeypatch.setenv("SIDELINE_TOKEN", "not-a-real-token")
+    code = cli.main(["--config", str(write_config(tmp_path)), "run"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.strip().splitlines() == ["sideline: Discord rejected the token in SIDELINE_TOKEN; copy it "
+                                        "again from the Developer Portal (Bot > Reset Token)"]
+    assert "not-a-real-token" not in err
+
+
+def test_db_upgrade_then_import_samples(tmp_path: Path) -> None:
+    config = str(write_config(tmp_path))
+    up = sideline("--config", config, "db", "upgrade", "--json")
+    assert up.returncode == 0, up.stderr
+    assert json.loads(up.stdout)["before"] is None
+    for kind in ("teams", "players", "games"):
+        result = sideline("import", kind, str(DATA / f"{kind}.csv"), "--league", "coed", "--config", config)
+        assert result.returncode == 0, result.stderr
+        assert "created" in result.stdout
+    again = sideline("import", "games", str(DATA / "games.csv"), "--league", "coed", "--config", config, "--json")
+    assert json.loads(again.stdout) == {"kind": "games", "created": 0, "updated": 0, "unchanged": 6}
+
+
+def test_a_bad_import_lists_problems_with_line_numbers(tmp_path: Path) -> None:
+    config = str(write_config(tmp_path))
+    bad = tmp_path / "players.csv"
+    bad.write_text("discord_id,name,team,position\n1,Al,Nowhere,skater\nx,Bo,Nowhere,goalie\n")
+    result = sideline("import", "players", str(bad), "--league", "coed", "--config", config)
+    assert result.returncode == 1
+    assert "nothing was imported" in result.stderr
+    assert f"{bad}:line 3: discord_id 'x' is not a Discord id" in result.stderr
+
+
+def test_unknown_league_key(tmp_path: Path) -> None:
+    result = sideline("import", "teams", str(DATA / "teams.csv"), "--league", "nope",
+                      "--config", str(write_config(tmp_path)))
+    assert result.returncode == 2 and "no league 'nope' (coed)" in result.stderr

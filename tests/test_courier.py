@@ -1,0 +1,181 @@
+"""The outbox and its courier: queued sends go out once, survive restarts and Discord faults."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from datetime import timedelta
+
+from sqlalchemy import func, select
+
+from bot.app import create_bot
+from bot.clock import FixedClock
+from bot.courier import STUCK_AFTER
+from bot.services import outbox
+from bot.services.outbox import Outgoing
+from storage.db import create_engine
+from storage.models import OutboxMessage
+from tests.conftest import CHANNELS, GUILD
+from tests.harness import Fault, Harness
+
+TEAM_CHANNEL = 600_000_000_000_000_001
+
+
+async def queue(h: Harness, key: str, *, channel: int | None = TEAM_CHANNEL, user: int | None = None,
+                delay: timedelta = timedelta(0), expires: timedelta | None = None,
+                message: Outgoing | None = None) -> bool:
+    now = h.bot.clock.now()
+    async with h.bot.sessions.begin() as s:
+        queued = await outbox.enqueue(
+            s, league_id=h.bot.league_ids[GUILD], guild_id=GUILD, key=key, due_at=now + delay,
+            message=message or Outgoing(content=f"hello {key}"), channel_id=None if user else channel,
+            user_id=user, expires_at=now + expires if expires else None)
+    return queued.created
+
+
+async def statuses(h: Harness) -> dict[str, str]:
+    async with h.bot.sessions() as s:
+        rows = await s.execute(select(OutboxMessage.send_key, OutboxMessage.status))
+        return dict(rows.all())
+
+
+async def test_a_send_key_is_queued_and_sent_once(harness: Harness) -> None:
+    assert await queue(harness, "k1")
+    assert not await queue(harness, "k1")  # same key: nothing new
+    await harness.bot.courier.deliver_due()
+    await harness.bot.courier.deliver_due()
+    sent = harness.discord.channel_messages(TEAM_CHANNEL)
+    assert [c.content for c in sent] == ["hello k1"]
+    assert (await statuses(harness))["k1"] == "sent"
+
+
+async def test_only_the_named_users_can_be_pinged(harness: Harness) -> None:
+    await queue(harness, "ping", message=Outgoing(content="@everyone <@&1001> <@42> game soon", ping_user_ids=(42,)))
+    await harness.bot.courier.deliver_due()
+    (call,) = harness.discord.channel_messages(TEAM_CHANNEL)
+    assert call.allowed_mentions == {"parse": [], "users": [42]}
+
+
+async def test_future_sends_wait_for_their_time(harness: Harness) -> None:
+    await queue(harness, "later", delay=timedelta(hours=2))
+    await harness.bot.courier.deliver_due()
+    assert harness.discord.channel_messages() == []
+    harness.bot.clock.advance(hours=2)  # type: ignore[attr-defined]
+    await harness.bot.courier.deliver_due()
+    assert len(harness.discord.channel_messages(TEAM_CHANNEL)) == 1
+
+
+async def test_a_deleted_channel_fails_and_the_admins_are_told_once(harness: Harness) -> None:
+    harness.discord.missing_channels.add(TEAM_CHANNEL)
+    for key in ("a", "b", "c"):
+        await queue(harness, key)
+    stats = await harness.bot.courier.deliver_due()
+    assert stats.failed == 3 and stats.retried == 0
+    notices = harness.discord.channel_messages(CHANNELS["announcements"])
+    assert len(notices) == 1 and f"<#{TEAM_CHANNEL}>" in notices[0].content
+    assert (await statuses(harness))["a"] == "failed"
+    attempts = [c for c in harness.discord.calls if c.channel_id == TEAM_CHANNEL]
+    assert len(attempts) == 3  # one try each: no retry storm
+
+
+async def test_a_forbidden_channel_is_reported_not_retried(harness: Harness) -> None:
+    harness.discord.forbidden_channels.add(TEAM_CHANNEL)
+    await queue(harness, "f")
+    stats = await harness.bot.courier.deliver_due()
+    assert stats.failed == 1
+    assert len(harness.discord.channel_messages(CHANNELS["announcements"])) == 1
+
+
+async def test_server_errors_are_retried_later_and_not_lost(harness: Harness) -> None:
+    harness.discord.faults.append(Fault("POST", rf"^/channels/{TEAM_CHANNEL}/messages$", 503, times=2))
+    await queue(harness, "s")
+    stats = await harness.bot.courier.deliver_due()
+    assert stats.retried == 1 and harness.discord.channel_messages(TEAM_CHANNEL) == []
+    stats = await harness.bot.courier.deliver_due()
+    assert stats.retried == 0, "not before its backoff"
+    for _ in range(2):
+        harness.bot.clock.advance(minutes=5)  # type: ignore[attr-defined]
+        await harness.bot.courier.deliver_due()
+    assert len(harness.discord.channel_messages(TEAM_CHANNEL)) == 1
+    assert (await statuses(harness))["s"] == "sent"
+
+
+async def test_a_500_is_retried_by_discord_py_then_sent_once(harness: Harness) -> None:
+    harness.discord.faults.append(Fault("POST", rf"^/channels/{TEAM_CHANNEL}/messages$", 500, times=1))
+    await queue(harness, "s500")
+    stats = await harness.bot.courier.deliver_due()
+    assert stats.sent == 1 and len(harness.discord.channel_messages(TEAM_CHANNEL)) == 1
+
+
+async def test_rate_limits_are_waited_out(harness: Harness) -> None:
+    harness.discord.faults.append(Fault("POST", rf"^/channels/{TEAM_CHANNEL}/messages$", 429, times=1,
+                                        body={"message": "slow down", "retry_after": 0.01, "global": False}))
+    await queue(harness, "r")
+    await harness.bot.courier.deliver_due()
+    assert len(harness.discord.channel_messages(TEAM_CHANNEL)) == 1
+
+
+async def test_a_closed_dm_is_counted_never_a_crash(harness: Harness) -> None:
+    harness.discord.closed_dms.add(77)
+    await queue(harness, "dm-closed", user=77)
+    await queue(harness, "dm-open", user=78)
+    stats = await harness.bot.courier.deliver_due()
+    assert (stats.failed, stats.sent) == (1, 1)
+    assert len(harness.discord.dms(78)) == 1 and harness.discord.dms(77) == []
+
+
+async def test_a_send_past_its_usefulness_is_skipped(harness: Harness) -> None:
+    await queue(harness, "stale", expires=timedelta(minutes=10))
+    harness.bot.clock.advance(hours=1)  # type: ignore[attr-defined]
+    stats = await harness.bot.courier.deliver_due()
+    assert stats.skipped == 1 and harness.discord.channel_messages() == []
+
+
+async def test_a_crash_between_send_and_record_does_not_double_send(harness: Harness) -> None:
+    await queue(harness, "crash")
+    courier = harness.bot.courier
+    real_finish = courier._finish
+
+    async def crash(row_id: int, **values: object) -> None:
+        raise RuntimeError("killed after Discord accepted the message")
+
+    courier._finish = crash  # type: ignore[method-assign]
+    with contextlib.suppress(RuntimeError):
+        await courier.deliver_due()
+    courier._finish = real_finish  # type: ignore[method-assign]
+    assert (await statuses(harness))["crash"] == "sending"
+    harness.bot.clock.advance(seconds=STUCK_AFTER.total_seconds() + 1)  # type: ignore[attr-defined]
+    assert await courier.recover() == 1
+    await courier.deliver_due()
+    assert len(harness.discord.channel_messages(TEAM_CHANNEL)) == 1  # Discord's nonce check
+    assert (await statuses(harness))["crash"] == "sent"
+
+
+async def test_restarts_at_random_points_send_every_message_exactly_once(
+        harness: Harness, db_url: str, clock: FixedClock) -> None:
+    for i in range(500):
+        await queue(harness, f"bulk-{i}", delay=timedelta(seconds=i % 7))
+    fake = harness.discord
+    harness.bot.clock.advance(minutes=1)  # type: ignore[attr-defined]
+    rng = random.Random(4)
+    bot = harness.bot
+    for _round in range(6):
+        task = asyncio.create_task(bot.courier.deliver_due())
+        await asyncio.sleep(rng.uniform(0.0, 0.05))
+        task.cancel()  # the bot stops mid-delivery
+        await asyncio.gather(task, return_exceptions=True)
+        clock.advance(seconds=STUCK_AFTER.total_seconds() + 1)
+        # a new process on the same database and the same Discord
+        bot = create_bot(bot.settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)
+        restarted = Harness(bot)
+        restarted.discord = fake
+        await restarted.start()
+        await bot.courier.recover()
+    await bot.courier.deliver_due()
+    contents = [c.content for c in fake.channel_messages(TEAM_CHANNEL)]
+    assert len(contents) == 500 and len(set(contents)) == 500
+    async with bot.sessions() as s:
+        assert await s.scalar(select(func.count()).select_from(OutboxMessage)
+                              .where(OutboxMessage.status != "sent")) == 0
+    await bot.close()
