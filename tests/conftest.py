@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy.engine import URL, make_url
 
 from bot.app import create_bot
@@ -17,6 +19,17 @@ from bot.clock import FixedClock
 from bot.settings import Settings, parse_settings
 from storage.db import create_engine
 from tests.harness import Harness, Member
+
+# CI replays the same examples every run (main stays green on the same code); locally they vary.
+# SIDELINE_FUZZ_EXAMPLES raises the example count for a longer hunt.
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    max_examples=int(os.environ.get("SIDELINE_FUZZ_EXAMPLES", "200")),
+)
+hypothesis_settings.register_profile(
+    "dev", deadline=None, max_examples=int(os.environ.get("SIDELINE_FUZZ_EXAMPLES", "200")),
+)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 PG_URL_ENV = "SIDELINE_TEST_PG_URL"

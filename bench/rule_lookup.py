@@ -1,0 +1,104 @@
+"""Benchmark `/rule` lookup on the real rulebooks: hit@1, hit@3 and per-query latency.
+
+Run from the repository root: ``python -m bench.rule_lookup`` (``--misses`` lists the misses).
+It reports numbers and never fails on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+
+from bot.league.rule_search import RuleIndex
+from bot.league.rulebook import parse_rulebook
+from tests.league.rule_questions import HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
+
+REPEATS = 20
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
+
+
+def _evaluate(
+    name: str,
+    questions: list[tuple[str, str, str]],
+    indexes: dict[str, RuleIndex],
+    repeats: int,
+    misses: list[str],
+) -> list[list[float]]:
+    hit1 = hit3 = 0
+    latencies: list[list[float]] = []
+    for preset, question, expected in questions:
+        index = indexes[preset]
+        cited = [hit.section.citation for hit in index.search(question, limit=3)]
+        hit1 += bool(cited) and cited[0] == expected
+        hit3 += expected in cited
+        if not cited or cited[0] != expected:
+            misses.append(f"  {name} [{preset}] {question!r}: expected {expected!r}, got {cited}")
+        runs = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            index.search(question, limit=3)
+            runs.append((time.perf_counter() - start) * 1000)
+        latencies.append(runs)
+    total = len(questions)
+    print(
+        f"{name}: {total} questions  hit@1 {hit1}/{total} = {hit1 / total:.1%}  "
+        f"hit@3 {hit3}/{total} = {hit3 / total:.1%}"
+    )
+    return latencies
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.rule_lookup", description=__doc__)
+    parser.add_argument("--misses", action="store_true", help="list questions missed at @1")
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="timed runs per question")
+    args = parser.parse_args(argv)
+    if not RULEBOOK_DIR.is_dir():
+        print(f"rulebooks not found at {RULEBOOK_DIR}; nothing to measure")
+        return 0
+
+    indexes: dict[str, RuleIndex] = {}
+    build_ms: dict[str, float] = {}
+    for preset, filename in RULEBOOK_FILES.items():
+        text = (RULEBOOK_DIR / filename).read_text(encoding="utf-8")
+        start = time.perf_counter()
+        indexes[preset] = RuleIndex.build(parse_rulebook(text))
+        build_ms[preset] = (time.perf_counter() - start) * 1000
+
+    misses: list[str] = []
+    latencies = _evaluate("questions", QUESTIONS, indexes, args.repeats, misses)
+    latencies += _evaluate("held-out", HELD_OUT, indexes, args.repeats, misses)
+    per_query = [statistics.median(runs) for runs in latencies]
+    every_run = [ms for runs in latencies for ms in runs]
+    print(
+        f"search latency per query, ms (median of {args.repeats} runs each, {len(per_query)} queries): "
+        f"p50 {statistics.median(per_query):.3f}  p99 {_percentile(per_query, 0.99):.3f}  "
+        f"max {max(per_query):.3f}"
+    )
+    print(
+        f"search latency over all {len(every_run)} runs, ms: p50 {statistics.median(every_run):.3f}  "
+        f"p99 {_percentile(every_run, 0.99):.3f}  max {max(every_run):.3f}  (includes scheduler noise)"
+    )
+    print("index build, ms: " + ", ".join(f"{p} {ms:.1f}" for p, ms in build_ms.items()))
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    print(
+        f"machine: {os.cpu_count()} cores, {platform.machine()}, {platform.system()}, "
+        f"{platform.python_implementation()} {platform.python_version()}, load average {load}"
+    )
+    print(f"reproduce: cd {os.getcwd()} && {sys.executable} -m bench.rule_lookup")
+    if args.misses and misses:
+        print("missed at @1:")
+        print("\n".join(misses))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
