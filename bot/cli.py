@@ -68,6 +68,19 @@ async def cmd_db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def cmd_db_backup(args: argparse.Namespace, settings: Settings) -> int:
+    from storage.backup import BackupError, backup_sqlite
+
+    destination = Path(args.path)
+    try:
+        pages = await asyncio.to_thread(backup_sqlite, settings.database_url, destination)
+    except BackupError as exc:
+        return _fail(str(exc), 2)
+    _out(args, f"backed up to {destination} ({pages} pages, integrity ok)",
+         {"path": str(destination), "pages": pages})
+    return 0
+
+
 async def cmd_check_config(args: argparse.Namespace, settings: Settings) -> int:
     leagues = [{"key": lg.key, "name": lg.name, "guild_id": lg.guild_id, "preset": lg.preset,
                 "timezone": lg.timezone.key} for lg in settings.leagues]
@@ -129,8 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--json", action="store_true")
     up.set_defaults(handler=cmd_db_upgrade)
 
+    backup = db.add_parser("backup", help="copy the SQLite database while the bot runs")
+    backup.add_argument("path", help="the new backup file")
+    backup.add_argument("--json", action="store_true")
+    backup.set_defaults(handler=cmd_db_backup)
+
     check = sub.add_parser("check-config", help="validate a config file")
-    check.add_argument("path", nargs="?", help="config file to check")
+    check.add_argument("config_path", nargs="?", metavar="PATH", help="config file to check")
     check.add_argument("--json", action="store_true")
     check.set_defaults(handler=cmd_check_config)
 
@@ -167,7 +185,7 @@ def _feature_commands() -> list[Callable[[Any], None]]:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    config = default_config_path(getattr(args, "path", None) or getattr(args, "config", None))
+    config = default_config_path(getattr(args, "config_path", None) or getattr(args, "config", None))
     try:
         settings = load_settings(config)
     except SettingsError as exc:

@@ -113,3 +113,11 @@ def test_unknown_league_key(tmp_path: Path) -> None:
     result = sideline("import", "teams", str(DATA / "teams.csv"), "--league", "nope",
                       "--config", str(write_config(tmp_path)))
     assert result.returncode == 2 and "no league 'nope' (coed)" in result.stderr
+
+
+def test_db_backup_copies_the_database(tmp_path: Path) -> None:
+    config = str(write_config(tmp_path))
+    assert sideline("--config", config, "db", "upgrade").returncode == 0
+    result = sideline("--config", config, "db", "backup", str(tmp_path / "copy.db"))
+    assert result.returncode == 0, result.stderr
+    assert "integrity ok" in result.stdout and (tmp_path / "copy.db").stat().st_size > 0
