@@ -15,7 +15,7 @@ from discord.enums import AppCommandOptionType
 from bot.app import SidelineBot
 from tests.harness.fake_discord import Call, FakeDiscord, Fault, next_id, settle
 
-__all__ = ["Call", "FakeDiscord", "Fault", "Harness", "Member", "Reply"]
+__all__ = ["Attachment", "Call", "FakeDiscord", "Fault", "Harness", "Member", "Reply"]
 
 MANAGE_GUILD = 1 << 5
 BASE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use commands
@@ -39,6 +39,13 @@ class Member:
         return {"user": self.user_payload(), "roles": [str(r) for r in self.role_ids],
                 "joined_at": "2024-01-01T00:00:00+00:00", "flags": 0, "deaf": False,
                 "mute": False, "nick": None, "permissions": str(perms)}
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+    content_type: str = "text/csv; charset=utf-8"
 
 
 @dataclass
@@ -222,7 +229,7 @@ class Harness:
                 opt["value"] = str(value.id)
             elif param.type is AppCommandOptionType.attachment:
                 att_id = str(next_id())
-                resolved.setdefault("attachments", {})[att_id] = value
+                resolved.setdefault("attachments", {})[att_id] = self.attachment(att_id, value)
                 opt["value"] = att_id
             elif isinstance(value, discord.Object | Member):
                 opt["value"] = str(value.id)
@@ -279,6 +286,14 @@ class Harness:
                 for k, v in values.items()]
         data = {"custom_id": custom_id, "components": rows}
         return await self._feed(self._base(5, as_, guild_id, None, data))
+
+    def attachment(self, att_id: str, value: Attachment | bytes) -> dict[str, Any]:
+        """Host the file on the fake CDN and describe it as Discord would."""
+        att = value if isinstance(value, Attachment) else Attachment("upload.csv", value)
+        url = f"https://cdn.discordapp.com/attachments/1/{att_id}/{att.filename}"
+        self.discord.files[url] = att.data
+        return {"id": att_id, "filename": att.filename, "size": len(att.data), "url": url,
+                "proxy_url": url, "content_type": att.content_type}
 
     @property
     def default_guild(self) -> int | None:

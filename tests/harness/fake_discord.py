@@ -117,11 +117,15 @@ class FakeResponse:
         self.reason = {200: "OK", 204: "No Content", 403: "Forbidden", 404: "Not Found",
                        429: "Too Many Requests", 500: "Internal Server Error",
                        503: "Service Unavailable"}.get(status, "")
-        self._text = "" if data is None else json.dumps(data)
+        self._raw = data if isinstance(data, bytes) else None
+        self._text = "" if data is None or isinstance(data, bytes) else json.dumps(data)
         self.headers = {"content-type": "application/json", **(headers or {})}
 
     async def text(self, encoding: str = "utf-8") -> str:
         return self._text
+
+    async def read(self) -> bytes:
+        return self._raw if self._raw is not None else self._text.encode()
 
     async def json(self) -> Any:
         return json.loads(self._text) if self._text else None
@@ -147,6 +151,7 @@ class FakeDiscord:
         self.missing_channels: set[int] = set()  # channel ids that answer 404
         self.forbidden_channels: set[int] = set()  # channel ids that answer 403
         self.hooks: list[Callable[[Call], None]] = []
+        self.files: dict[str, bytes] = {}  # attachment URL -> bytes
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
 
     # --- aiohttp.ClientSession surface used by discord.py ---------------------------------
@@ -160,6 +165,12 @@ class FakeDiscord:
         for hook in self.hooks:
             hook(call)
         return FakeResponse(status, data, headers)
+
+    def get(self, url: str, **kwargs: Any) -> FakeResponse:
+        """The CDN: attachment downloads."""
+        data = self.files.get(url)
+        self.calls.append(Call(method="GET", path=url, body=None, params=None, status=200 if data else 404))
+        return FakeResponse(200, data) if data is not None else FakeResponse(404, {"message": "Not Found"})
 
     async def close(self) -> None:
         self.closed = True

@@ -1,0 +1,33 @@
+"""CSV imports from Discord: commissioners only, same all-or-nothing importer as the CLI."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller, Role
+from bot.errors import InvalidInput
+from bot.imports.csv_rows import CsvImportError
+from bot.imports.importer import Importer, ImportReport
+
+MAX_CSV_BYTES = 1_000_000
+MAX_PROBLEMS_SHOWN = 15
+
+
+class ImportService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self.importer = Importer(sessions)
+
+    async def run(self, caller: Caller, kind: str, data: bytes, *, now: datetime,
+                  allow_past: bool = False) -> ImportReport:
+        caller.require(Role.COMMISSIONER)
+        if len(data) > MAX_CSV_BYTES:
+            raise InvalidInput(f"That file is too large (over {MAX_CSV_BYTES // 1000} kB). Split it and try again.")
+        try:
+            return await self.importer.run(kind, data, caller.league, now=now, allow_past=allow_past)
+        except CsvImportError as exc:
+            shown = [str(p) for p in exc.problems[:MAX_PROBLEMS_SHOWN]]
+            more = len(exc.problems) - len(shown)
+            lines = "\n".join(f"• {line}" for line in shown) + (f"\n• …and {more} more" if more > 0 else "")
+            raise InvalidInput(f"Nothing was imported. Fix these and upload the file again:\n{lines}") from None
