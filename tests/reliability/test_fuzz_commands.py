@@ -1,0 +1,235 @@
+"""Hypothesis throws hostile option values at every slash command and autocomplete.
+
+Every answer must be a clean message (never a traceback, never an unhandled error in the
+log), refusals are ephemeral and change nothing, and nothing the bot sends can ping
+@everyone, @here or a role. The command list comes from the live tree, so a new command
+is fuzzed without anyone remembering to add it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord import app_commands
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.app import create_bot
+from bot.clock import FixedClock
+from bot.errors import UserFacingError
+from storage.db import create_engine
+from tests.conftest import (
+    OTHER_CHANNELS,
+    OTHER_GUILD,
+    OTHER_ROLES,
+    SampleLeague,
+    league_config,
+    make_settings,
+)
+from tests.harness import Attachment, Call, Harness, Member
+from tests.reliability.commands import LeafCommand, leaf_commands
+from tests.reliability.snapshot import changed_tables, snapshot
+
+EXAMPLES = int(os.environ.get("SIDELINE_FUZZ_EXAMPLES", "200"))
+
+NASTY_TEXT = [
+    "", " ", "@everyone", "@here hello", "<@&1001> ping the captains", "<@500000000000000001>",
+    "**bold** __under__ ~~strike~~ `code` ```block```", "'; DROP TABLE games; --", "Robert'); --",
+    "\u200b\u200b", "\x00\x01\x1b[31m", "🏒🥅" * 30, "Ｈａｗｋｓ", "hawks", "HAWKS", "G1", "g1", "G999",
+    "1900-01-01 00:00", "2999-12-31 23:59", "2030-03-10 02:30", "2030-01-11 19:00", "yesterday",
+    "-1", "0", "99999999999999999999", "NaN", "%", "_", "\\", "a" * 100, "x" * 500, "y" * 5000,
+    "Alice Hart", "Alice Hart, Bea Quinn, Carl Diaz", "<@500000000000000001>, <@500000000000000002>",
+    "2.7", "GOALIE SAFETY", "../../etc/passwd", "null", "None", "true",
+]
+
+
+class ErrorLog(logging.Handler):
+    """Collects ERROR records: an unhandled error in the log fails the test."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def error_log() -> Iterator[ErrorLog]:
+    handler = ErrorLog()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield handler
+    root.removeHandler(handler)
+
+
+class World:
+    """Two leagues on two servers, the sample data in the first, and people from both."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.loop = asyncio.new_event_loop()
+        settings_ = make_settings(league_config(), league_config("other", OTHER_GUILD, roles=OTHER_ROLES,
+                                                                 channels=OTHER_CHANNELS))
+        engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'fuzz.db'}")
+        from datetime import UTC, datetime
+
+        bot = create_bot(settings_, engine=engine, clock=FixedClock(datetime(2030, 1, 5, 12, tzinfo=UTC)),
+                         run_scheduler=False)
+        self.h: Harness = self.loop.run_until_complete(Harness(bot).start())
+        self.sample = self.loop.run_until_complete(SampleLeague(self.h).load())
+        self.outcomes: dict[int, BaseException] = {}
+        original = bot.tree.on_error
+
+        async def record(interaction: Any, error: Any) -> None:
+            self.outcomes[interaction.id] = error
+            await original(interaction, error)
+
+        bot.tree.on_error = record  # type: ignore[method-assign]
+        self.actors = [self.sample.player("Alice Hart"), self.sample.captain("Hawks"),
+                       self.sample.referee(), self.sample.commissioner(), self.sample.stranger()]
+        self.other_member = self.h.member("Other Olga", league=1, roles=("commissioner",))
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.h.close())
+        self.loop.close()
+
+
+def option_strategy(world: World, option: dict[str, Any]) -> st.SearchStrategy[Any]:
+    kind = option["type"]
+    if option.get("choices"):
+        return st.sampled_from([c["value"] for c in option["choices"]])
+    if kind == 3:  # string
+        low, high = option.get("min_length", 0), option.get("max_length", 6000)
+        if option.get("required"):
+            low = max(low, 1)
+        pool = [t for t in NASTY_TEXT if low <= len(t) <= high]
+        return st.one_of(st.sampled_from(pool), st.text(min_size=low, max_size=min(high, 300)))
+    if kind == 4:  # integer
+        return st.integers(min_value=option.get("min_value", -(2**53)), max_value=option.get("max_value", 2**53))
+    if kind == 10:  # number
+        return st.floats(min_value=option.get("min_value", -1e15), max_value=option.get("max_value", 1e15),
+                         allow_nan=False, allow_infinity=False)
+    if kind == 5:
+        return st.booleans()
+    if kind in (6, 9):  # user, mentionable
+        people = [*world.actors, world.other_member, Member(id=1, name="Ghost"),
+                  world.sample.player("Omar Fox"), world.sample.player("Uma Reed")]
+        return st.sampled_from(people)
+    if kind == 11:  # attachment
+        return st.one_of(
+            st.sampled_from([b"", b"\xff\xfe\x00", b"team,division\n", b"a,b,c\n1,2,3\n"]),
+            st.binary(max_size=300),
+            st.text(max_size=300).map(lambda t: ("game_id,starts_at,home,away,venue,kind\n" + t).encode()),
+        ).map(lambda data: Attachment("fuzz.csv", data))
+    raise AssertionError(f"no strategy for option type {kind}")
+
+
+def command_strategy(world: World, command: LeafCommand) -> st.SearchStrategy[dict[str, Any]]:
+    required = {o["name"]: option_strategy(world, o) for o in command.options if o.get("required")}
+    optional = {o["name"]: option_strategy(world, o) for o in command.options if not o.get("required")}
+    return st.fixed_dictionaries(required, optional=optional)
+
+
+def check_mentions(calls: list[Call]) -> None:
+    for call in calls:
+        payload = call.payload
+        if not isinstance(payload, dict) or not ("content" in payload or "embeds" in payload):
+            continue
+        mentions = payload.get("allowed_mentions")
+        assert mentions is not None, f"{call.method} {call.path} sent without allowed_mentions"
+        assert not set(mentions.get("parse", [])) & {"everyone", "roles"}, f"{call.path} may ping: {mentions}"
+        assert not mentions.get("roles"), f"{call.path} pings roles: {mentions}"
+
+
+async def run_one(world: World, command: LeafCommand, actor: Member, options: dict[str, Any],
+                  guild_id: int | None) -> None:
+    h = world.h
+    before = await snapshot(h.bot.sessions)
+    reply = await h.slash(command.path, as_=actor, guild_id=guild_id, **options)
+    assert reply.responses, f"{command.path} did not answer {options!r}"
+    text = reply.text
+    assert "Traceback" not in text and "Exception" not in text
+    check_mentions(reply.calls)
+    interaction_id = int(reply.first.path.split("/")[2])
+    outcome = world.outcomes.pop(interaction_id, None)
+    if outcome is not None:
+        cause = getattr(outcome, "original", None) or outcome.__cause__ or outcome
+        known = isinstance(cause, UserFacingError | app_commands.CheckFailure)
+        assert known, f"{command.path} {options!r}: unhandled {cause!r}"
+        assert reply.ephemeral, f"{command.path}: a refusal must be private"
+        after = await snapshot(h.bot.sessions)
+        assert changed_tables(before, after) == [], f"{command.path} refused but wrote {changed_tables(before, after)}"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    w = World(tmp_path_factory.mktemp("fuzz"))
+    yield w
+    w.close()
+
+
+def all_commands() -> list[str]:
+    """Collected from a throwaway bot so each command is its own test case."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        w = World(Path(tmp))
+        try:
+            return [c.path for c in leaf_commands(w.h.bot)]
+        finally:
+            w.close()
+
+
+COMMANDS = all_commands()
+
+
+@pytest.mark.parametrize("path", COMMANDS)
+def test_hostile_input_gets_a_clean_answer(world: World, path: str, error_log: ErrorLog) -> None:
+    command = next(c for c in leaf_commands(world.h.bot) if c.path == path)
+    runs = 0
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], database=None)
+    @given(options=command_strategy(world, command), actor=st.sampled_from(world.actors),
+           other_server=st.booleans() if command.path != "/schedule" else st.just(False))
+    def case(options: dict[str, Any], actor: Member, other_server: bool) -> None:
+        nonlocal runs
+        runs += 1
+        who = world.other_member if other_server else actor
+        guild = OTHER_GUILD if other_server else None
+        world.loop.run_until_complete(run_one(world, command, who, options, guild))
+
+    case()
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
+    print(f"{path}: {runs} examples")
+
+
+@pytest.mark.parametrize("path", COMMANDS)
+def test_autocomplete_never_fails(world: World, path: str, error_log: ErrorLog) -> None:
+    command = next(c for c in leaf_commands(world.h.bot) if c.path == path)
+    focusable = [o["name"] for o in command.options if o.get("autocomplete")]
+    if not focusable:
+        pytest.skip(f"{path} has no autocomplete")
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], database=None)
+    @given(focused=st.sampled_from(focusable),
+           current=st.one_of(st.sampled_from(NASTY_TEXT), st.text(max_size=100)),
+           actor=st.sampled_from(world.actors))
+    def case(focused: str, current: str, actor: Member) -> None:
+        reply = world.loop.run_until_complete(
+            world.h.autocomplete(path, focused=focused, as_=actor, **{focused: current}))
+        assert reply.response_type == 8, f"{path} autocomplete did not answer"
+        choices = reply.autocomplete_choices
+        assert len(choices) <= 25
+        assert all(1 <= len(c["name"]) <= 100 and len(str(c["value"])) <= 100 for c in choices)
+
+    case()
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
+
