@@ -1,0 +1,38 @@
+"""What every benchmark prints about where it ran, and small measuring helpers."""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+def describe() -> str:
+    return (f"{datetime.now(UTC):%Y-%m-%d} · {os.cpu_count()} cores · {platform.machine()} · "
+            f"{platform.system()} · Python {platform.python_version()}")
+
+
+def rss_mb() -> float:
+    """Current resident set size (Linux /proc; falls back to the peak elsewhere)."""
+    status = Path("/proc/self/status")
+    if status.exists():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def percentile(values: list[float], pct: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(pct / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def reproduce(module: str, *args: str) -> str:
+    return "reproduce: " + " ".join([".venv/bin/python -m", module, *args])
