@@ -78,3 +78,9 @@ def test_token_comes_only_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("SIDELINE_TOKEN", "  abc  ")
     assert Settings.token() == "abc"
     assert "abc" not in repr(parse_settings({"leagues": [league_config()]}))
+
+
+def test_shootout_settings_can_be_overridden_per_league() -> None:
+    settings = parse_settings({"leagues": [league_config(preset="youth-ball-hockey", rules={
+        "shootout": {"shootout_initial_shooters_playoff": 3}})]})
+    assert settings.leagues[0].rules.shootout.initial_shooters(playoff=True) == 3

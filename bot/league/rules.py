@@ -17,6 +17,7 @@ from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules
 from bot.league.discipline import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.lineup import LINEUP_PRESETS, LineupRules
+from bot.league.shootout import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.standings import STANDINGS_PRESETS, StandingsRules
 
 PRESET_NAMES = ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")
@@ -33,6 +34,7 @@ class Rules:
     preset: str
     lineup: LineupRules
     game_format: GameFormat
+    shootout: ShootoutRules
     standings: StandingsRules
     discipline: DisciplineRules
     deadlines: DeadlineRules
@@ -41,6 +43,7 @@ class Rules:
 _SECTIONS: dict[str, Mapping[str, Any]] = {
     "lineup": LINEUP_PRESETS,
     "game_format": GAME_FORMAT_PRESETS,
+    "shootout": SHOOTOUT_PRESETS,
     "standings": STANDINGS_PRESETS,
     "discipline": DISCIPLINE_PRESETS,
     "deadlines": DEADLINE_PRESETS,
