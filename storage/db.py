@@ -9,7 +9,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
 
-SQLITE_BUSY_TIMEOUT_MS = 10_000
+SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
 def is_sqlite(url: str) -> bool:
@@ -20,6 +20,12 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     """An engine with SQLite's pragmas set on every connection (WAL, foreign keys, busy timeout)."""
     if is_sqlite(url):
         kwargs.setdefault("connect_args", {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+        # SQLite has one writer at a time and every unit of work here takes the write lock
+        # (BEGIN IMMEDIATE), so one connection per process: work queues fairly in asyncio
+        # instead of racing for the file lock, which SQLite does not hand out in order.
+        kwargs.setdefault("pool_size", 1)
+        kwargs.setdefault("max_overflow", 0)
+        kwargs.setdefault("pool_timeout", 120)
     else:
         kwargs.setdefault("pool_pre_ping", True)
     engine = create_async_engine(url, **kwargs)

@@ -275,7 +275,10 @@ class Harness:
                    "author": self.discord.bot_user, "embeds": [], "attachments": [],
                    "mentions": [], "mention_roles": [], "mention_everyone": False,
                    "pinned": False, "tts": False, "timestamp": datetime.now(UTC).isoformat(),
-                   "edited_timestamp": None, "flags": 0, "components": []}
+                   "edited_timestamp": None, "flags": 0,
+                   # the pressed message carries the button: discord.py rebuilds DynamicItems from it
+                   "components": [{"type": 1, "components": [
+                       {"type": 2, "style": 2, "label": "Button", "custom_id": custom_id}]}]}
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._feed(self._base(3, as_, guild_id, channel, data, message))
 

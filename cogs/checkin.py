@@ -1,0 +1,70 @@
+"""/checkin and /whoisin, and the restart-proof In / Out / Maybe buttons."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import NO_MENTIONS, SidelineBot
+from bot.discord_text import clip, timestamp
+from bot.services.checkins import Attendance, AttendanceLine, CheckInService
+from cogs._checkin_buttons import CheckInButton, checkin_reply
+from cogs._common import game_autocomplete
+
+Status = Literal["in", "out", "maybe"]
+
+
+def _names(lines: tuple[AttendanceLine, ...]) -> str:
+    return ", ".join(f"{line.name}{' (G)' if line.goalie else ''}" for line in lines) or "—"
+
+
+def attendance_embed(att: Attendance) -> discord.Embed:
+    """Names and answers only: never gender (a captain's /lineup is where the rules are checked)."""
+    game = att.game
+    embed = discord.Embed(title=clip(f"{att.team}: who's in for {game.title}", 256))
+    note = " · **cancelled**" if game.status == "cancelled" else ""
+    embed.description = f"{timestamp(game.starts_at)} · {game.venue or 'venue TBA'} · `{game.code}`{note}"
+    for label, lines in (("✅ In", att.going), ("❌ Out", att.out), ("❔ Maybe", att.maybe),
+                         ("… No reply", att.no_reply)):
+        embed.add_field(name=f"{label} ({len(lines)})", value=clip(_names(lines), 1024), inline=False)
+    embed.set_footer(text="(G) = goalie · answer with /checkin or the buttons under game reminders")
+    return embed
+
+
+class CheckInCog(commands.Cog):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = CheckInService(bot.sessions, bot.clock)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(CheckInButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(CheckInButton)
+
+    @app_commands.command(name="checkin", description="Say whether you're in, out or maybe for a game.")
+    @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game")
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def checkin(self, interaction: discord.Interaction, status: Status, game: str | None = None) -> None:
+        """Say whether you're in, out or maybe for a game."""
+        result = await self.service.check_in(self.bot.caller(interaction), status, game)
+        await interaction.response.send_message(checkin_reply(result), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="whoisin", description="Your team's answers for a game: in, out, maybe, no reply.")
+    @app_commands.describe(game="The game; leave empty for your team's next game")
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def whoisin(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """Your team's answers for a game: in, out, maybe, no reply."""
+        attendance = await self.service.who_is_in(self.bot.caller(interaction), game)
+        await interaction.response.send_message(embed=attendance_embed(attendance), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(CheckInCog(bot))

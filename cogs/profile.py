@@ -1,0 +1,74 @@
+"""/profile show|gender|forget: a player's own data, only ever shown to them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import NO_MENTIONS, SidelineBot
+from bot.services.profile import Forgotten, Profile, ProfileService
+
+Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
+
+
+def profile_text(profile: Profile) -> str:
+    team = f"{profile.team} ({profile.position})" if profile.team else "not on a roster"
+    gender = profile.gender or "not set"
+    counts = " (counts toward the women/non-binary minimum)" if profile.counts_toward_minimum else ""
+    return (f"**Your profile in {profile.league}** (only you see this)\n"
+            f"Name: {profile.name}\nTeam: {team}\nGender: {gender}{counts}\n"
+            f"Check-in answers kept: {profile.checkins}\n"
+            "Your gender is shown only to you, your team's captains and commissioners.")
+
+
+def forgotten_text(result: Forgotten) -> str:
+    if not result.removed_anything:
+        text = f"{result.league} keeps no personal data about you: nothing to remove."
+    else:
+        removed = []
+        if result.gender_removed:
+            removed.append("your gender")
+        if result.checkins_removed:
+            removed.append(f"{result.checkins_removed} check-in answer{'s' if result.checkins_removed != 1 else ''}")
+        text = f"Removed from {result.league}: {' and '.join(removed)}."
+        if result.checkins_removed:
+            text += " If you're still playing an upcoming game, answer again with /checkin."
+    if result.kept_roster_place:
+        text += (f"\nKept: your place on {result.kept_roster_place} (name and position), which your captain "
+                 "manages, and league records such as results and suspensions.")
+    return text
+
+
+@app_commands.guild_only()
+class ProfileCog(commands.GroupCog, group_name="profile", group_description="Your own player profile."):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = ProfileService(bot.sessions)
+
+    @app_commands.command(name="show", description="See what the league keeps about you (only you see it).")
+    @app_commands.guild_only()
+    async def show(self, interaction: discord.Interaction) -> None:
+        profile = await self.service.show(self.bot.caller(interaction))
+        await interaction.response.send_message(profile_text(profile), ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="gender", description="Set your gender category (woman and non-binary count on court).")
+    @app_commands.describe(value="Your gender category")
+    @app_commands.guild_only()
+    async def gender(self, interaction: discord.Interaction, value: Gender) -> None:
+        profile = await self.service.set_gender(self.bot.caller(interaction), value)
+        await interaction.response.send_message(
+            f"Saved: your gender is **{profile.gender}**. Only you, your captains and commissioners see it.",
+            ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="forget", description="Remove your gender and check-in answers from this league.")
+    @app_commands.guild_only()
+    async def forget(self, interaction: discord.Interaction) -> None:
+        result = await self.service.forget(self.bot.caller(interaction))
+        await interaction.response.send_message(forgotten_text(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(ProfileCog(bot))

@@ -1,0 +1,173 @@
+"""Check-ins under concurrency, on SQLite and PostgreSQL: every answer recorded exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller
+from bot.clock import FixedClock
+from bot.errors import NotAllowed
+from bot.services import checkins, eligibility
+from bot.services.checkins import CheckInService
+from bot.settings import LeagueSettings
+from storage import migrate
+from storage.db import create_engine, session_factory
+from storage.models import CheckIn, Game, League, Player, RosterEntry, Team
+from tests.conftest import league_config, make_settings
+
+PLAYERS = 200
+GAME_START = datetime(2030, 1, 12, 0, 0, tzinfo=UTC)
+
+
+@dataclass
+class World:
+    sessions: async_sessionmaker[AsyncSession]
+    league: LeagueSettings
+    league_id: int
+    game_id: int
+    players: list[tuple[int, int]]  # (discord id, player id)
+    clock: FixedClock
+
+    def caller(self, discord_id: int) -> Caller:
+        return Caller(discord_id=discord_id, display_name=f"P{discord_id}", league=self.league,
+                      league_id=self.league_id)
+
+    def service(self) -> CheckInService:
+        return CheckInService(self.sessions, self.clock)
+
+    async def rows(self) -> list[tuple[int, str]]:
+        async with self.sessions() as s:
+            return [tuple(r) for r in (await s.execute(
+                select(CheckIn.player_id, CheckIn.status).order_by(CheckIn.player_id))).all()]
+
+
+@pytest.fixture
+async def world(db_url: str) -> AsyncIterator[World]:
+    """One league, two teams, one game and 200 players on the home roster, written directly."""
+    engine = create_engine(db_url)
+    await migrate.upgrade(engine)
+    sessions = session_factory(engine)
+    league = make_settings(league_config()).leagues[0]
+    async with sessions.begin() as s:
+        row = League(key=league.key, guild_id=league.guild_id, name=league.name, preset=league.preset)
+        s.add(row)
+        await s.flush()
+        home, away = Team(league_id=row.id, name="Home"), Team(league_id=row.id, name="Away")
+        s.add_all([home, away])
+        await s.flush()
+        game = Game(league_id=row.id, code="C1", home_team_id=home.id, away_team_id=away.id,
+                    starts_at=GAME_START)
+        people = [Player(league_id=row.id, discord_id=800_000_000_000_000_000 + i, name=f"Player {i:03d}")
+                  for i in range(PLAYERS)]
+        s.add(game)
+        s.add_all(people)
+        await s.flush()
+        s.add_all([RosterEntry(league_id=row.id, team_id=home.id, player_id=p.id) for p in people])
+        ids = [(p.discord_id, p.id) for p in people]
+        league_id, game_id = row.id, game.id
+    try:
+        yield World(sessions, league, league_id, game_id, ids,
+                    FixedClock(datetime(2030, 1, 5, 12, 0, tzinfo=UTC)))
+    finally:
+        await engine.dispose()
+
+
+async def test_200_concurrent_checkins_for_one_game_are_each_recorded_once(world: World) -> None:
+    service = world.service()
+    statuses = ("in", "out", "maybe")
+    results = await asyncio.gather(*(
+        service.check_in(world.caller(discord_id), statuses[i % 3], "C1")
+        for i, (discord_id, _) in enumerate(world.players)
+    ))
+    assert len(results) == PLAYERS and all(r.previous is None for r in results)
+    rows = await world.rows()
+    assert len(rows) == PLAYERS
+    expected = sorted((player_id, statuses[i % 3]) for i, (_, player_id) in enumerate(world.players))
+    assert rows == expected
+
+
+async def test_concurrent_changes_by_one_player_leave_exactly_one_answer(world: World) -> None:
+    service = world.service()
+    discord_id, player_id = world.players[0]
+    answers = ["in", "out", "maybe"] * 10
+    await asyncio.gather(*(service.check_in(world.caller(discord_id), a, "C1") for a in answers))
+    rows = await world.rows()
+    assert len(rows) == 1 and rows[0][0] == player_id and rows[0][1] in answers
+    # and afterwards the last write still wins
+    await service.check_in(world.caller(discord_id), "maybe", "C1")
+    assert await world.rows() == [(player_id, "maybe")]
+
+
+async def test_concurrent_answers_each_replace_exactly_one_previous_answer(world: World) -> None:
+    """No lost update: every answer after the first saw the one it replaced."""
+    service = world.service()
+    discord_id, _ = world.players[1]
+    results = await asyncio.gather(*(service.check_in(world.caller(discord_id), "in", "C1") for _ in range(20)))
+    assert sorted(r.previous is None for r in results) == [False] * 19 + [True]
+
+
+async def test_switching_in_to_out_within_24_hours_is_a_late_dropout_and_calls_the_hooks(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int, int, int]] = []
+
+    async def hook(league_id: int, game_id: int, player_id: int) -> None:
+        calls.append((league_id, game_id, player_id))
+
+    async def broken(league_id: int, game_id: int, player_id: int) -> None:
+        raise RuntimeError("reminders are down")
+
+    monkeypatch.setattr(checkins, "LATE_DROPOUT_HOOKS", [broken, hook])
+    service = world.service()
+    discord_id, player_id = world.players[0]
+    await service.check_in(world.caller(discord_id), "in", "C1")
+    early = await service.check_in(world.caller(discord_id), "out", "C1")  # a week ahead: not late
+    assert not early.late_dropout and calls == []
+
+    await service.check_in(world.caller(discord_id), "in", "C1")
+    world.clock.set(GAME_START - timedelta(hours=23))
+    late = await service.check_in(world.caller(discord_id), "out", "C1")
+    assert late.late_dropout and late.previous == "in"
+    assert calls == [(world.league_id, world.game_id, player_id)]  # the broken hook didn't stop it
+    assert await world.rows() == [(player_id, "out")]
+
+    maybe_then_out = await service.check_in(world.caller(discord_id), "maybe", "C1")
+    assert not maybe_then_out.late_dropout
+    assert not (await service.check_in(world.caller(discord_id), "out", "C1")).late_dropout
+    assert len(calls) == 1
+
+
+async def test_a_registered_suspension_check_refuses_in_but_accepts_out(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    discord_id, player_id = world.players[2]
+    seen: list[tuple[int, int, int | None]] = []
+
+    async def suspended(session: AsyncSession, *, league_id: int, player_id: int,
+                        game_id: int | None) -> str | None:
+        seen.append((league_id, player_id, game_id))
+        return "suspended for 1 more game (boarding)." if player_id == world.players[2][1] else None
+
+    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [suspended])
+    service = world.service()
+    with pytest.raises(NotAllowed, match="suspended for 1 more game"):
+        await service.check_in(world.caller(discord_id), "in", "C1")
+    with pytest.raises(NotAllowed):
+        await service.check_in(world.caller(discord_id), "maybe", "C1")
+    assert await world.rows() == []
+    assert seen[0] == (world.league_id, player_id, world.game_id)
+    await service.check_in(world.caller(discord_id), "out", "C1")
+    assert await world.rows() == [(player_id, "out")]
+
+
+async def test_nobody_is_suspended_until_a_check_is_registered(world: World,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [])  # as before the discipline feature loads
+    async with world.sessions() as s:
+        assert await eligibility.active_suspension_reason(s, world.league_id, world.players[0][1]) is None
+        assert await s.scalar(select(func.count()).select_from(CheckIn)) == 0
