@@ -7,6 +7,7 @@ It reports numbers and never fails on timing.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import os
 import platform
@@ -56,10 +57,65 @@ def _evaluate(
     return latencies
 
 
+async def _through_service(questions: list[tuple[str, str, str]]) -> None:
+    """The lookups as `/rule` makes them: through RulesLookupService on a SQLite file (the cached
+    index, re-checked against storage every few seconds); autocomplete once per keystroke."""
+    import tempfile
+
+    from bot.clock import SystemClock
+    from bot.services.rules_lookup import RulesLookupService
+    from storage import migrate
+    from storage.db import create_engine, session_factory
+    from storage.models import League
+
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = create_engine(f"sqlite+aiosqlite:///{tmp}/bench.db")
+        try:
+            await migrate.upgrade(engine)
+            sessions = session_factory(engine)
+            ids: dict[str, int] = {}
+            async with sessions.begin() as session:
+                for i, preset in enumerate(RULEBOOK_FILES, start=1):
+                    league = League(key=preset, guild_id=i, name=preset, preset=preset)
+                    session.add(league)
+                    await session.flush()
+                    ids[preset] = league.id
+            importer = RulesLookupService(sessions, SystemClock())
+            import_ms, load_ms = {}, {}
+            for preset, filename in RULEBOOK_FILES.items():
+                start = time.perf_counter()
+                await importer.import_rulebook(ids[preset], (RULEBOOK_DIR / filename).read_bytes(), filename)
+                import_ms[preset] = (time.perf_counter() - start) * 1000
+            service = RulesLookupService(sessions, SystemClock())  # a fresh process: indexes built from storage
+            for preset in RULEBOOK_FILES:
+                start = time.perf_counter()
+                await service.index(ids[preset])
+                load_ms[preset] = (time.perf_counter() - start) * 1000
+            ask_ms: list[float] = []
+            suggest_ms: list[float] = []
+            for preset, question, _ in questions:
+                start = time.perf_counter()
+                await service.ask(ids[preset], question)
+                ask_ms.append((time.perf_counter() - start) * 1000)
+                for end in range(len(question) + 1):
+                    start = time.perf_counter()
+                    await service.suggest(ids[preset], question[:end])
+                    suggest_ms.append((time.perf_counter() - start) * 1000)
+        finally:
+            await engine.dispose()
+    for name, runs in (("/rule answer", ask_ms), ("autocomplete per keystroke", suggest_ms)):
+        print(f"through the service (SQLite), {name}, ms over {len(runs)} calls: p50 {statistics.median(runs):.3f}  "
+              f"p99 {_percentile(runs, 0.99):.3f}  max {max(runs):.3f}")
+    print("import into storage, ms: " + ", ".join(f"{p} {ms:.1f}" for p, ms in import_ms.items()))
+    print("index from storage (first lookup after start), ms: "
+          + ", ".join(f"{p} {ms:.1f}" for p, ms in load_ms.items()))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.rule_lookup", description=__doc__)
     parser.add_argument("--misses", action="store_true", help="list questions missed at @1")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="timed runs per question")
+    parser.add_argument("--no-service", action="store_true", help="skip the timings through storage")
     args = parser.parse_args(argv)
     if not RULEBOOK_DIR.is_dir():
         print(f"rulebooks not found at {RULEBOOK_DIR}; nothing to measure")
@@ -88,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         f"p99 {_percentile(every_run, 0.99):.3f}  max {max(every_run):.3f}  (includes scheduler noise)"
     )
     print("index build, ms: " + ", ".join(f"{p} {ms:.1f}" for p, ms in build_ms.items()))
+    if not args.no_service:
+        asyncio.run(_through_service(QUESTIONS + HELD_OUT))
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
     print(
         f"machine: {os.cpu_count()} cores, {platform.machine()}, {platform.system()}, "

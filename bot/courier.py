@@ -43,6 +43,15 @@ def backoff(attempts: int) -> timedelta:
     return min(BACKOFF_BASE * 2 ** max(0, attempts - 1), timedelta(hours=1))
 
 
+def button_view(buttons: tuple[tuple[str, str], ...], view: discord.ui.View | None = None) -> discord.ui.View:
+    """Plain buttons by (label, custom_id); a DynamicItem registered for the custom_id handles clicks."""
+    view = view or discord.ui.View(timeout=None)
+    for label, custom_id in buttons:
+        view.add_item(discord.ui.Button(label=label, custom_id=custom_id, style=discord.ButtonStyle.primary))
+    view.stop()  # nothing for discord.py to track in memory: the clicks go to the DynamicItems
+    return view
+
+
 @dataclass(frozen=True)
 class Claimed:
     id: int
@@ -168,13 +177,28 @@ class Courier:
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(id=u) for u in rendered.ping_user_ids])
         kwargs: dict[str, object] = {}
+        view: discord.ui.View | None = None
         if rendered.checkin_game:
             from cogs._checkin_buttons import checkin_view  # the check-in feature owns the buttons
 
-            kwargs["view"] = checkin_view(rendered.checkin_game)
+            view = checkin_view(rendered.checkin_game)
+        if rendered.buttons:
+            view = button_view(rendered.buttons, view)
+        if view is not None:
+            kwargs["view"] = view
         return await target.send(
             rendered.content or None, embeds=[discord.Embed.from_dict(e) for e in rendered.embeds],
             allowed_mentions=mentions, nonce=nonce_for(row.send_key), **kwargs)
+
+    async def _after_failure(self, row: Claimed, error: str) -> None:
+        """Let the feature that queued the row follow up once (e.g. a fallback for a refused DM)."""
+        hook = outbox.FAILURE_HOOKS.get(row.kind)
+        if hook is None:
+            return
+        try:
+            await hook(self.bot, row, error)
+        except Exception:
+            log.exception("failure follow-up for %s raised", row.send_key)
 
     async def _retry_later(self, row: Claimed, exc: BaseException, stats: DeliveryStats) -> None:
         error = f"{exc.__class__.__name__}: {exc}"[:300]
@@ -182,6 +206,7 @@ class Courier:
             log.error("giving up on %s after %d attempts: %s", row.send_key, row.attempts, error)
             stats.failed += 1
             await self._finish(row.id, status="failed", last_error=error)
+            await self._after_failure(row, error)
             return
         when = self.bot.clock.now() + backoff(row.attempts)
         log.warning("will retry %s at %s: %s", row.send_key, when.isoformat(), error)
@@ -195,12 +220,14 @@ class Courier:
         if row.user_id is not None:
             log.info("could not DM user %s (%s): %s", row.user_id, row.send_key, error)
             await self._finish(row.id, status="failed", last_error=error)
+            await self._after_failure(row, error)
             return
         log.warning("channel %s refused %s: %s", row.channel_id, row.send_key, error)
         async with self.bot.sessions.begin() as session:
             await session.execute(update(OutboxMessage).where(OutboxMessage.id == row.id)
                                   .values(status="failed", last_error=error))
             await self._tell_admins_once(session, row, error)
+        await self._after_failure(row, error)
 
     async def _tell_admins_once(self, session: outbox.AsyncSession, row: Claimed, error: str) -> None:
         league = self.bot.settings.league_for_guild(row.guild_id)

@@ -68,6 +68,8 @@ BAD_FILES = [
     ("teams", b"team,division,captain_discord_ids\nH\xe9wks,North,1\n", "not UTF-8"),
     ("teams", b"team,division,captain_discord_ids\nHawks,N,12x\n",
      "line 2: captain_discord_ids '12x' is not a Discord id"),
+    ("players", "discord_id,name,team,position\n\u00b2,Al,Hawks,skater\n".encode(),
+     "line 2: discord_id '\u00b2' is not a Discord id"),
     ("players", b"discord_id,name,team,position\n1,Al,Hawks,skater\n1,Bo,Hawks,skater\n",
      "line 3: Discord id 1 appears twice (first on line 2)"),
     ("players", b"discord_id,name,team,position\n1,Al,Penguins,skater\n", "line 2: unknown team 'Penguins'"),

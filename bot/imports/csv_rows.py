@@ -155,7 +155,7 @@ class _Checker:
             if required:
                 self.messages.append(f"{key} is empty")
             return None
-        if not value.isdigit() or not 0 < int(value) < 2**63:
+        if not (value.isascii() and value.isdigit()) or not 0 < int(value) < 2**63:
             self.messages.append(f"{key} {value[:30]!r} is not a Discord id (a number like 123456789012345678)")
             return None
         return int(value)
@@ -175,7 +175,7 @@ class _Checker:
             if required:
                 self.messages.append(f"{key} is empty")
             return None
-        if not value.isdigit() or int(value) > 99:
+        if not (value.isascii() and value.isdigit()) or int(value) > 99:
             self.messages.append(f"{key} {value[:10]!r} must be a whole number from 0 to 99")
             return None
         return int(value)
@@ -265,19 +265,26 @@ def parse_results(text: str) -> list[ResultRow]:
     return rows
 
 
-def _local_time(c: _Checker, value: str, tz: ZoneInfo) -> datetime | None:
-    """Parse league-local ``YYYY-MM-DD HH:MM``; a time skipped by a clock change is an error."""
+def parse_local_time(value: str, tz: ZoneInfo) -> datetime:
+    """League-local ``YYYY-MM-DD HH:MM`` as a UTC instant; ValueError when it isn't a real local time."""
     try:
         naive = datetime.strptime(value, "%Y-%m-%d %H:%M")  # noqa: DTZ007 - zone attached below
     except ValueError:
-        c.messages.append(f"starts_at {value[:30]!r} is not a date and time like 2026-12-05 19:00")
-        return None
+        raise ValueError(f"{value[:30]!r} is not a date and time like 2026-12-05 19:00") from None
     local = naive.replace(tzinfo=tz)
     round_trip = local.astimezone(UTC).astimezone(tz).replace(tzinfo=None)
     if round_trip != naive:
-        c.messages.append(f"starts_at {value} does not exist in {tz.key} (the clocks skip that hour)")
-        return None
+        raise ValueError(f"{value} does not exist in {tz.key} (the clocks skip that hour)")
     return local.astimezone(UTC)
+
+
+def _local_time(c: _Checker, value: str, tz: ZoneInfo) -> datetime | None:
+    """Parse league-local ``YYYY-MM-DD HH:MM``; a time skipped by a clock change is an error."""
+    try:
+        return parse_local_time(value, tz)
+    except ValueError as exc:
+        c.messages.append(f"starts_at {exc}")
+        return None
 
 
 def _no_duplicates(rows: list[Any], key: Callable[[Any], Any], message: str) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.imports.csv_rows import (
@@ -21,6 +21,7 @@ from bot.imports.csv_rows import (
     parse_teams,
 )
 from bot.league.lineup import LineupRules, check_roster_limit
+from bot.services.reminders import plan_games
 from bot.settings import LeagueSettings
 from storage.models import Division, Game, League, Player, RosterEntry, Team, TeamCaptain
 
@@ -69,7 +70,8 @@ class Importer:
         if kind == "players":
             return await self.players(parse_players(text), league)
         if kind == "games":
-            return await self.games(parse_games(text, league.timezone, now=now, allow_past=allow_past), league)
+            return await self.games(parse_games(text, league.timezone, now=now, allow_past=allow_past), league,
+                                    now=now)
         if kind == "results":
             from bot.services.results import import_results  # results own their storage
 
@@ -117,40 +119,49 @@ class Importer:
                 select(Player).where(Player.league_id == league_id))).all()}
             entries = {e.player_id: e for e in (await session.scalars(
                 select(RosterEntry).where(RosterEntry.league_id == league_id))).all()}
+            new_rows = [{"league_id": league_id, "discord_id": r.discord_id, "name": r.name, "gender": r.gender}
+                        for r in rows if r.discord_id not in players]
+            if new_rows:  # one executemany, not one round trip per player
+                await session.execute(insert(Player), new_rows)
+                fresh = await session.scalars(select(Player).where(
+                    Player.league_id == league_id, Player.discord_id.in_([r["discord_id"] for r in new_rows])))
+                players.update((p.discord_id, p) for p in fresh.all())
+            created_ids = {r["discord_id"] for r in new_rows}
+            new_entries: list[dict[str, object]] = []
+            now = datetime.now(UTC)
             for r in rows:
                 team = teams[r.team.lower()]
-                player = players.get(r.discord_id)
-                created = player is None
-                if player is None:
-                    player = Player(league_id=league_id, discord_id=r.discord_id, name=r.name, gender=r.gender)
-                    session.add(player)
-                    await session.flush()
-                    players[r.discord_id] = player
+                player = players[r.discord_id]
+                created = r.discord_id in created_ids
                 changed = player.name != r.name or (r.gender is not None and player.gender != r.gender)
                 player.name = r.name
                 if r.gender is not None:
                     player.gender = r.gender
                 entry = entries.get(player.id)
                 if entry is None:
-                    entry = RosterEntry(league_id=league_id, team_id=team.id, player_id=player.id,
-                                        position=r.position)
-                    session.add(entry)
-                    entries[player.id] = entry
+                    new_entries.append({"league_id": league_id, "team_id": team.id, "player_id": player.id,
+                                        "position": r.position, "added_at": now})
                     changed = True
                 elif entry.team_id != team.id or entry.position != r.position:
                     entry.team_id, entry.position = team.id, r.position
                     changed = True
                 _count(report, created, changed and not created)
+            if new_entries:
+                await session.execute(insert(RosterEntry), new_entries)
             await session.flush()
-            self._check_roster_limits(league.rules.lineup, list(entries.values()), teams, rows)
+            sizes = await self._roster_sizes(session, league_id)
+            self._check_roster_limits(league.rules.lineup, sizes, teams, rows)
         return report
 
     @staticmethod
-    def _check_roster_limits(rules: LineupRules, entries: list[RosterEntry], teams: dict[str, Team],
+    async def _roster_sizes(session: AsyncSession, league_id: int) -> dict[int, int]:
+        rows = await session.execute(select(RosterEntry.team_id, func.count()).where(
+            RosterEntry.league_id == league_id).group_by(RosterEntry.team_id))
+        return dict(rows.tuples().all())
+
+    @staticmethod
+    def _check_roster_limits(rules: LineupRules, sizes: dict[int, int], teams: dict[str, Team],
                              rows: Sequence[PlayerRow]) -> None:
-        sizes: dict[int, int] = {}
-        for e in entries:
-            sizes[e.team_id] = sizes.get(e.team_id, 0) + 1
         problems = []
         for key, team in teams.items():
             breach = check_roster_limit(rules, sizes.get(team.id, 0))
@@ -160,8 +171,10 @@ class Importer:
         if problems:
             raise CsvImportError(problems)
 
-    async def games(self, rows: Sequence[GameRow], league: LeagueSettings) -> ImportReport:
+    async def games(self, rows: Sequence[GameRow], league: LeagueSettings, *,
+                    now: datetime | None = None) -> ImportReport:
         report = ImportReport("games")
+        touched: list[Game] = []  # created or changed: their reminders are (re)planned
         async with self.sessions.begin() as session:
             league_id = await self.league_id(session, league)
             names = [(r.line, r.home) for r in rows] + [(r.line, r.away) for r in rows]
@@ -177,13 +190,18 @@ class Importer:
                                 away_team_id=away.id, starts_at=r.starts_at, venue=r.venue, kind=r.kind)
                     session.add(game)
                     games[r.code] = game
+                    touched.append(game)
                     _count(report, True, True)
                     continue
                 changed = (game.home_team_id, game.away_team_id, game.starts_at, game.venue, game.kind) != (
                     home.id, away.id, r.starts_at, r.venue, r.kind)
                 game.home_team_id, game.away_team_id = home.id, away.id
                 game.starts_at, game.venue, game.kind = r.starts_at, r.venue, r.kind
+                if changed:
+                    touched.append(game)
                 _count(report, created, changed)
+            await session.flush()
+            await plan_games(session, league, touched, now or datetime.now(UTC))
         return report
 
     @staticmethod

@@ -22,15 +22,29 @@ from sqlalchemy.orm import Session
 
 from storage.models import OutboxMessage
 
+MAX_BUTTONS = 25  # Discord: 5 rows of 5
+
 
 @dataclass(frozen=True)
 class Outgoing:
-    """One message as it will be sent: text, embeds, optional check-in buttons, who may be pinged."""
+    """One message as it will be sent: text, embeds, optional buttons, who may be pinged.
+
+    ``buttons`` are plain (label, custom_id) buttons; whoever owns the custom_id handles the click
+    with a ``DynamicItem`` registered on the bot, so the buttons keep working after a restart.
+    """
 
     content: str = ""
     embeds: tuple[dict[str, Any], ...] = ()
     checkin_game: str | None = None
     ping_user_ids: tuple[int, ...] = ()
+    buttons: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.buttons) > MAX_BUTTONS:
+            raise ValueError(f"a message carries at most {MAX_BUTTONS} buttons")
+        for label, custom_id in self.buttons:
+            if not 1 <= len(label) <= 80 or not 1 <= len(custom_id) <= 100:
+                raise ValueError(f"button {label!r} / {custom_id!r}: label 1-80 and custom_id 1-100 characters")
 
 
 @dataclass(frozen=True)
@@ -53,6 +67,11 @@ Renderer = Callable[[AsyncSession, OutboxMessage, datetime], Awaitable[Rendered]
 #: kind -> renderer; features register their own kinds (reminders render at send time).
 RENDERERS: dict[str, Renderer] = {}
 
+#: (bot, the claimed row, error text) -> a follow-up, e.g. a fallback when a DM is refused.
+FailureHook = Callable[[Any, Any, str], Awaitable[None]]
+#: kind -> called once when a row of that kind fails for good (refused, or out of retries).
+FAILURE_HOOKS: dict[str, FailureHook] = {}
+
 
 def renderer(kind: str) -> Callable[[Renderer], Renderer]:
     def register(func: Renderer) -> Renderer:
@@ -62,9 +81,21 @@ def renderer(kind: str) -> Callable[[Renderer], Renderer]:
     return register
 
 
+def on_failure(kind: str) -> Callable[[FailureHook], FailureHook]:
+    def register(func: FailureHook) -> FailureHook:
+        FAILURE_HOOKS[kind] = func
+        return func
+
+    return register
+
+
 def outgoing_args(message: Outgoing) -> dict[str, Any]:
-    return {"content": message.content, "embeds": list(message.embeds),
-            "checkin_game": message.checkin_game, "ping_user_ids": [str(u) for u in message.ping_user_ids]}
+    args: dict[str, Any] = {"content": message.content, "embeds": list(message.embeds),
+                            "checkin_game": message.checkin_game,
+                            "ping_user_ids": [str(u) for u in message.ping_user_ids]}
+    if message.buttons:
+        args["buttons"] = [list(b) for b in message.buttons]
+    return args
 
 
 @renderer("text")
@@ -73,7 +104,8 @@ async def render_text(session: AsyncSession, row: OutboxMessage, now: datetime) 
     a = row.args
     return Outgoing(content=a.get("content", ""), embeds=tuple(a.get("embeds") or ()),
                     checkin_game=a.get("checkin_game"),
-                    ping_user_ids=tuple(int(u) for u in a.get("ping_user_ids") or ()))
+                    ping_user_ids=tuple(int(u) for u in a.get("ping_user_ids") or ()),
+                    buttons=tuple((str(label), str(custom_id)) for label, custom_id in a.get("buttons") or ()))
 
 
 async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: str, due_at: datetime,

@@ -11,9 +11,17 @@ from storage.models.core import (
     Team,
     TeamCaptain,
 )
+from storage.models.deadlines import CaptainAlert, Deadline
+from storage.models.discipline import Appeal, Penalty, Suspension
 from storage.models.outbox import OutboxMessage
+from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
+from storage.models.results import PlayoffBracket, Result, ResultChange, StandingsAdjustment, StandingsPost
+from storage.models.rulebooks import Rulebook, RuleSection
+from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 
 __all__ = [
-    "Base", "CheckIn", "Division", "Game", "League", "OutboxMessage", "Player", "RosterEntry", "Snowflake", "Team",
-    "TeamCaptain", "UTCDateTime", "utcnow",
+    "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game", "League",
+    "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment", "Relay", "Result", "ResultChange",
+    "RosterEntry", "RuleSection", "Rulebook", "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake",
+    "StandingsAdjustment", "StandingsPost", "Suspension", "Team", "TeamCaptain", "UTCDateTime", "utcnow",
 ]

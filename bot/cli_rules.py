@@ -1,0 +1,110 @@
+"""`sideline rules import FILE --league KEY` and `sideline rules search --league KEY [--json] QUERY`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.settings import Settings
+
+SEARCH_LIMIT = 5
+PREVIEW_CHARS = 240
+
+
+def _fail(message: str, code: int = 1) -> int:
+    print(f"sideline: {message}", file=sys.stderr)
+    return code
+
+
+@asynccontextmanager
+async def _service(settings: Settings, league_key: str, *, create: bool) -> AsyncIterator[tuple[Any, int | None]]:
+    """The rules service on a migrated database, and the league's row id (created if new and asked to)."""
+    from sqlalchemy import select
+
+    from bot.clock import SystemClock
+    from bot.services.rules_lookup import RulesLookupService
+    from storage import migrate
+    from storage.db import create_engine, session_factory
+    from storage.models import League
+
+    league = settings.league(league_key)  # SettingsError names the known keys
+    engine = create_engine(settings.database_url)
+    try:
+        await migrate.upgrade(engine)
+        sessions = session_factory(engine)
+        async with sessions.begin() as session:  # the bot mirrors leagues at start; the CLI may run first
+            league_id = await session.scalar(select(League.id).where(League.key == league.key))
+            if league_id is None and create:
+                row = League(key=league.key, guild_id=league.guild_id, name=league.name, preset=league.preset)
+                session.add(row)
+                await session.flush()
+                league_id = row.id
+        yield RulesLookupService(sessions, SystemClock()), league_id
+    finally:
+        await engine.dispose()
+
+
+async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.services.rules_lookup import UnreadableRulebook
+
+    path = Path(args.file)
+    async with _service(settings, args.league, create=True) as (service, league_id):
+        try:
+            result = await service.import_file(league_id, path)
+        except UnreadableRulebook as exc:
+            return _fail(f"{exc.message} Nothing was imported.")
+    if args.json:
+        print(json.dumps({"league": args.league, **result.as_dict()}, indent=2))
+    else:
+        was = f", replacing {result.replaced}" if result.replaced else ""
+        print(f"{path}: imported {result.sections} sections into league {args.league}{was}")
+    return 0
+
+
+async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.services.rules_lookup import NoRulebook
+
+    query = " ".join(args.query)
+    async with _service(settings, args.league, create=False) as (service, league_id):
+        try:
+            if league_id is None:
+                raise NoRulebook()
+            hits = await service.search(league_id, query, limit=args.limit)
+        except NoRulebook:
+            return _fail(f"league {args.league} has no rulebook yet; import one with "
+                         f"`sideline rules import FILE --league {args.league}`")
+    if args.json:
+        print(json.dumps([hit.as_dict() for hit in hits], indent=2))
+        return 0
+    if not hits:
+        print(f"no section matches {query!r}")
+        return 0
+    for rank, hit in enumerate(hits, start=1):
+        text = " ".join(hit.text.split())
+        preview = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1].rstrip() + "…"
+        print(f"{rank}. {hit.label}  (score {hit.score:.2f})\n   {preview}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `sideline rules import|search` (called by bot.cli through bot.cli_features.REGISTRARS)."""
+    rules = subparsers.add_parser("rules", help="import a league's rulebook, search it")
+    sub = rules.add_subparsers(dest="rules_command", required=True, metavar="COMMAND")
+
+    imp = sub.add_parser("import", help="replace a league's rulebook with a text or Markdown file")
+    imp.add_argument("file", help="the rulebook, UTF-8 plain text or Markdown")
+    imp.add_argument("--league", required=True, help="league key from the config")
+    imp.add_argument("--json", action="store_true")
+    imp.set_defaults(handler=cmd_rules_import)
+
+    search = sub.add_parser("search", help="the sections that best answer a question")
+    search.add_argument("--league", required=True, help="league key from the config")
+    search.add_argument("--limit", type=int, default=SEARCH_LIMIT, help=f"how many (default {SEARCH_LIMIT})")
+    search.add_argument("--json", action="store_true", help="a list of {citation, title, text, score}, best first")
+    search.add_argument("query", nargs="+", help="the question, e.g. how long is overtime")
+    search.set_defaults(handler=cmd_rules_search)

@@ -1,0 +1,40 @@
+"""`sideline standings --league KEY [--division NAME] [--json]`: the league table from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bot.settings import Settings
+
+
+async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.cli import _fail, _out
+    from bot.clock import SystemClock
+    from bot.errors import UserFacingError
+    from bot.services.standings import StandingsService, render_text
+    from storage import migrate
+    from storage.db import create_engine, session_factory
+
+    league = settings.league(args.league)
+    engine = create_engine(settings.database_url)
+    try:
+        await migrate.upgrade(engine)
+        table = await StandingsService(session_factory(engine), SystemClock()).league_table(
+            league, division=args.division)
+    except UserFacingError as exc:
+        return _fail(exc.message)
+    finally:
+        await engine.dispose()
+    _out(args, render_text(table), table.json_rows())
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `standings` to the `sideline` command line."""
+    parser = subparsers.add_parser("standings", help="print a league's standings table")
+    parser.add_argument("--league", required=True, help="league key from the config")
+    parser.add_argument("--division", help="one division only")
+    parser.add_argument("--json", action="store_true",
+                        help="rows as JSON, best first within each division")
+    parser.set_defaults(handler=cmd_standings)

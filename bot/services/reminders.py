@@ -1,0 +1,454 @@
+"""Game reminders, captain alerts and game notices: planned as outbox rows, written at send time.
+
+Choices the spec leaves open, decided here:
+- Every game gets, per team, one reminder row per offset (``league.game_reminder_offsets``) and
+  one lineup-check row per captain lead time (``league.captain_alert_offsets``); keys are
+  ``game-reminders:<game>:<team>:remind:<minutes>m`` and ``...:alert:<minutes>m``. Planning is
+  idempotent: a created, imported or moved game is planned again; pending rows are re-timed
+  (``outbox.move``), rows already sent stay sent, rows whose time has passed are dropped.
+- A reminder whose time has passed when the game is planned is not sent, except that a game
+  planned after all its reminder times (created 1 hour before, or moved closer) gets one reminder
+  right away. The same after downtime: of several reminders due at once, only the latest goes out.
+- Reminders and checks expire at the game's start (the courier skips them with a log line).
+- A reminder is written when it is sent: it mentions only the rostered players who have not
+  answered then (in / out / maybe are all answers), each once. A team without a channel gets a DM
+  per player who has not answered instead (nobody is DMed when everyone answered).
+- Captain alerts: at each lead time the team's lineup is checked; each distinct problem (too few
+  women/non-binary, below the minimum to start, no goalie) is DMed to the team's captains once and
+  recorded in ``captain_alerts``; it is told again only when its text changes (e.g. short by 2
+  instead of 1), or when it comes back after being fixed.
+- A late drop-out (``bot.services.checkins``) DMs the team's captains at once (the team channel
+  when it has no captains) and runs the lineup check right away.
+- Cancelling tells each team once; moving a game with ``/game move`` tells each team the new time.
+  A team without a channel hears by DM to each rostered player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.clock import Clock
+from bot.discord_text import clip, timestamp
+from bot.league.lineup import (
+    BELOW_MINIMUM_TO_START,
+    NO_GOALIE,
+    SHORT_OF_WOMEN,
+    CheckedInPlayer,
+    check_lineup,
+    lineup_rules_for,
+)
+from bot.services import outbox
+from bot.services.checkin_queries import checkins_for_game
+from bot.services.deadlines import FANOUT_USER, Target
+from bot.services.eligibility import active_suspension_reason
+from bot.services.outbox import FanOut, Outgoing, Rendered
+from bot.settings import LeagueSettings, Settings
+from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team
+from storage.repos import core
+
+log = logging.getLogger("sideline.reminders")
+
+REMINDER_KIND = "game_reminder"
+ALERT_KIND = "captain_alert_check"
+NOTICE_KIND = "game_notice"
+ALERT_CODES = (SHORT_OF_WOMEN, BELOW_MINIMUM_TO_START, NO_GOALIE)
+CONTENT_LIMIT = 2000
+
+
+def game_prefix(game_id: int) -> str:
+    """Every planned reminder and check of one game starts with this key."""
+    return f"game-reminders:{game_id}:"
+
+
+def _minutes(delta: timedelta) -> int:
+    return int(delta.total_seconds() // 60)
+
+
+def _epoch(when: datetime) -> int:
+    return int(when.timestamp())
+
+
+# --- settings for renderers -----------------------------------------------------------------------
+# Renderers get (session, row, now); the lineup check also needs the league's rules. Each bot binds
+# its settings to its engine (as the outbox binds its wake-up), so several bots in one process work.
+_SETTINGS: weakref.WeakKeyDictionary[Engine, Settings] = weakref.WeakKeyDictionary()
+
+
+def bind_settings(engine: Engine, settings: Settings) -> None:
+    _SETTINGS[engine] = settings
+
+
+def _league_settings(session: AsyncSession, guild_id: int) -> LeagueSettings:
+    engine = session.get_bind()
+    settings = _SETTINGS.get(getattr(engine, "engine", engine))  # type: ignore[arg-type]
+    league = settings.league_for_guild(guild_id) if settings else None
+    if league is None:
+        raise RuntimeError(f"no league settings bound for server {guild_id}; is the games cog loaded?")
+    return league
+
+
+# --- planning ---------------------------------------------------------------------------------------
+def planned_times(starts_at: datetime, offsets: Sequence[timedelta], now: datetime) -> dict[int, datetime]:
+    """Offset (minutes) -> when, for the times still ahead; one right away when all have passed."""
+    if starts_at <= now or not offsets:
+        return {}
+    ahead = {_minutes(o): starts_at - o for o in offsets if starts_at - o >= now}
+    if not ahead:
+        ahead = {_minutes(min(offsets)): now}
+    return ahead
+
+
+@dataclass
+class PlanResult:
+    created: int = 0
+    moved: int = 0
+    dropped: int = 0
+
+    def add(self, other: PlanResult) -> None:
+        self.created += other.created
+        self.moved += other.moved
+        self.dropped += other.dropped
+
+
+def team_target(team: Team) -> Target:
+    return Target(channel_id=team.channel_id) if team.channel_id else Target(user_id=FANOUT_USER)
+
+
+async def plan_game(session: AsyncSession, league: LeagueSettings, game: Game, now: datetime) -> PlanResult:
+    """Queue (or re-time) a game's reminders and captain checks; drop them if it is off or over."""
+    return await plan_games(session, league, [game], now)
+
+
+async def plan_games(session: AsyncSession, league: LeagueSettings, games: Sequence[Game],
+                     now: datetime) -> PlanResult:
+    """``plan_game`` for many games (an import) with one query for what is already queued."""
+    total = PlanResult()
+    if not games:
+        return total
+    league_id = games[0].league_id
+    teams = {t.id: t for t in await core.teams(session, league_id)}
+    prefix = "game-reminders:" if len(games) > 1 else game_prefix(games[0].id)
+    existing: dict[int, dict[str, OutboxMessage]] = {}
+    for row in (await session.scalars(select(OutboxMessage).where(
+            OutboxMessage.league_id == league_id, OutboxMessage.send_key.startswith(prefix, autoescape=True)))).all():
+        existing.setdefault(int(row.send_key.split(":")[1]), {})[row.send_key] = row
+    for game in games:
+        total.add(await _plan_one(session, league, game, now, existing.get(game.id, {}), teams))
+    return total
+
+
+async def _plan_one(session: AsyncSession, league: LeagueSettings, game: Game, now: datetime,
+                    existing: dict[str, OutboxMessage], teams: dict[int, Team]) -> PlanResult:
+    result = PlanResult()
+    if game.status != "scheduled" or game.starts_at <= now:
+        for row in existing.values():
+            if row.status == "pending":
+                row.status = "cancelled"
+                result.dropped += 1
+        return result
+    reminders = [timedelta(minutes=m) for m in sorted({_minutes(o) for o in league.game_reminder_offsets})]
+    alerts = [timedelta(minutes=m) for m in sorted({_minutes(o) for o in league.captain_alert_offsets})]
+    planned: set[str] = set()
+    for team_id in game.team_ids():
+        for kind, stage, offsets, target in (
+                (REMINDER_KIND, "remind", reminders, team_target(teams[team_id])),
+                (ALERT_KIND, "alert", alerts, Target(user_id=FANOUT_USER))):
+            all_offsets = [_minutes(o) for o in offsets]
+            for minutes, when in planned_times(game.starts_at, offsets, now).items():
+                key = f"{game_prefix(game.id)}{team_id}:{stage}:{minutes}m"
+                planned.add(key)
+                args = {"game_id": game.id, "team_id": team_id, "offset": minutes, "offsets": all_offsets}
+                await _place(session, league, game, key, when, kind, args, target, existing.get(key), result)
+    for key, row in existing.items():
+        if key not in planned and row.status == "pending":
+            row.status = "cancelled"
+            result.dropped += 1
+    return result
+
+
+async def _place(session: AsyncSession, league: LeagueSettings, game: Game, key: str, when: datetime, kind: str,
+                 args: dict[str, object], target: Target, row: OutboxMessage | None, result: PlanResult) -> None:
+    if row is None:
+        queued = await outbox.enqueue(session, league_id=game.league_id, guild_id=league.guild_id, key=key,
+                                      due_at=when, kind=kind, args=args, channel_id=target.channel_id,
+                                      user_id=target.user_id, expires_at=game.starts_at)
+        result.created += int(queued.created)
+        return
+    if row.status not in ("pending", "cancelled"):
+        return  # sent (or given up on): never again
+    if row.status == "cancelled":  # dropped by an earlier move; the time is useful again
+        row.status, row.attempts = "pending", 0
+    row.args = args
+    row.channel_id, row.user_id = target.channel_id, target.user_id
+    if (row.due_at, row.expires_at) != (when, game.starts_at) or row.next_attempt_at != when:
+        outbox.move(session, row, when, game.starts_at)
+        result.moved += 1
+
+
+async def notify_teams(session: AsyncSession, league: LeagueSettings, game: Game, notice: str,
+                       now: datetime) -> int:
+    """Tell both teams a game was cancelled or moved, once per team (and per new time)."""
+    created = 0
+    for team_id in game.team_ids():
+        team = await core.team_by_id(session, game.league_id, team_id)
+        assert team is not None
+        target = team_target(team)
+        suffix = f":{_epoch(game.starts_at)}" if notice == "moved" else ""
+        queued = await outbox.enqueue(
+            session, league_id=game.league_id, guild_id=league.guild_id,
+            key=f"game-{notice}:{game.id}:{team_id}{suffix}", due_at=now, kind=NOTICE_KIND,
+            args={"game_id": game.id, "team_id": team_id, "notice": notice,
+                  "starts_at": game.starts_at.isoformat()},
+            channel_id=target.channel_id, user_id=target.user_id, expires_at=game.starts_at)
+        created += int(queued.created)
+    return created
+
+
+# --- rendering at send time ---------------------------------------------------------------------------
+async def _live_game(session: AsyncSession, row: OutboxMessage, now: datetime) -> tuple[Game, Team] | None:
+    game = await session.get(Game, int(row.args["game_id"]))
+    if game is None or game.league_id != row.league_id:
+        return None
+    team_id = int(row.args["team_id"])
+    team = game.home if game.home_team_id == team_id else game.away if game.away_team_id == team_id else None
+    if team is None:
+        return None
+    if game.status != "scheduled" or now >= game.starts_at:
+        return None
+    return game, team
+
+
+def _superseded(row: OutboxMessage, game: Game, now: datetime) -> bool:
+    """A later reminder (smaller offset) is already due: send that one only."""
+    mine = int(row.args["offset"])
+    return any(m < mine and now >= game.starts_at - timedelta(minutes=m) for m in row.args.get("offsets", ()))
+
+
+def game_heading(game: Game) -> str:
+    return (f"**{game.home.name} vs {game.away.name}** · {timestamp(game.starts_at)} "
+            f"({timestamp(game.starts_at, 'R')}) · {game.venue or 'venue TBA'} · `{game.code}`")
+
+
+async def non_responders(session: AsyncSession, league_id: int, game: Game, team: Team) -> list[int]:
+    """Discord ids of the team's rostered players with no answer for the game, each once."""
+    answered = {c.player_id for c in await checkins_for_game(session, league_id, game.id)}
+    seen: dict[int, None] = {}
+    for entry in await core.roster(session, league_id, team.id):
+        if entry.player_id not in answered:
+            seen.setdefault(entry.player.discord_id)
+    return list(seen)
+
+
+@outbox.renderer(REMINDER_KIND)
+async def render_reminder(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
+    """The reminder as it reads now: who still hasn't answered, with the In / Out / Maybe buttons."""
+    live = await _live_game(session, row, now)
+    if live is None:
+        return None
+    game, team = live
+    if _superseded(row, game, now):
+        log.info("skipped %s: a later reminder for the game is due", row.send_key)
+        return None
+    waiting = await non_responders(session, row.league_id, game, team)
+    if row.user_id == FANOUT_USER:
+        text = clip(f"🏒 {team.name}: {game_heading(game)}\nAre you in? Tap a button below.", CONTENT_LIMIT)
+        message = Outgoing(content=text, checkin_game=game.code)
+        return FanOut(tuple((str(u), u, message) for u in waiting)) if waiting else None
+    text = f"🏒 {team.name}: {game_heading(game)}\n"
+    if waiting:
+        text += "Are you in? Tap a button below. Still waiting to hear from: " + " ".join(f"<@{u}>" for u in waiting)
+    else:
+        text += "Everyone has answered, thanks! You can still change your answer below."
+    return Outgoing(content=clip(text, CONTENT_LIMIT), checkin_game=game.code, ping_user_ids=tuple(waiting))
+
+
+@outbox.renderer(NOTICE_KIND)
+async def render_notice(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
+    """A cancellation or new-time notice for one team."""
+    game = await session.get(Game, int(row.args["game_id"]))
+    team = await session.get(Team, int(row.args["team_id"]))
+    if game is None or team is None or game.league_id != row.league_id:
+        return None
+    notice = row.args["notice"]
+    if notice == "cancelled":
+        if game.status != "cancelled":
+            return None
+        text = (f"❌ {team.name}: **{game.home.name} vs {game.away.name}** on {timestamp(game.starts_at)} "
+                f"(`{game.code}`) is **cancelled**.")
+    else:
+        if game.status != "scheduled" or game.starts_at.isoformat() != row.args.get("starts_at"):
+            return None  # moved again or cancelled since: a later notice says so
+        text = f"📅 {team.name}: new time for {game_heading(game)}"
+    message = Outgoing(content=clip(text, CONTENT_LIMIT))
+    if row.user_id != FANOUT_USER:
+        return message
+    players = [e.player.discord_id for e in await core.roster(session, row.league_id, team.id)]
+    return FanOut(tuple((str(u), u, message) for u in dict.fromkeys(players))) if players else None
+
+
+@outbox.renderer(ALERT_KIND)
+async def render_alert_check(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
+    """Check the team's lineup; DM the captains each problem they have not heard about yet."""
+    live = await _live_game(session, row, now)
+    if live is None:
+        return None
+    game, team = live
+    league = _league_settings(session, row.guild_id)
+    findings = await lineup_problems(session, league, row.league_id, game, team)
+    captains = [c.discord_id for c in team.captains]
+    if not captains:
+        log.warning("no captains to alert for %s in %s", team.name, game.code)
+        return None
+    new = await _record_alerts(session, row.league_id, game, team, findings, now)
+    if not new:
+        return None
+    children = []
+    for code, digest, message in new:
+        text = clip(f"⚠️ {team.name} lineup for {game_heading(game)}\n{message}\nCheck it with `/lineup`.",
+                    CONTENT_LIMIT)
+        children += [(f"{code}:{digest}:{c}", c, Outgoing(content=text)) for c in captains]
+    return FanOut(tuple(children))
+
+
+async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_id: int, game: Game,
+                          team: Team) -> dict[str, str]:
+    """Problem code -> message (with its rule) for the alertable lineup problems of one team."""
+    division = team.division.name if team.division else None
+    try:
+        rules = lineup_rules_for(league.rules.lineup, division)
+    except ValueError:
+        log.warning("division %r of %s has no court size; lineup alerts skipped", division, team.name)
+        return {}
+    roster = {e.player_id: e for e in await core.roster(session, league_id, team.id)}
+    players = []
+    for checkin in await checkins_for_game(session, league_id, game.id):
+        entry = roster.get(checkin.player_id)
+        if entry is None or checkin.status != "in":
+            continue
+        suspended = await active_suspension_reason(session, league_id, entry.player_id, game.id)
+        players.append(CheckedInPlayer(player_id=entry.player_id, name=entry.player.name,
+                                       position=entry.position,  # type: ignore[arg-type]
+                                       gender=entry.player.gender,  # type: ignore[arg-type]
+                                       rostered=True, suspended=suspended is not None))
+    report = check_lineup(rules, players)
+    problems: dict[str, str] = {}
+    for finding in report.findings:
+        if finding.code in ALERT_CODES and finding.code not in problems:
+            problems[finding.code] = f"{finding.message} ({finding.rule})" if finding.rule else finding.message
+    return problems
+
+
+async def _record_alerts(session: AsyncSession, league_id: int, game: Game, team: Team, problems: dict[str, str],
+                         now: datetime) -> list[tuple[str, str, str]]:
+    """Store what the captains are about to hear; returns the problems that are new or changed."""
+    told = {a.problem_code: a for a in (await session.scalars(
+        select(CaptainAlert).where(CaptainAlert.game_id == game.id, CaptainAlert.team_id == team.id))).all()}
+    gone = [code for code in told if code not in problems]
+    if gone:  # fixed since: if it comes back, the captains hear again
+        await session.execute(delete(CaptainAlert).where(CaptainAlert.game_id == game.id,
+                                                         CaptainAlert.team_id == team.id,
+                                                         CaptainAlert.problem_code.in_(gone)))
+    new = []
+    for code, message in problems.items():
+        digest = hashlib.blake2b(message.encode(), digest_size=8).hexdigest()
+        alert = told.get(code)
+        if alert is not None and alert.message_hash == digest:
+            continue
+        if alert is None:
+            session.add(CaptainAlert(league_id=league_id, game_id=game.id, team_id=team.id, problem_code=code,
+                                     message_hash=digest, alerted_at=now))
+        else:
+            alert.message_hash, alert.alerted_at = digest, now
+        new.append((code, digest, message))
+    await session.flush()
+    return new
+
+
+# --- late drop-outs -----------------------------------------------------------------------------------
+class LateDropouts:
+    """The hook the check-in feature calls after a late drop-out (bound to one bot's database)."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.settings = settings
+
+    async def __call__(self, league_id: int, game_id: int, player_id: int) -> None:
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            game = await session.get(Game, game_id)
+            entry = await session.scalar(select(RosterEntry).where(
+                RosterEntry.league_id == league_id, RosterEntry.player_id == player_id))
+            if game is None or entry is None or game.league_id != league_id or entry.team_id not in game.team_ids():
+                return
+            league_row = await session.get(League, league_id)
+            league = self.settings.league_for_guild(league_row.guild_id) if league_row else None
+            if league is None:
+                return  # another bot's league (several bots share one process in tests)
+            team = await core.team_by_id(session, league_id, entry.team_id)
+            assert team is not None
+            text = clip(f"❗ {team.name}: {entry.player.name} dropped out (was in) of {game_heading(game)}\n"
+                        "Check your lineup with `/lineup`.", CONTENT_LIMIT)
+            key = f"late-dropout:{game.id}:{player_id}:{_epoch(now)}"
+            captains = [c.discord_id for c in team.captains]
+            for captain in captains:
+                await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=f"{key}:{captain}",
+                                     due_at=now, message=Outgoing(content=text), user_id=captain,
+                                     expires_at=game.starts_at)
+            if not captains and team.channel_id:
+                await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=key, due_at=now,
+                                     message=Outgoing(content=text), channel_id=team.channel_id,
+                                     expires_at=game.starts_at)
+            await outbox.enqueue(
+                session, league_id=league_id, guild_id=league.guild_id,
+                key=f"{game_prefix(game.id)}{team.id}:alert:dropout:{player_id}:{_epoch(now)}", due_at=now,
+                kind=ALERT_KIND, args={"game_id": game.id, "team_id": team.id, "offset": 0, "offsets": []},
+                user_id=FANOUT_USER, expires_at=game.starts_at)
+
+
+# --- what is queued (sideline reminders list) ------------------------------------------------------------
+@dataclass(frozen=True)
+class QueuedLine:
+    """One outbox row as an operator sees it."""
+
+    send_key: str
+    kind: str
+    status: str
+    to: str  # "channel <id>", "user <id>", or "DMs decided at send time"
+    due_at: datetime
+    expires_at: datetime | None
+    sent_at: datetime | None
+    attempts: int
+    last_error: str | None
+
+    def as_json(self) -> dict[str, object]:
+        return {"key": self.send_key, "kind": self.kind, "status": self.status, "to": self.to,
+                "due_at": self.due_at.isoformat(), "expires_at": self.expires_at and self.expires_at.isoformat(),
+                "sent_at": self.sent_at and self.sent_at.isoformat(), "attempts": self.attempts,
+                "last_error": self.last_error}
+
+
+async def queued_messages(session: AsyncSession, league_id: int, statuses: Sequence[str],
+                          limit: int = 500) -> list[QueuedLine]:
+    """The league's outbox rows with these statuses ("pending" includes rows being sent), by due time."""
+    wanted = set(statuses) | ({"sending"} if "pending" in statuses else set())
+    found = (await session.scalars(
+        select(OutboxMessage).where(OutboxMessage.league_id == league_id, OutboxMessage.status.in_(wanted))
+        .order_by(OutboxMessage.due_at, OutboxMessage.id).limit(limit))).all()
+    return [QueuedLine(r.send_key, r.kind, r.status, _recipient(r), r.due_at, r.expires_at, r.sent_at, r.attempts,
+                       r.last_error) for r in found]
+
+
+def _recipient(row: OutboxMessage) -> str:
+    if row.user_id == FANOUT_USER:
+        return "DMs decided at send time"
+    return f"user {row.user_id}" if row.user_id is not None else f"channel {row.channel_id}"

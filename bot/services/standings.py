@@ -1,0 +1,340 @@
+"""The league table from stored results, the standings message kept up to date, point adjustments.
+
+The numbers come from the pure engine (bot.league.standings) with the league's preset; this module
+only loads results from storage, renders a phone-friendly monospace table and remembers which
+Discord message shows it, so that the message is edited in place after every result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
+
+from bot.access import Caller, Role
+from bot.clock import Clock
+from bot.discord_text import clean_user_text
+from bot.errors import InvalidInput, NotFound
+from bot.league.standings import (
+    TEAM_NAME_FALLBACK,
+    TIEBREAKERS,
+    GameResult,
+    PointAdjustment,
+    StandingsRow,
+    StandingsRules,
+    compute_standings,
+)
+from bot.settings import LeagueSettings
+from storage.models import Division, Game, League, Result, StandingsAdjustment, StandingsPost, Team
+from storage.repos import core
+
+log = logging.getLogger("sideline.standings")
+
+#: Columns of a team name in the monospace table: with the other columns, a line fits a phone.
+NAME_WIDTH = 12
+MAX_ADJUSTMENT = 99
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    """One league's table (or one division of it), rows in table order, division by division."""
+
+    league_key: str
+    league_name: str
+    rules: StandingsRules
+    rows: tuple[StandingsRow, ...]
+    games_counted: int
+    generated_at: datetime
+
+    @property
+    def divisions(self) -> tuple[str, ...]:
+        """Division names in table order ("" for teams without a division)."""
+        return tuple(dict.fromkeys(row.division for row in self.rows))
+
+    def division_rows(self, division: str) -> tuple[StandingsRow, ...]:
+        return tuple(row for row in self.rows if row.division == division)
+
+    @property
+    def order_text(self) -> str:
+        """How the table is ordered, in words: the preset's criteria."""
+        return "Order: " + ", then ".join(TIEBREAKERS[c] for c in self.rules.standings_tiebreakers) + "."
+
+    @property
+    def unsettled(self) -> tuple[StandingsRow, ...]:
+        """Rows level with another team on every criterion (placed by name until a commissioner decides)."""
+        return tuple(row for row in self.rows if row.tiebreak == TEAM_NAME_FALLBACK and row.gp > 0)
+
+    def json_rows(self) -> list[dict[str, Any]]:
+        """The rows for scripts (`sideline standings --json`), best first within each division."""
+        return [
+            {"rank": r.rank, "team": r.team, "division": r.division or None, "gp": r.gp, "w": r.w, "l": r.l,
+             "t": r.t, "otl": r.otl, "pts": r.pts, "gf": r.gf, "ga": r.ga, "so_gf": r.so_gf, "so_ga": r.so_ga,
+             "forfeits": r.forfeits, "adjustment": r.adjustment, "tiebreak": r.tiebreak}
+            for r in self.rows
+        ]
+
+
+@dataclass(frozen=True)
+class AdjustmentMade:
+    team: str
+    points: int
+    reason: str
+    team_total: int  # the team's net adjustment after this one
+
+
+@dataclass(frozen=True)
+class Publication:
+    """What became of the standings message."""
+
+    outcome: Literal["posted", "edited", "reposted", "no-channel"]
+    channel_id: int | None = None
+    message_id: int | None = None
+
+
+class StandingsPoster(Protocol):
+    """Sends the standings message to Discord (the cog implements it; tests may fake it)."""
+
+    async def post(self, channel_id: int, table: StandingsTable) -> int:
+        """Post a new message; returns its id."""
+        ...
+
+    async def edit(self, channel_id: int, message_id: int, table: StandingsTable) -> bool:
+        """Edit the message in place; False when it no longer exists (deleted)."""
+        ...
+
+
+def printable(text: str) -> str:
+    """What a name can hold: control characters (which PostgreSQL refuses in text) dropped."""
+    return "".join(ch for ch in text or "" if ch >= " " and ch != "\x7f")
+
+
+# --- loading ------------------------------------------------------------------------------------
+async def league_row_id(session: AsyncSession, league: LeagueSettings) -> int | None:
+    return await session.scalar(select(League.id).where(League.key == league.key))
+
+
+async def team_divisions(session: AsyncSession, league_id: int) -> dict[str, str]:
+    """Team name -> division name ("" without one), ordered by division then team name."""
+    rows = (await session.execute(
+        select(Team.name, Division.name).outerjoin(Division, Team.division_id == Division.id)
+        .where(Team.league_id == league_id)
+    )).all()
+    ordered = sorted(rows, key=lambda r: (r[1] is None, (r[1] or "").casefold(), r[0].casefold(), r[0]))
+    return {team: division or "" for team, division in ordered}
+
+
+async def game_results(session: AsyncSession, league_id: int) -> list[GameResult]:
+    """Every counted result as plain rows: one flat query, no ORM objects (bench/interactions.py)."""
+    home, away, forfeit = aliased(Team), aliased(Team), aliased(Team)
+    rows = (await session.execute(
+        select(Game.code, home.name, away.name, Result.home_score, Result.away_score, Result.decided,
+               Result.shootout_home, Result.shootout_away, forfeit.name, Result.penalty_waived, Game.kind)
+        .select_from(Result)
+        .join(Game, Result.game_id == Game.id)
+        .join(home, Game.home_team_id == home.id)
+        .join(away, Game.away_team_id == away.id)
+        .outerjoin(forfeit, Result.forfeit_team_id == forfeit.id)
+        .where(Result.league_id == league_id, Game.status == "final").order_by(Game.starts_at, Game.id)
+    )).all()
+    return [
+        GameResult(game_id=code, home=h, away=a, home_goals=hs, away_goals=as_, decided=decided,
+                   shootout_home=so_h, shootout_away=so_a, forfeit_team=ff,
+                   penalty_waived=bool(waived) if decided == "forfeit" else False, kind=kind)
+        for code, h, a, hs, as_, decided, so_h, so_a, ff, waived, kind in rows
+    ]
+
+
+async def point_adjustments(session: AsyncSession, league_id: int) -> list[PointAdjustment]:
+    rows = (await session.scalars(
+        select(StandingsAdjustment).where(StandingsAdjustment.league_id == league_id)
+        .order_by(StandingsAdjustment.id)
+    )).all()
+    return [PointAdjustment(team=a.team.name, points=a.points, reason=a.reason) for a in rows]
+
+
+async def load_table(session: AsyncSession, league: LeagueSettings, league_id: int | None,
+                     now: datetime) -> StandingsTable:
+    """The whole league's table by the league's preset (plus its config overrides)."""
+    rules = league.rules.standings
+    if league_id is None:  # the league has never been used: no teams yet
+        return StandingsTable(league.key, league.name, rules, (), 0, now)
+    teams = await team_divisions(session, league_id)
+    results = await game_results(session, league_id)
+    adjustments = await point_adjustments(session, league_id)
+    rows = compute_standings(rules, teams, results, adjustments)
+    counted = sum(1 for r in results if r.kind in rules.standings_counted_kinds)
+    return StandingsTable(league.key, league.name, rules, tuple(rows), counted, now)
+
+
+def only_division(table: StandingsTable, division: str | None) -> StandingsTable:
+    """The table cut to one division (named case-insensitively), or NotFound naming the divisions."""
+    if not division or not division.strip():
+        return table
+    wanted = division.strip().casefold()
+    match = next((d for d in table.divisions if d and d.casefold() == wanted), None)
+    if match is None:
+        known = ", ".join(d for d in table.divisions if d) or "none"
+        raise NotFound(f"There's no division “{division.strip()[:100]}” in {table.league_name} (divisions: {known}).")
+    return StandingsTable(table.league_key, table.league_name, table.rules, table.division_rows(match),
+                          table.games_counted, table.generated_at)
+
+
+# --- rendering ------------------------------------------------------------------------------------
+def _primary_column(rules: StandingsRules) -> tuple[str, int]:
+    """The last column shows what orders the table: points, or the winning percentage."""
+    primary = rules.standings_tiebreakers[0]
+    return ("PCT", 5) if primary in ("win_pct", "points_pct") else ("PTS", 3)
+
+
+def _primary_value(row: StandingsRow, rules: StandingsRules) -> str:
+    primary = rules.standings_tiebreakers[0]
+    if primary == "win_pct":
+        value = row.win_pct
+    elif primary == "points_pct":
+        available = row.gp * rules.points_win
+        value = row.pts / available if available else 0.0
+    else:
+        return str(row.pts)
+    return f"{value:.3f}".removeprefix("0") if value < 1 else f"{value:.3f}"[:5]
+
+
+def trim_name(name: str, width: int = NAME_WIDTH) -> str:
+    """A team name cut to the column (a code block must not be closed by a name's backticks)."""
+    name = name.replace("`", "'")
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width: int = NAME_WIDTH) -> str:
+    """Narrow monospace lines: # Team GP W L T PTS (PCT when the table is ordered by record).
+
+    A ``*`` after a name marks a team level with another on every criterion (see StandingsTable.unsettled).
+    """
+    label, width = _primary_column(rules)
+    otl = rules.points_otl is not None
+    header = f"{'#':>2} {'Team':<{name_width}} GP  W  L  T" + (" OT" if otl else "") + f" {label:>{width}}"
+    lines = [header]
+    for row in rows:
+        marked = row.tiebreak == TEAM_NAME_FALLBACK and row.gp > 0
+        name = trim_name(row.team, name_width - 1) + "*" if marked else trim_name(row.team, name_width)
+        line = f"{row.rank:>2} {name:<{name_width}} {row.gp:>2} {row.w:>2} {row.l:>2} {row.t:>2}"
+        if otl:
+            line += f" {row.otl:>2}"
+        lines.append(f"{line} {_primary_value(row, rules):>{width}}")
+    return "\n".join(lines)
+
+
+def render_text(table: StandingsTable) -> str:
+    """The table as plain text (the CLI's human output): a heading per division."""
+    if not table.rows:
+        return f"{table.league_name}: no teams yet."
+    parts = []
+    for division in table.divisions:
+        if division:
+            parts.append(division)
+        parts.append(render_rows(table.division_rows(division), table.rules))
+        parts.append("")
+    parts.append(table.order_text)
+    if table.unsettled:
+        parts.append("* level on every criterion: placed by name until the commissioners decide.")
+    return "\n".join(parts)
+
+
+# --- use cases ------------------------------------------------------------------------------------
+@dataclass
+class _Locks:
+    by_league: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def get(self, league_id: int) -> asyncio.Lock:
+        return self.by_league.setdefault(league_id, asyncio.Lock())
+
+
+class StandingsService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self._locks = _Locks()
+
+    async def table(self, caller: Caller, division: str | None = None) -> StandingsTable:
+        """Everyone may see the table."""
+        async with self.sessions() as session:
+            table = await load_table(session, caller.league, caller.league_id, self.clock.now())
+        return only_division(table, division)
+
+    async def league_table(self, league: LeagueSettings, division: str | None = None) -> StandingsTable:
+        """The table for the command line, by league key."""
+        async with self.sessions() as session:
+            league_id = await league_row_id(session, league)
+            table = await load_table(session, league, league_id, self.clock.now())
+        return only_division(table, division)
+
+    async def division_names(self, caller: Caller, text: str) -> list[str]:
+        async with self.sessions() as session:
+            names = (await session.scalars(
+                select(Division.name).where(Division.league_id == caller.league_id).order_by(Division.name)
+            )).all()
+        needle = text.strip().casefold()
+        return [n for n in names if needle in n.casefold()]
+
+    async def adjust(self, caller: Caller, team_name: str, points: int, reason: str) -> AdjustmentMade:
+        """Commissioners add or remove standings points outside any game (youth rule 1.22)."""
+        caller.require(Role.COMMISSIONER)
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 < abs(points) <= MAX_ADJUSTMENT:
+            raise InvalidInput(f"Points must be a whole number from -{MAX_ADJUSTMENT} to {MAX_ADJUSTMENT}, not 0.")
+        why = clean_user_text(reason or "", 300)
+        if not why:
+            raise InvalidInput("Give a reason: it is shown with the adjustment.")
+        async with self.sessions.begin() as session:
+            team = await core.team_by_name(session, caller.league_id, printable(team_name))
+            if team is None:
+                raise NotFound(f"There's no team called “{team_name.strip()[:100]}” in {caller.league.name}.")
+            session.add(StandingsAdjustment(league_id=caller.league_id, team_id=team.id, points=points,
+                                            reason=why, made_by=caller.discord_id, made_at=self.clock.now()))
+            await session.flush()
+            total = await session.scalar(
+                select(func.coalesce(func.sum(StandingsAdjustment.points), 0))
+                .where(StandingsAdjustment.league_id == caller.league_id, StandingsAdjustment.team_id == team.id)
+            )
+            return AdjustmentMade(team.name, points, why, int(total or 0))
+
+    async def publish(self, league: LeagueSettings, league_id: int, poster: StandingsPoster) -> Publication:
+        """Show the current table in the league's standings channel: edit the stored message in place,
+        or post one (first time, a new channel, or the old message was deleted) and remember its id.
+
+        Serialised per league, so two results entered together never post two messages.
+        """
+        channel_id = league.channels.standings
+        if channel_id is None:
+            return Publication("no-channel")
+        async with self._locks.get(league_id):
+            async with self.sessions() as session:
+                table = await load_table(session, league, league_id, self.clock.now())
+                post = await session.scalar(select(StandingsPost).where(StandingsPost.league_id == league_id))
+                known = (post.channel_id, post.message_id) if post else None
+            # Discord is called outside any transaction: no database lock is held while waiting on it.
+            if known is not None and known[0] == channel_id:
+                if await poster.edit(channel_id, known[1], table):
+                    await self._remember(league_id, channel_id, known[1], new=False)
+                    return Publication("edited", channel_id, known[1])
+                log.info("standings message %s in %s is gone; posting a new one", known[1], channel_id)
+            message_id = await poster.post(channel_id, table)
+            await self._remember(league_id, channel_id, message_id, new=True)
+            return Publication("reposted" if known is not None else "posted", channel_id, message_id)
+
+    async def _remember(self, league_id: int, channel_id: int, message_id: int, *, new: bool) -> None:
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            post = await session.scalar(select(StandingsPost).where(StandingsPost.league_id == league_id))
+            if post is None:
+                session.add(StandingsPost(league_id=league_id, channel_id=channel_id, message_id=message_id,
+                                          posted_at=now, updated_at=now))
+                return
+            if new:
+                post.channel_id, post.message_id, post.posted_at = channel_id, message_id, now
+            post.updated_at = now

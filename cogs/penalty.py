@@ -1,0 +1,86 @@
+"""/penalty: a referee (or commissioner) records an infraction and learns what followed from it."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Role
+from bot.app import NO_MENTIONS, SidelineBot
+from bot.discord_text import clip, local_label, timestamp
+from bot.errors import NoLeague
+from bot.services.penalties import MAX_MINUTE, PenaltyRecorded, PenaltyService, infraction_choices
+from cogs._common import bot_of, requires
+
+Minute = app_commands.Range[int, 0, MAX_MINUTE]
+
+
+def penalty_reply(recorded: PenaltyRecorded, minute: int | None) -> str:
+    """What the referee reads: the call, each consequence with its rule, and any suspension."""
+    outcome = recorded.outcome
+    at = f", minute {minute}" if minute is not None else ""
+    lines = [f"Penalty #{recorded.id} recorded: {recorded.player} ({recorded.team}), game {recorded.game}{at}.",
+             f"**{outcome.summary}**"]
+    lines += [f"• {c.text} — {c.citation}" for c in outcome.consequences]
+    issued = recorded.suspension
+    if issued is not None:
+        text = f"Suspension #{issued.id}: {issued.games} game{'s' if issued.games != 1 else ''}"
+        if issued.pending_review:
+            text += ", in force and pending the commissioners' review"
+        text += ". The player is told privately"
+        if issued.appeal_closes is not None:
+            text += f" (they may appeal until {timestamp(issued.appeal_closes, 'f')})"
+        lines.append(text + ("; it is announced." if issued.announced else "."))
+    elif outcome.pending_review:
+        lines.append("Reported to the commissioners for review.")
+    return clip("\n".join(lines), 2000)
+
+
+async def started_game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Games that have started, most recent first."""
+    bot = bot_of(interaction)
+    try:
+        caller = bot.caller(interaction)
+    except NoLeague:
+        return []
+    games = await PenaltyService(bot.sessions, bot.clock).recent_games(caller, current[:100])
+    tz = caller.league.timezone
+    return [app_commands.Choice(name=clip(f"{local_label(g.starts_at, tz)} · {g.home.name} vs {g.away.name} "
+                                          f"({g.code})", 100), value=g.code[:100]) for g in games[:25]]
+
+
+async def infraction_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The league's list of infractions (from its rules preset)."""
+    try:
+        caller = bot_of(interaction).caller(interaction)
+    except NoLeague:
+        return []
+    return [app_commands.Choice(name=label, value=key[:100])
+            for label, key in infraction_choices(caller.league.rules, current[:100])]
+
+
+class PenaltyCog(commands.Cog):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = PenaltyService(bot.sessions, bot.clock)
+
+    @app_commands.command(name="penalty", description="Record a penalty; the league's escalations follow (referees).",
+                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.describe(game="The game it was called in", player="The player it was called against",
+                           infraction="The infraction, from the league's list",
+                           minute="Game minute it was called (0 = opening face-off); checks late-game rules")
+    @app_commands.autocomplete(game=started_game_autocomplete, infraction=infraction_autocomplete)
+    @app_commands.guild_only()
+    async def penalty(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
+                      player: discord.Member, infraction: app_commands.Range[str, 1, 100],
+                      minute: Minute | None = None) -> None:
+        """Record a penalty; the league's escalations follow (referees)."""
+        recorded = await self.service.record(self.bot.caller(interaction), game_code=game, discord_id=player.id,
+                                             infraction=infraction, minute=minute)
+        await interaction.response.send_message(penalty_reply(recorded, minute), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(PenaltyCog(bot))

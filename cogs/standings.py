@@ -1,0 +1,142 @@
+"""/standings show|post|adjust, and the standings message kept up to date in the standings channel.
+
+``/standings show`` answers privately by default (channels stay clean; the public table lives in the
+league's standings channel, edited in place after every result); ``public:True`` shares it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Role
+from bot.app import NO_MENTIONS, SidelineBot
+from bot.discord_text import clip
+from bot.errors import NoLeague
+from bot.services.standings import Publication, StandingsService, StandingsTable, render_rows
+from cogs._common import requires, team_autocomplete
+from cogs.results import STANDINGS_CHANGED
+
+log = logging.getLogger("sideline.standings")
+
+EMBED_LIMIT = 4000
+
+
+def standings_embed(table: StandingsTable) -> discord.Embed:
+    """A code block per division: narrow columns that stay aligned on a phone."""
+    embed = discord.Embed(title=clip(f"Standings · {table.league_name}", 256), timestamp=table.generated_at)
+    if not table.rows:
+        embed.description = "No teams yet."
+        return embed
+    parts: list[str] = []
+    for division in table.divisions:
+        block = f"```\n{render_rows(table.division_rows(division), table.rules)}\n```"
+        part = f"**{clip(division, 100)}**\n{block}" if division else block
+        if sum(len(p) + 1 for p in parts) + len(part) > EMBED_LIMIT:
+            parts.append("… (more divisions: use /standings show division)")
+            break
+        parts.append(part)
+    embed.description = "\n".join(parts)
+    footer = table.order_text
+    if table.unsettled:
+        footer += "\n* level on every criterion: placed by name until the commissioners decide."
+    if not table.games_counted:
+        footer += "\nNo results yet."
+    embed.set_footer(text=clip(footer, 2048))
+    return embed
+
+
+class DiscordPoster:
+    """Posts and edits the standings message through discord.py."""
+
+    def __init__(self, bot: SidelineBot, guild_id: int) -> None:
+        self.bot, self.guild_id = bot, guild_id
+
+    async def post(self, channel_id: int, table: StandingsTable) -> int:
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=self.guild_id)
+        message = await channel.send(embed=standings_embed(table), allowed_mentions=NO_MENTIONS)
+        return message.id
+
+    async def edit(self, channel_id: int, message_id: int, table: StandingsTable) -> bool:
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=self.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(embed=standings_embed(table),
+                                                               allowed_mentions=NO_MENTIONS)
+        except discord.NotFound:
+            return False
+        return True
+
+
+async def division_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    bot: SidelineBot = interaction.client  # type: ignore[assignment]
+    try:
+        caller = bot.caller(interaction)
+    except NoLeague:
+        return []
+    names = await StandingsService(bot.sessions, bot.clock).division_names(caller, current[:100])
+    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]
+
+
+@app_commands.guild_only()
+class StandingsCog(commands.GroupCog, group_name="standings", group_description="The league table."):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = StandingsService(bot.sessions, bot.clock)
+
+    async def publish(self, guild_id: int) -> Publication:
+        league, league_id = self.bot.league_of(guild_id)
+        return await self.service.publish(league, league_id, DiscordPoster(self.bot, guild_id))
+
+    @commands.Cog.listener()
+    async def on_standings_changed(self, guild_id: int) -> None:
+        """After a result: refresh the standings message (a failure waits for the next result or /standings post)."""
+        try:
+            await self.publish(guild_id)
+        except (discord.HTTPException, NoLeague):
+            log.warning("could not refresh the standings message for server %s", guild_id, exc_info=True)
+
+    @app_commands.command(name="show", description="The current table, ordered by the league's rules.")
+    @app_commands.describe(division="One division only; leave empty for all",
+                           public="Show it to the whole channel (default: only you)")
+    @app_commands.autocomplete(division=division_autocomplete)
+    @app_commands.guild_only()
+    async def show(self, interaction: discord.Interaction, division: str | None = None, public: bool = False) -> None:
+        table = await self.service.table(self.bot.caller(interaction), division)
+        await interaction.response.send_message(embed=standings_embed(table), ephemeral=not public,
+                                                allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="post", description="Post or refresh the standings message (commissioners).",
+                          extras=requires(Role.COMMISSIONER))
+    @app_commands.guild_only()
+    async def post(self, interaction: discord.Interaction) -> None:
+        self.bot.caller(interaction).require(Role.COMMISSIONER)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        done = await self.publish(interaction.guild_id or 0)
+        text = {
+            "posted": f"Posted the standings in <#{done.channel_id}>.",
+            "edited": f"Refreshed the standings message in <#{done.channel_id}>.",
+            "reposted": f"The old standings message was gone: posted a new one in <#{done.channel_id}>.",
+            "no-channel": "This league has no standings channel in the config ([leagues.channels] standings).",
+        }[done.outcome]
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="adjust", description="Add or remove standings points outside a game (commissioners).",
+                          extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(team="The team", points="Points to add (negative to remove), e.g. -1",
+                           reason="Why (shown with the adjustment), e.g. rule 1.22 bench brawl")
+    @app_commands.autocomplete(team=team_autocomplete)
+    @app_commands.guild_only()
+    async def adjust(self, interaction: discord.Interaction, team: str, points: app_commands.Range[int, -99, 99],
+                     reason: app_commands.Range[str, 1, 300]) -> None:
+        made = await self.service.adjust(self.bot.caller(interaction), team, points, reason)
+        await interaction.response.send_message(
+            f"{made.team}: {made.points:+d} standings point{'s' if abs(made.points) != 1 else ''} ({made.reason}). "
+            f"Net adjustment now {made.team_total:+d}.", ephemeral=True, allowed_mentions=NO_MENTIONS)
+        self.bot.dispatch(STANDINGS_CHANGED, interaction.guild_id)
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(StandingsCog(bot))

@@ -1,0 +1,93 @@
+"""/suspend for commissioners and /suspensions for everyone (details only where the spec allows)."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Role
+from bot.app import NO_MENTIONS, SidelineBot
+from bot.discord_text import clean_user_text, clip, timestamp
+from bot.services.discipline import REASON_LIMIT, plural, reconcile, remember_league_rules
+from bot.services.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine, SuspensionService
+from cogs._common import requires
+
+log = logging.getLogger("sideline.discipline")
+
+
+def suspend_reply(issued: SuspensionIssued) -> str:
+    text = f"Suspension #{issued.id} recorded: {issued.player} ({issued.team}), {plural(issued.games, 'game')}."
+    text += " Announced in the announcements channel;" if issued.announced else " (No announcements channel is set.)"
+    text += " the player is told privately"
+    if issued.appeal_closes is not None:
+        text += f" and may appeal until {timestamp(issued.appeal_closes)}"
+    return text + "."
+
+
+def suspension_text(line: SuspensionLine) -> str:
+    left = f"{line.remaining} of {plural(line.games, 'game')} left"
+    when = f"through the game of {timestamp(line.through, 'f')}" if line.through else "not all its games are scheduled"
+    text = (f"**#{line.id}** <@{line.player_discord_id}> {clean_user_text(line.player, 100)} "
+            f"({clean_user_text(line.team, 100)}) · {left} · {when}")
+    d = line.details
+    if d is not None:
+        text += f"\n  Reason: {clean_user_text(d.reason, 300)}"
+        if d.pending_review:
+            text += " · pending the commissioners' review"
+        text += f"\n  Issued {timestamp(d.issued_at, 'f')} · {d.appeal}"
+    return text
+
+
+def suspensions_embed(lines: tuple[SuspensionLine, ...]) -> discord.Embed:
+    embed = discord.Embed(title="Active suspensions")
+    body = "\n".join(suspension_text(line) for line in lines) or "Nobody is suspended."
+    embed.description = clip(body, 4000)
+    embed.set_footer(text="Reasons are shown only to the player, their captains and commissioners.")
+    return embed
+
+
+class SuspensionsCog(commands.Cog):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = SuspensionService(bot.sessions, bot.clock)
+        remember_league_rules(bot.settings.leagues)
+
+    async def cog_load(self) -> None:
+        """Count results recorded while the bot was not running (e.g. `sideline import results`)."""
+        for league_id in sorted(set(self.bot.league_ids.values())):
+            try:
+                async with self.bot.sessions.begin() as session:
+                    ended = await reconcile(session, league_id)
+            except Exception:
+                log.exception("could not bring suspensions of league %s up to date", league_id)
+                continue
+            if ended:
+                log.info("league %s: %d suspension(s) found served at start", league_id, ended)
+
+    @app_commands.command(name="suspend", extras=requires(Role.COMMISSIONER),
+                          description="Suspend a player for games; announced, appealable (commissioners).")
+    @app_commands.describe(player="The player to suspend", games="How many of the team's next games they sit out",
+                           reason="Why (told to the player privately, never announced)")
+    @app_commands.guild_only()
+    async def suspend(self, interaction: discord.Interaction, player: discord.Member,
+                      games: app_commands.Range[int, 1, MAX_GAMES],
+                      reason: app_commands.Range[str, 1, REASON_LIMIT]) -> None:
+        """Suspend a player for games; announced, appealable (commissioners)."""
+        issued = await self.service.suspend(self.bot.caller(interaction), discord_id=player.id, games=games,
+                                            reason=reason)
+        await interaction.response.send_message(suspend_reply(issued), ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="suspensions", description="Active suspensions: player, games remaining, until when.")
+    @app_commands.guild_only()
+    async def suspensions(self, interaction: discord.Interaction) -> None:
+        """Active suspensions: player, games remaining, until when."""
+        lines = await self.service.active(self.bot.caller(interaction))
+        await interaction.response.send_message(embed=suspensions_embed(lines), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(SuspensionsCog(bot))

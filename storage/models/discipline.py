@@ -1,0 +1,105 @@
+"""Discipline: penalties called in games, suspensions served in the team's next games, and appeals."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from bot.league.discipline import APPEAL_OUTCOMES, CATEGORIES
+from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
+from storage.models.core import Game, Player, Team
+
+SUSPENSION_STATUSES = ("active", "served", "overturned")
+
+
+class Penalty(Base):
+    """One infraction a referee called against a player in a game, with what followed from it."""
+
+    __tablename__ = "penalties"
+    __table_args__ = (
+        CheckConstraint(f"category IN {CATEGORIES!r}", name="category"),
+        CheckConstraint("minutes >= 0 AND (minute IS NULL OR minute >= 0)", name="minutes"),
+        Index("ix_penalties_game_player", "league_id", "game_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    infraction_key: Mapped[str] = mapped_column(String(64))  # what is recorded (a repeated warning: its minor)
+    called_key: Mapped[str] = mapped_column(String(64))  # what the referee called
+    category: Mapped[str] = mapped_column(String(32))
+    minutes: Mapped[int] = mapped_column(default=0)
+    minute: Mapped[int | None]  # elapsed game minute, when the referee gave it
+    ejected: Mapped[bool] = mapped_column(default=False)
+    game_misconduct: Mapped[bool] = mapped_column(default=False)
+    suspension_games: Mapped[int] = mapped_column(default=0)
+    pending_review: Mapped[bool] = mapped_column(default=False)
+    summary: Mapped[str] = mapped_column(String(1000))  # the consequences, as the referee was told
+    referee_id: Mapped[int] = mapped_column(Snowflake)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    game: Mapped[Game] = relationship(lazy="joined")
+    player: Mapped[Player] = relationship(lazy="joined")
+    team: Mapped[Team] = relationship(lazy="joined")
+
+
+class Suspension(Base):
+    """Games a player sits out, served in the team's next games (after earlier suspensions)."""
+
+    __tablename__ = "suspensions"
+    __table_args__ = (
+        CheckConstraint(f"status IN {SUSPENSION_STATUSES!r}", name="status"),
+        CheckConstraint("games >= 0 AND games_served >= 0", name="games"),
+        Index("ix_suspensions_league_status", "league_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
+    games: Mapped[int]  # the current length (an appeal may have reduced it)
+    games_issued: Mapped[int]  # the length when issued
+    reason: Mapped[str] = mapped_column(String(1000))
+    issued_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    issued_by: Mapped[int | None] = mapped_column(Snowflake)  # a referee (from a penalty) or a commissioner
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    # Set by a referee's penalty whose suspension the commissioners must review (youth 1.12).
+    pending_review: Mapped[bool] = mapped_column(default=False)
+    penalty_id: Mapped[int | None] = mapped_column(ForeignKey("penalties.id", ondelete="SET NULL"))
+    # Games of the team with a result that this suspension was served in (kept up to date by the result hook).
+    games_served: Mapped[int] = mapped_column(default=0)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    player: Mapped[Player] = relationship(lazy="joined")
+    team: Mapped[Team] = relationship(lazy="joined")
+    penalty: Mapped[Penalty | None] = relationship(lazy="joined")
+
+
+class Appeal(Base):
+    """A player's (or their captain's) request to shorten a suspension, and the league's decision."""
+
+    __tablename__ = "appeals"
+    __table_args__ = (
+        # The n-th appeal of a suspension exists once: two filed at the same moment cannot both pass.
+        UniqueConstraint("suspension_id", "number"),
+        CheckConstraint(f"outcome IS NULL OR outcome IN {APPEAL_OUTCOMES!r}", name="outcome"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    suspension_id: Mapped[int] = mapped_column(ForeignKey("suspensions.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(default=1)
+    filed_by: Mapped[int] = mapped_column(Snowflake)
+    filed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    reason: Mapped[str] = mapped_column(String(1000))
+    games_before: Mapped[int]  # the suspension's length when the appeal was filed
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    games: Mapped[int | None]  # the length the decision set
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    decided_by: Mapped[int | None] = mapped_column(Snowflake)
+
+    suspension: Mapped[Suspension] = relationship(lazy="joined")
