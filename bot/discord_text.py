@@ -6,6 +6,8 @@ import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from storage.text import printable
+
 ZERO_WIDTH_SPACE = "\u200b"
 _MENTION = re.compile(r"@(everyone|here)|<@[!&]?\d+>|<#\d+>")
 
@@ -35,5 +37,4 @@ def clip(text: str, limit: int) -> str:
 
 def clean_user_text(text: str, limit: int) -> str:
     """User-written text: control characters removed, mentions defused, length capped."""
-    cleaned = "".join(ch for ch in text if ch in "\n\t" or (ord(ch) >= 32 and ord(ch) != 127))
-    return clip(defuse_mentions(cleaned), limit)
+    return clip(defuse_mentions(printable(text, keep="\n\t")), limit)

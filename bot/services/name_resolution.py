@@ -22,6 +22,7 @@ from typing import TypeVar
 
 from bot.discord_text import defuse_mentions
 from bot.errors import InvalidInput
+from storage.text import printable
 
 _MENTION = re.compile(r"<@!?(\d{1,20})>")
 _SEPARATORS = re.compile(r"[,;\n]")
@@ -74,7 +75,7 @@ def split_names(text: str) -> list[Token]:
     """The typed list as tokens, in order: commas, semicolons or new lines separate names, and each
     mention is a token of its own (so "<@1> <@2>" is two)."""
     tokens: list[Token] = []
-    for piece in _SEPARATORS.split(text or ""):
+    for piece in _SEPARATORS.split(printable(text, keep="\n")):  # "Bea\x00 Quinn" is Bea Quinn
         last = 0
         for m in _MENTION.finditer(piece):
             _add_name(tokens, piece[last:m.start()])

@@ -10,6 +10,7 @@ from bot.access import Caller
 from bot.errors import NotAllowed, NotFound
 from storage.models import RosterEntry, Team
 from storage.repos import core
+from storage.text import printable
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ async def resolve_team(session: AsyncSession, caller: Caller, team_name: str | N
     if team_name:
         team = await core.team_by_name(session, caller.league_id, team_name)
         if team is None:
-            raise NotFound(f"There's no team called “{team_name[:100]}” in {caller.league.name}.")
+            raise NotFound(f"There's no team called “{printable(team_name)[:100]}” in {caller.league.name}.")
         return team
     team_id = member.team_id
     if team_id is None and len(member.captain_of) == 1:

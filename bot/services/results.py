@@ -33,9 +33,9 @@ from bot.league.rules import Rules
 from bot.league.vocabulary import DECISIONS
 from bot.services import playoffs
 from bot.services.schedule import find_game
-from bot.services.standings import printable
 from bot.settings import LeagueSettings
 from storage.models import Game, League, Result, ResultChange, Team
+from storage.text import printable
 
 ResultHook = Callable[[AsyncSession, int, int], Awaitable[None]]
 
@@ -185,11 +185,11 @@ def forfeit_score(rules: Rules, game: Game, forfeiting: Team) -> Score:
 
 def side_named(game: Game, name: str) -> Team:
     """The home or away team of the game with this name (case-insensitive)."""
-    wanted = (name or "").strip().casefold()
+    typed = printable(name).strip()
     for team in (game.home, game.away):
-        if team.name.casefold() == wanted:
+        if team.name.casefold() == typed.casefold():
             return team
-    raise InvalidInput(f"{(name or '').strip()[:100] or 'That team'} isn't playing in game {game.code} "
+    raise InvalidInput(f"{typed[:100] or 'That team'} isn't playing in game {game.code} "
                        f"({game.home.name} vs {game.away.name}).")
 
 
@@ -280,7 +280,7 @@ class ResultService:
         rules, now = caller.league.rules, self.clock.now()
         try:
             async with self.sessions.begin() as session:
-                game = await find_game(session, caller, printable(game_code))
+                game = await find_game(session, caller, game_code)
                 check_playable(game, now)
                 score = make(game)
                 check_score(rules, game.kind, score)
@@ -295,8 +295,8 @@ class ResultService:
                                           action="entered")
                 return RecordedResult("entered", view_of(game, score), None, _deducted(rules, score), note)
         except IntegrityError:
-            raise Conflict(f"Someone entered a result for game {game_code.strip()[:64]} at the same moment; "
-                           "check it and ask a commissioner to fix it if it's wrong.") from None
+            raise Conflict(f"Someone entered a result for game {printable(game_code).strip()[:64]} at the same "
+                           "moment; check it and ask a commissioner to fix it if it's wrong.") from None
 
     async def fix(self, caller: Caller, game_code: str, *, home: int | None = None, away: int | None = None,
                   decided: str | None = None, shootout_home: int | None = None, shootout_away: int | None = None,
@@ -307,7 +307,7 @@ class ResultService:
         rules, now = caller.league.rules, self.clock.now()
         why = clean_user_text(reason, 300) if reason else None
         async with self.sessions.begin() as session:
-            game = await find_game(session, caller, printable(game_code))
+            game = await find_game(session, caller, game_code)
             check_playable(game, now)
             existing = await result_for(session, game)
             if existing is None:

@@ -29,6 +29,7 @@ from bot.league.rule_search import MAX_QUERY_CHARS, RuleIndex
 from bot.league.rulebook import Section, parse_rulebook, rulebook_fingerprint
 from bot.settings import LeagueSettings
 from storage.models import League, Rulebook, RuleSection
+from storage.text import printable
 
 log = logging.getLogger("sideline.rules")
 
@@ -347,7 +348,7 @@ class RulesLookupService:
     async def ask(self, league_id: int, question: str) -> RuleAnswer:
         """The section that best answers a casual question, and up to two related ones."""
         index = await self._require_index(league_id)
-        read = " ".join(question.split())
+        read = " ".join(printable(question).split())  # "shoot\x00ers" reads as "shooters"
         clipped = len(read) > MAX_QUESTION_CHARS
         read = read[:MAX_QUESTION_CHARS]
         if not read:
@@ -363,6 +364,7 @@ class RulesLookupService:
     async def section(self, league_id: int, citation: str) -> RuleAnswer:
         """Exactly the section with this citation (a heading lists its sections)."""
         index = await self._require_index(league_id)
+        citation = printable(citation)
         found = index.get(citation.strip()) if citation.strip() else None
         if found is None:
             shown = clean_user_text(citation, 80) or "(empty)"
@@ -380,12 +382,13 @@ class RulesLookupService:
         index = await self.index(league_id)
         if index is None:
             return []
-        return [CitedSection.of(s) for s in index.suggest(typed[:MAX_QUESTION_CHARS], limit=limit)]
+        return [CitedSection.of(s) for s in index.suggest(printable(typed)[:MAX_QUESTION_CHARS], limit=limit)]
 
     async def search(self, league_id: int, query: str, limit: int = 5) -> list[CitedSection]:
         """The top sections for a query, best first (the CLI's `rules search`)."""
         index = await self._require_index(league_id)
-        return [CitedSection.of(h.section, h.score) for h in index.search(query[:MAX_QUESTION_CHARS], limit=limit)]
+        hits = index.search(printable(query)[:MAX_QUESTION_CHARS], limit=limit)
+        return [CitedSection.of(h.section, h.score) for h in hits]
 
     @staticmethod
     def _browse(index: RuleIndex) -> tuple[CitedSection, ...]:

@@ -14,6 +14,7 @@ from bot.services.checkin_queries import statuses_for_player
 from bot.services.people import membership, resolve_team
 from storage.models import Game
 from storage.repos import core
+from storage.text import printable
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ def game_line(game: Game, my_status: str | None = None) -> GameLine:
 
 
 async def find_game(session: AsyncSession, caller: Caller, code: str) -> Game:
+    code = printable(code)  # the refusal below repeats it: no control characters in a reply either
     game = await core.game_by_code(session, caller.league_id, code)
     if game is None:
         raise NotFound(f"There's no game “{code.strip()[:64]}” in {caller.league.name}. "

@@ -1,19 +1,24 @@
-"""Queries on the league's core tables. Every query is scoped to one league."""
+"""Queries on the league's core tables. Every query is scoped to one league.
+
+Text typed by people goes through ``printable`` here, so a NUL (which PostgreSQL refuses) is
+dropped before it becomes a query parameter, whichever service passes it on.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import Division, Game, Player, RosterEntry, Team, TeamCaptain
+from storage.text import printable
 
 
 async def team_by_name(session: AsyncSession, league_id: int, name: str) -> Team | None:
     return await session.scalar(
-        select(Team).where(Team.league_id == league_id, func.lower(Team.name) == name.strip().lower())
+        select(Team).where(Team.league_id == league_id, func.lower(Team.name) == printable(name).strip().lower())
     )
 
 
@@ -26,7 +31,7 @@ async def teams(session: AsyncSession, league_id: int) -> Sequence[Team]:
 
 
 async def search_teams(session: AsyncSession, league_id: int, prefix: str, limit: int = 25) -> Sequence[Team]:
-    pattern = f"%{_escape_like(prefix.strip().lower())}%"
+    pattern = f"%{_escape_like(printable(prefix).strip().lower())}%"
     return (await session.scalars(
         select(Team).where(Team.league_id == league_id, func.lower(Team.name).like(pattern, escape="\\"))
         .order_by(Team.name).limit(limit)
@@ -36,7 +41,7 @@ async def search_teams(session: AsyncSession, league_id: int, prefix: str, limit
 async def division_by_name(session: AsyncSession, league_id: int, name: str) -> Division | None:
     return await session.scalar(
         select(Division).where(Division.league_id == league_id,
-                               func.lower(Division.name) == name.strip().lower())
+                               func.lower(Division.name) == printable(name).strip().lower())
     )
 
 
@@ -48,9 +53,12 @@ async def player_by_discord(session: AsyncSession, league_id: int, discord_id: i
 
 async def roster_entry(session: AsyncSession, league_id: int, discord_id: int) -> RosterEntry | None:
     """The caller's place on a roster in this league, if any."""
+    # Filtered on the player's (league, discord id) key and joined on (league, player): both
+    # lookups use a unique index instead of scanning the league's rosters.
     return await session.scalar(
-        select(RosterEntry).join(Player, RosterEntry.player_id == Player.id)
-        .where(RosterEntry.league_id == league_id, Player.discord_id == discord_id)
+        select(RosterEntry).join(Player, and_(RosterEntry.league_id == Player.league_id,
+                                              RosterEntry.player_id == Player.id))
+        .where(Player.league_id == league_id, Player.discord_id == discord_id)
     )
 
 
@@ -77,13 +85,21 @@ async def captained_team_ids(session: AsyncSession, league_id: int, discord_id: 
     return set(rows.all())
 
 
+async def captain_ids(session: AsyncSession, team_id: int) -> list[int]:
+    """The Discord ids of a team's captains (the team's league is checked by whoever found the team)."""
+    rows = await session.scalars(
+        select(TeamCaptain.discord_id).where(TeamCaptain.team_id == team_id).order_by(TeamCaptain.discord_id)
+    )
+    return list(rows.all())
+
+
 async def game_by_code(session: AsyncSession, league_id: int, code: str) -> Game | None:
-    return await session.scalar(select(Game).where(Game.league_id == league_id, Game.code == code.strip()))
+    return await session.scalar(select(Game).where(Game.league_id == league_id, Game.code == printable(code).strip()))
 
 
 async def upcoming_games(session: AsyncSession, league_id: int, team_ids: Sequence[int] | None,
                          after: datetime, limit: int = 10) -> Sequence[Game]:
-    query = select(Game).where(Game.league_id == league_id, Game.status == "scheduled",
+    query = select(Game).where(_in_league(league_id, by_team=team_ids is not None), Game.status == "scheduled",
                                Game.starts_at >= after)
     if team_ids is not None:
         query = query.where(or_(Game.home_team_id.in_(team_ids), Game.away_team_id.in_(team_ids)))
@@ -93,10 +109,10 @@ async def upcoming_games(session: AsyncSession, league_id: int, team_ids: Sequen
 async def search_games(session: AsyncSession, league_id: int, after: datetime, text: str,
                        team_ids: Sequence[int] | None = None, limit: int = 25) -> Sequence[Game]:
     """Games for autocomplete: upcoming first, matching the code or a team name."""
-    query = select(Game).where(Game.league_id == league_id, Game.starts_at >= after)
+    query = select(Game).where(_in_league(league_id, by_team=team_ids is not None), Game.starts_at >= after)
     if team_ids is not None:
         query = query.where(or_(Game.home_team_id.in_(team_ids), Game.away_team_id.in_(team_ids)))
-    needle = text.strip().lower()
+    needle = printable(text).strip().lower()
     if needle:
         home, away = Team.__table__.alias("h"), Team.__table__.alias("a")
         pattern = f"%{_escape_like(needle)}%"
@@ -106,6 +122,13 @@ async def search_games(session: AsyncSession, league_id: int, after: datetime, t
                             func.lower(home.c.name).like(pattern, escape="\\"),
                             func.lower(away.c.name).like(pattern, escape="\\"))))
     return (await session.scalars(query.order_by(Game.starts_at, Game.id).limit(limit))).all()
+
+
+def _in_league(league_id: int, *, by_team: bool) -> ColumnElement[bool]:
+    """The league filter on games. For a few teams' games it reads ``league_id + 0``: SQLite then
+    walks the home and away team indexes (a team's handful of games) instead of the league's
+    (league, starts_at) index, which visits every upcoming game of the league to find ten."""
+    return (Game.league_id + 0 if by_team else Game.league_id) == league_id
 
 
 def _escape_like(text: str) -> str:

@@ -4,6 +4,9 @@ Every answer must be a clean message (never a traceback, never an unhandled erro
 log), refusals are ephemeral and change nothing, and nothing the bot sends can ping
 @everyone, @here or a role. The command list comes from the live tree, so a new command
 is fuzzed without anyone remembering to add it.
+
+With SIDELINE_TEST_PG_URL set, a few examples per command (SIDELINE_FUZZ_PG_EXAMPLES, 15 by
+default) also run on PostgreSQL, which refuses text SQLite takes (NUL).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,7 @@ import pytest
 from discord import app_commands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy.engine import make_url
 
 from bot.app import create_bot
 from bot.clock import FixedClock
@@ -28,7 +33,9 @@ from tests.conftest import (
     OTHER_CHANNELS,
     OTHER_GUILD,
     OTHER_ROLES,
+    PG_URL_ENV,
     SampleLeague,
+    _pg_admin,
     league_config,
     make_settings,
 )
@@ -37,6 +44,7 @@ from tests.reliability.commands import LeafCommand, leaf_commands
 from tests.reliability.snapshot import changed_tables, snapshot
 
 EXAMPLES = int(os.environ.get("SIDELINE_FUZZ_EXAMPLES", "200"))
+PG_EXAMPLES = int(os.environ.get("SIDELINE_FUZZ_PG_EXAMPLES", "15"))  # a round trip per query: keep it short
 
 NASTY_TEXT = [
     "", " ", "@everyone", "@here hello", "<@&1001> ping the captains", "<@500000000000000001>",
@@ -72,11 +80,13 @@ def error_log() -> Iterator[ErrorLog]:
 class World:
     """Two leagues on two servers, the sample data in the first, and people from both."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, url: str | None = None) -> None:
         self.loop = asyncio.new_event_loop()
+        self.url = url or f"sqlite+aiosqlite:///{tmp_path / 'fuzz.db'}"
+        self.examples = EXAMPLES if self.url.startswith("sqlite") else PG_EXAMPLES
         settings_ = make_settings(league_config(), league_config("other", OTHER_GUILD, roles=OTHER_ROLES,
                                                                  channels=OTHER_CHANNELS))
-        engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'fuzz.db'}")
+        engine = create_engine(self.url)
         from datetime import UTC, datetime
 
         bot = create_bot(settings_, engine=engine, clock=FixedClock(datetime(2030, 1, 5, 12, tzinfo=UTC)),
@@ -167,11 +177,27 @@ async def run_one(world: World, command: LeafCommand, actor: Member, options: di
         assert changed_tables(before, after) == [], f"{command.path} refused but wrote {changed_tables(before, after)}"
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    w = World(tmp_path_factory.mktemp("fuzz"))
-    yield w
-    w.close()
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """One world per database for the whole module; PostgreSQL gets a fresh database of its own."""
+    if request.param == "sqlite":
+        w = World(tmp_path_factory.mktemp("fuzz"))
+        yield w
+        w.close()
+        return
+    if not os.environ.get(PG_URL_ENV):
+        pytest.skip(f"PostgreSQL fuzzing needs {PG_URL_ENV} (e.g. postgresql+asyncpg://postgres@127.0.0.1:5432/test)")
+    base = make_url(os.environ[PG_URL_ENV])
+    name = f"sideline_fuzz_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
+    try:
+        w = World(tmp_path_factory.mktemp("fuzz"), base.set(database=name).render_as_string(hide_password=False))
+        try:
+            yield w
+        finally:
+            w.close()
+    finally:
+        asyncio.run(_pg_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def all_commands() -> list[str]:
@@ -194,7 +220,7 @@ def test_hostile_input_gets_a_clean_answer(world: World, path: str, error_log: E
     command = next(c for c in leaf_commands(world.h.bot) if c.path == path)
     runs = 0
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
+    @settings(max_examples=world.examples, deadline=None, derandomize=bool(os.environ.get("CI")),
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], database=None)
     @given(options=command_strategy(world, command), actor=st.sampled_from(world.actors),
            other_server=st.booleans() if command.path != "/schedule" else st.just(False))
@@ -217,7 +243,7 @@ def test_autocomplete_never_fails(world: World, path: str, error_log: ErrorLog) 
     if not focusable:
         pytest.skip(f"{path} has no autocomplete")
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
+    @settings(max_examples=world.examples, deadline=None, derandomize=bool(os.environ.get("CI")),
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], database=None)
     @given(focused=st.sampled_from(focusable),
            current=st.one_of(st.sampled_from(NASTY_TEXT), st.text(max_size=100)),
