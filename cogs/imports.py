@@ -9,8 +9,29 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clean_user_text
+from bot.errors import InvalidInput
+from bot.imports.csv_rows import CsvImportError, decode, parse_teams
 from bot.services.imports import MAX_CSV_BYTES, ImportService
 from cogs._common import requires
+
+
+def check_team_channels(guild: discord.Guild | None, data: bytes) -> None:
+    """A team's channel must be a channel of the server the file was uploaded in.
+
+    Otherwise one server's commissioner could point their team at another server's channel and
+    have the bot post their league's reminders there. (Malformed files are left to the importer,
+    which reports every problem by line; the CLI import has no server to check against.)
+    """
+    try:
+        rows = parse_teams(decode(data))
+    except CsvImportError:
+        return
+    foreign = [r for r in rows if r.channel_id is not None
+               and (guild is None or guild.get_channel_or_thread(r.channel_id) is None)]
+    if foreign:
+        lines = "\n".join(f"• line {r.line}: {clean_user_text(r.team, 100)}: channel {r.channel_id} "
+                          "is not a channel of this server" for r in foreign[:15])
+        raise InvalidInput(f"Nothing was imported. Fix these and upload the file again:\n{lines}")
 
 
 @app_commands.guild_only()
@@ -25,6 +46,8 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
         caller.require(Role.COMMISSIONER)  # refuse before downloading anything
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await file.read() if file.size <= MAX_CSV_BYTES else b"x" * (MAX_CSV_BYTES + 1)
+        if kind == "teams" and len(data) <= MAX_CSV_BYTES:
+            check_team_channels(interaction.guild, data)
         report = await self.service.run(caller, kind, data, now=self.bot.clock.now(), allow_past=allow_past)
         name = clean_user_text(file.filename, 80)
         await interaction.followup.send(f"{name}: {report.summary()}.", ephemeral=True, allowed_mentions=NO_MENTIONS)

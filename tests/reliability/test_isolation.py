@@ -1,0 +1,708 @@
+"""Server isolation (issue #11): two leagues on two servers, and nothing of one reachable from the other.
+
+The first server holds the sample league with a row in every league table (check-ins, relays,
+disputes, suspensions, appeals, results, a shootout, a bracket, a rulebook...); the second holds a
+small league of its own, so its commands have something to succeed on. From the second server,
+every command of the live tree is run with options that name the first server's objects (team
+names, game ids, row ids, its members), every autocomplete is asked for the first server's names,
+and every button template is pressed with ids of the first server's rows. After each of them:
+the first league's rows are unchanged, no row links the two leagues, and nothing the bot sent
+(replies, channel messages, DMs, queued messages) names something only the first server has.
+Like the permission matrix, the cases come from the command tree and the registered button
+templates, so a new command or button cannot skip them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord import app_commands
+from sqlalchemy import func, select
+
+from bot.access import Caller
+from bot.errors import NotFound, UserFacingError
+from bot.imports.importer import Importer
+from bot.services.appeals import AppealService
+from bot.services.checkins import CheckInService
+from bot.services.deadlines import DeadlineService
+from bot.services.disputes import DisputeService
+from bot.services.relays import RelayService, Responder
+from cogs.rule import rules_service
+from storage.models import Appeal, Base, Deadline, Dispute, Relay, Suspension
+from storage.repos import core
+from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
+from tests.harness import Attachment, Call, Member, Reply
+from tests.harness.fake_discord import next_id
+from tests.reliability.commands import LeafCommand, leaf_commands
+from tests.reliability.test_fuzz_commands import COMMANDS, ErrorLog, World
+
+SECRET = "S1-SECRET"  # in every free text the first server stores: it must never reach the second
+SETUP_START = datetime(2030, 1, 5, 12, 0, tzinfo=UTC)
+GAME_DAY = datetime(2030, 1, 11, 23, 0, tzinfo=UTC)  # both G1s start 2030-01-11 19:00 Toronto
+AFTER_GAMES = datetime(2030, 1, 12, 3, 0, tzinfo=UTC)  # the first games of both leagues are over
+
+ALICE = 500_000_000_000_000_001  # Hawks' captain in the first league, plays for Lynx in the second
+BEA = 500_000_000_000_000_002  # only in the first league
+OLGA = 800_000_000_000_000_001  # the second server's commissioner, captain of Ravens there
+KOFI = 800_000_000_000_000_002
+LYNX_CHANNEL, RAVENS_CHANNEL = 4101, 4102
+
+OTHER_TEAMS = f"""team,division,captain_discord_ids,channel_id
+Lynx,East,{ALICE},{LYNX_CHANNEL}
+Ravens,East,{OLGA},{RAVENS_CHANNEL}
+"""
+OTHER_PLAYERS = f"""discord_id,name,team,position,gender
+{ALICE},A. Hart,Lynx,skater,woman
+{KOFI},Kofi Mensah,Lynx,skater,man
+800000000000000003,Lena Brandt,Lynx,skater,woman
+800000000000000004,Ivo Petrov,Lynx,skater,man
+800000000000000005,Noor Saleh,Lynx,goalie,man
+800000000000000011,Mara Quist,Ravens,skater,woman
+800000000000000012,Teo Varga,Ravens,skater,man
+800000000000000013,Ines Duarte,Ravens,skater,woman
+800000000000000014,Olle Berg,Ravens,skater,man
+800000000000000015,Rui Costa,Ravens,goalie,man
+"""
+# "G1" exists on both servers on purpose: a lookup by code that forgets the league finds the wrong one.
+OTHER_GAMES = """game_id,starts_at,home,away,venue,kind
+G1,2030-01-11 19:00,Lynx,Ravens,Arena Nord,regular
+L2,2030-01-11 21:00,Ravens,Lynx,Arena Nord,regular
+L3,2030-01-20 19:00,Lynx,Ravens,Arena Nord,regular
+"""
+FIRST_RULEBOOK = f"""\
+Section 1 - Game Format
+1.1 - Periods Games are played in two 20 minute halves with a running clock. {SECRET} periods.
+1.2 - Overtime If the game is tied after regulation, a 5 minute sudden death overtime is played, then a shootout.
+1.3 - Shootout Each team picks 3 shooters for the shootout. {SECRET} shootout rule.
+Section 2 - Conduct
+2.1 - Offsides There is no offside in this league.
+2.2 - Slap shots Slap shots are not allowed; the ball may not be raised above the knee. {SECRET} slap shots.
+"""
+SECOND_RULEBOOK = """\
+Section 1 - Basics
+1.1 - Kick-off The ball starts at the centre spot after every goal.
+"""
+
+HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
+OWLS_IN = ("Omar Fox", "Pia Lund", "Quin Ash", "Ray Moss", "Uma Reed")
+LYNX_IN = ((ALICE, "A. Hart"), (KOFI, "Kofi Mensah"), (800_000_000_000_000_003, "Lena Brandt"))
+
+
+# --- what only the first server has ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Marker:
+    label: str
+    pattern: re.Pattern[str]
+
+
+def word(text: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w]){re.escape(text)}(?![\w])", re.IGNORECASE)
+
+
+def first_server_markers(world: IsolationWorld) -> list[Marker]:
+    """Strings that only the first league's data can produce (the second league shares none of them)."""
+    sample = world.sample
+    found = [Marker(f"team {t}", word(t)) for t in sample.teams]
+    found += [Marker(f"player {p}", word(p)) for p in sample.players]
+    found += [Marker("division", word(d)) for d in ("North", "South")]
+    found += [Marker("venue", word(v)) for v in ("Rink A", "Rink B")]
+    found += [Marker(f"game {c}", word(c)) for c in ("G2", "G3", "G4", "G5", "G6")]
+    found += [Marker("league name", word("Coed League")), Marker("stored text", re.compile(re.escape(SECRET)))]
+    found += [Marker("referee name", word("Ref Rita")), Marker("commissioner name", word("Commish Kay"))]
+    people = {int(r["discord_id"]) for r in sample.players.values()} | {700_000_000_000_000_001,
+                                                                       700_000_000_000_000_002}
+    found += [Marker(f"mention of {p}", re.compile(rf"<@!?{p}>|\b{p}\b")) for p in sorted(people - {ALICE})]
+    found += [Marker(f"channel {c}", re.compile(rf"\b{c}\b")) for c in sorted(world.first_channels)]
+    found += [Marker(f"role {r}", re.compile(rf"<@&{r}>")) for r in ROLES.values()]
+    return found
+
+
+def typed_text(options: dict[str, Any]) -> list[str]:
+    """What the person typed or picked: the bot may repeat it without leaking anything."""
+    out: list[str] = []
+    for value in options.values():
+        if isinstance(value, Member):
+            out += [str(value.id), value.name]
+        elif isinstance(value, Attachment):
+            out.append(value.data.decode("utf-8", "replace"))
+        else:
+            out.append(str(value))
+    return out
+
+
+def leaks(world: IsolationWorld, calls: Iterable[Call], typed: list[str]) -> list[str]:
+    """Markers found in anything the bot sent, and sends into the first server's channels."""
+    markers = [m for m in world.markers if not any(m.pattern.search(t) for t in typed)]
+    found: list[str] = []
+    for call in calls:
+        target = re.match(r"^/channels/(\d+)", call.path)
+        if target and int(target.group(1)) in world.first_channels:
+            found.append(f"{call.method} {call.path}: sent into the first server")
+        if call.body is None or isinstance(call.body, bytes):
+            continue
+        body = json.dumps(call.body, ensure_ascii=False, default=str)
+        found += [f"{call.method} {call.path}: {m.label}" for m in markers if m.pattern.search(body)]
+    return found
+
+
+# --- database fingerprints -------------------------------------------------------------------------------
+LEAGUE_TABLES = [t for t in Base.metadata.sorted_tables if "league_id" in t.c]
+
+
+def league_queries(league_id: int) -> list[tuple[str, Any]]:
+    leagues = Base.metadata.tables["leagues"]
+    return [("leagues", select(leagues).where(leagues.c.id == league_id))] + [
+        (t.name, select(t).where(t.c.league_id == league_id).order_by(*t.primary_key.columns)) for t in LEAGUE_TABLES]
+
+
+async def league_rows(world: IsolationWorld, league_id: int) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row that belongs to one league, table by table, in primary-key order."""
+    queries = world.first_league_queries if league_id == world.l1 else league_queries(league_id)
+    async with world.h.bot.sessions() as session:
+        return {name: [tuple(r) for r in (await session.execute(query)).all()] for name, query in queries}
+
+
+def cross_league_checks(world: IsolationWorld) -> tuple[list[str], Any]:
+    """Counts of rows that link the two leagues: a foreign key into another league's row, or a send
+    aimed at the other server. One statement, built once: it runs after every probe."""
+    checks: list[tuple[str, Any]] = []
+    for table in LEAGUE_TABLES:
+        for fk in table.foreign_keys:
+            parent = fk.column.table
+            if parent.name != "leagues" and "league_id" in parent.c:
+                checks.append((f"{table.name}.{fk.parent.name} -> {parent.name} of another league",
+                               select(func.count()).select_from(table.join(parent, fk.parent == fk.column))
+                               .where(table.c.league_id != parent.c.league_id)))
+    outbox, teams = Base.metadata.tables["outbox"], Base.metadata.tables["teams"]
+    for league_id, guild_id, channels in ((world.l2, OTHER_GUILD, world.first_channels),
+                                          (world.l1, GUILD, world.second_channels)):
+        checks.append((f"outbox rows of league {league_id} aimed at the other server", select(func.count()).where(
+            outbox.c.league_id == league_id, (outbox.c.guild_id != guild_id) | outbox.c.channel_id.in_(channels))))
+        checks.append((f"teams of league {league_id} post in the other server's channels", select(func.count()).where(
+            teams.c.league_id == league_id, teams.c.channel_id.in_(channels))))
+    return [label for label, _ in checks], select(*(q.scalar_subquery() for _, q in checks))
+
+
+async def cross_league_rows(world: IsolationWorld) -> list[str]:
+    """The checks that found more such rows than last time (each is reported once, where it appeared)."""
+    labels, statement = world.cross_checks
+    async with world.h.bot.sessions() as session:
+        counts = tuple((await session.execute(statement)).one())
+    seen, world.cross_counts = world.cross_counts, counts
+    return [f"{label} ({n})" for label, n, before in zip(labels, counts, seen, strict=True) if n > before]
+
+
+async def queued_texts(world: IsolationWorld, after_id: int) -> list[Call]:
+    """Messages queued for later (reminders, DMs), as calls, so the leak check reads them too."""
+    outbox = Base.metadata.tables["outbox"]
+    async with world.h.bot.sessions() as session:
+        rows = (await session.execute(select(outbox.c.id, outbox.c.args).where(outbox.c.id > after_id))).all()
+    return [Call("QUEUE", f"/outbox/{row_id}", args, None) for row_id, args in rows]
+
+
+async def last_outbox_id(world: IsolationWorld) -> int:
+    outbox = Base.metadata.tables["outbox"]
+    async with world.h.bot.sessions() as session:
+        return int(await session.scalar(select(func.max(outbox.c.id))) or 0)
+
+
+def changed(before: dict[str, list[tuple[Any, ...]]], after: dict[str, list[tuple[Any, ...]]]) -> list[str]:
+    return [name for name in after if before.get(name) != after[name]]
+
+
+async def first_league_changes(world: IsolationWorld) -> list[str]:
+    """What changed in the first league since the last probe, and new rows linking the leagues.
+
+    The baseline moves on after a failure, so one leak fails the probe that caused it, not every later one.
+    """
+    now = await league_rows(world, world.l1)
+    problems = [f"changed the first league's {t}" for t in changed(world.baseline, now)]
+    world.baseline = now
+    return problems + await cross_league_rows(world)
+
+
+# --- the two servers ----------------------------------------------------------------------------------------
+class IsolationWorld(World):
+    """The fuzz world's two leagues, each with data of its own, and people who act from the second server."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        super().__init__(tmp_path)
+        bot = self.h.bot
+        self.clock = bot.clock
+        self.l1, self.l2 = bot.league_ids[GUILD], bot.league_ids[OTHER_GUILD]
+        self.first_channels = {*self.h.channels[GUILD]} | {
+            int(t["channel_id"]) for t in self.sample.teams.values() if t["channel_id"]}
+        self.second_channels = {*self.h.channels[OTHER_GUILD], LYNX_CHANNEL, RAVENS_CHANNEL}
+        for channel in (LYNX_CHANNEL, RAVENS_CHANNEL):
+            self.h.add_channel(OTHER_GUILD, channel)
+        # From the second server: its commissioner, and Alice, who plays in both leagues (every role there).
+        self.olga = self.h.member("Other Olga", league=1, member_id=OLGA, roles=("captain", "referee", "commissioner"))
+        self.alice = self.h.member("A. Hart", league=1, member_id=ALICE, roles=("captain", "referee", "commissioner"))
+        self.actors = [self.olga, self.alice]
+        self.cross_checks = cross_league_checks(self)
+        self.cross_counts: tuple[int, ...] = (0,) * len(self.cross_checks[0])
+        self.first_league_queries = league_queries(self.l1)
+        self.loop.run_until_complete(self._populate())
+        self.markers = first_server_markers(self)
+
+    def close(self) -> None:
+        """Also end the timers discord.py starts for pressed messages' views (none may outlive the loop)."""
+        self.loop.run_until_complete(self.h.close())
+        pending = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
+        if pending:
+            for task in pending:
+                task.cancel()
+            self.loop.run_until_complete(asyncio.wait(pending))
+        self.loop.close()
+
+    async def ok(self, path: str, actor: Member, guild: int = GUILD, **options: Any) -> Reply:
+        reply = await self.h.slash(path, as_=actor, guild_id=guild, **options)
+        outcome = self.outcomes.pop(interaction_id(reply), None)
+        assert outcome is None, f"setup {path} failed: {reply.text}"
+        return reply
+
+    async def _populate(self) -> None:
+        s, bot = self.sample, self.h.bot
+        kay, rita, hawks = s.commissioner(), s.referee(), s.captain("Hawks")
+        other = bot.settings.leagues[1]
+        importer = Importer(bot.sessions)
+        for kind, text in (("teams", OTHER_TEAMS), ("players", OTHER_PLAYERS), ("games", OTHER_GAMES)):
+            report = await importer.run(kind, text.encode(), other, now=self.clock.now(), allow_past=True)
+            assert report.summary(), kind
+        await rules_service(bot).import_rulebook(self.l1, FIRST_RULEBOOK.encode(), "first.txt")
+        await rules_service(bot).import_rulebook(self.l2, SECOND_RULEBOOK.encode(), "second.txt")
+
+        self.clock.set(SETUP_START)
+        for name in HAWKS_IN + OWLS_IN:
+            await self.ok("/checkin", s.player(name), status="in", game="G1")
+        for member_id, name in LYNX_IN:
+            await self.ok("/checkin", Member(member_id, name), guild=OTHER_GUILD, status="in", game="G1")
+        await self.ok("/deadline add", kay, name=f"{SECRET} team fees", due="2030-02-01 12:00", audience="team:Hawks")
+        await self.ok("/deadline add", self.olga, OTHER_GUILD, name="Second kit order", due="2030-02-01 12:00",
+                      audience="team:Lynx")
+        await self.ok("/tellcaptain", s.player("Bea Quinn"), message=f"{SECRET} note for the captain")
+        await self.ok("/game referee", kay, game="G1", member=rita)
+        await self.ok("/shootout submit", hawks, game="G1", shooters="Alice Hart, Carl Diaz, Dan Roy")
+        await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
+                      shooters="A. Hart, Kofi Mensah, Lena Brandt")
+
+        self.clock.set(GAME_DAY)
+        await bot.courier.deliver_due()  # game-day reminders and lineup checks (captain alerts)
+        await self.ok("/relay send", hawks, game="G1", message=f"{SECRET} relay message")
+        await self.ok("/relay send", self.alice, OTHER_GUILD, game="G1", message="Second server relay")
+
+        self.clock.set(AFTER_GAMES)
+        await self.ok("/result enter", kay, game="G2", home=2, away=1, decided="regulation")
+        await self.ok("/result fix", kay, game="G2", home=3, reason=f"{SECRET} correction")
+        await self.ok("/result enter", self.olga, OTHER_GUILD, game="L2", home=1, away=0, decided="regulation")
+        await self.ok("/shootout record", rita, game="G1", shooter="Alice Hart", scored=True, tied_at=3)
+        await self.ok("/penalty", rita, game="G1", player=s.player("Carl Diaz"), infraction="slashing")
+        await self.ok("/suspend", kay, player=s.player("Alice Hart"), games=2, reason=f"{SECRET} suspension reason")
+        await self.ok("/suspend", self.olga, OTHER_GUILD, player=Member(KOFI, "Kofi Mensah"), games=1,
+                      reason="Second server suspension")
+        async with bot.sessions() as session:  # the first suspension came with Carl's penalty
+            carls = await session.scalar(select(Suspension.id).where(Suspension.league_id == self.l1)
+                                         .order_by(Suspension.id))
+            kofis = await session.scalar(select(Suspension.id).where(Suspension.league_id == self.l2))
+            alices = await session.scalar(select(func.max(Suspension.id)).where(Suspension.league_id == self.l1))
+        assert carls and kofis and alices != carls, "Carl's penalty should have suspended him"
+        # Hawks' captain appeals Carl's; Alice's own suspension stays appealable, by her only, and only here.
+        await self.ok("/appeal file", hawks, suspension=carls, reason=f"{SECRET} appeal reason")
+        await self.ok("/appeal file", self.alice, OTHER_GUILD, suspension=kofis,
+                      reason="Second server appeal")
+        await self.ok("/dispute file", hawks, game="G1", message=f"{SECRET} dispute message")
+        await self.ok("/dispute file", self.alice, OTHER_GUILD, game="G1", message="Second server dispute")
+        await self.ok("/standings adjust", kay, team="Owls", points=-1, reason=f"{SECRET} adjustment")
+        await self.ok("/standings post", kay)
+        await self.ok("/bracket create", kay, teams=4)
+        await self.ok("/bracket create", self.olga, OTHER_GUILD, teams=2)
+        await bot.courier.deliver_due()
+
+        self.ids: dict[str, list[int]] = {}
+        async with bot.sessions() as session:
+            for kind, model in (("suspension", Suspension), ("appeal", Appeal), ("dispute", Dispute),
+                                ("deadline", Deadline), ("relay", Relay)):
+                self.ids[kind] = list((await session.scalars(
+                    select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
+                assert self.ids[kind], f"the first league has no {kind} to aim at"
+        rows = await league_rows(self, self.l1)
+        empty = sorted(name for name, found in rows.items() if not found)
+        # Every table the first league could lose data from has data to lose.
+        assert empty == [], f"the first league has no rows in {empty}"
+        assert await cross_league_rows(self) == []
+        # Nothing below may change the first league: the probes compare against this.
+        self.baseline = await league_rows(self, self.l1)
+
+
+def interaction_id(reply: Reply) -> int:
+    return int(reply.first.path.split("/")[2])
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[IsolationWorld]:
+    w = IsolationWorld(tmp_path_factory.mktemp("isolation"))
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def error_log() -> Iterator[ErrorLog]:
+    handler = ErrorLog()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield handler
+    root.removeHandler(handler)
+
+
+# --- options that name the first server's objects --------------------------------------------------------
+GAMES = ("G2", "G1", "G5")  # only on the first server (played) · on both · only on the first (upcoming)
+TEAMS = ("Hawks", "Owls", "Bears")
+TEXT = "isolation probe"  # free text never names the first server: the second league may store it
+ID_OPTIONS = {"suspension": "suspension", "appeal": "appeal", "id": "dispute", "deadline": "deadline"}
+NAMED_OPTIONS = ("game", "team", "home", "away", "forfeit_team", "winner", "division", "matchup", "audience",
+                 "citation", "question", "shooter", "shooters", "players", "preferred", "infraction", "code",
+                 "starts_at", "due", "nudges", *ID_OPTIONS)
+FIRST_SERVER_FILES = {
+    # a team of the second league pointed at a channel of the first server
+    "/import teams": f"team,division,captain_discord_ids,channel_id\nRavens,East,{OLGA},600000000000000001\n",
+    "/import players": f"discord_id,name,team,position,gender\n{BEA},Probe Player,Hawks,skater,woman\n",
+    "/import games": "game_id,starts_at,home,away,venue,kind\nG9,2030-02-20 19:00,Hawks,Owls,Probe Rink,regular\n",
+}
+
+
+def variants(command: LeafCommand) -> int:
+    names = {o["name"] for o in command.options}
+    if "game" in names or names & {"team", "home", "forfeit_team", "winner"}:
+        return 3
+    if any(o["type"] in (6, 9) for o in command.options) or names & set(ID_OPTIONS):
+        return 2
+    return 1
+
+
+def probe_options(world: IsolationWorld, command: LeafCommand, k: int) -> dict[str, Any]:
+    """Variant k of the options: every object named is the first server's (or, for G1, on both)."""
+    members = (Member(BEA, "Probe Member"), Member(ALICE, "A. Hart"))
+    out: dict[str, Any] = {}
+    for option in command.options:
+        name, kind = option["name"], option["type"]
+        if name in ID_OPTIONS:
+            ids = world.ids[ID_OPTIONS[name]]
+            out[name] = ids[k % len(ids)] if kind == 4 else str(ids[k % len(ids)])
+        elif option.get("choices"):
+            if option.get("required"):
+                out[name] = option["choices"][k % len(option["choices"])]["value"]
+        elif name in NAMED_OPTIONS:
+            out[name] = {
+                "game": GAMES[k % 3], "team": TEAMS[k % 3], "home": TEAMS[k % 3], "forfeit_team": TEAMS[k % 3],
+                "winner": TEAMS[k % 3], "away": TEAMS[(k + 1) % 3], "division": ("North", "South")[k % 2],
+                "matchup": ("R1-M1", "R1-M2")[k % 2], "audience": f"team:{TEAMS[k % 3]}",
+                "citation": ("1.3", "2.2")[k % 2],
+                "question": ("how many shooters in the shootout", "slap shots")[k % 2],
+                "shooter": ("Alice Hart", "Omar Fox")[k % 2], "shooters": "Alice Hart, Carl Diaz, Dan Roy",
+                "players": "Alice Hart, Carl Diaz, Dan Roy", "preferred": "Alice Hart, Carl Diaz, Dan Roy",
+                "infraction": "slashing", "code": "G2", "starts_at": "2030-02-15 19:00", "due": "2030-02-15 19:00",
+                "nudges": "24h",
+            }[name]
+        elif not option.get("required"):
+            continue
+        elif kind == 3:
+            out[name] = TEXT
+        elif kind == 4:
+            out[name] = max(option.get("min_value", 1), min(1, option.get("max_value", 1)))
+        elif kind == 10:
+            out[name] = float(option.get("min_value", 1))
+        elif kind == 5:
+            out[name] = False
+        elif kind in (6, 9):
+            out[name] = members[k % len(members)]
+        elif kind == 11:
+            out[name] = Attachment("probe.csv", FIRST_SERVER_FILES[command.path].encode())
+        else:
+            raise AssertionError(f"{command.path}: no probe value for option {name!r} of type {kind}")
+    return out
+
+
+def command(world: IsolationWorld, path: str) -> LeafCommand:
+    return next(c for c in leaf_commands(world.h.bot) if c.path == path)
+
+
+def sent_during(world: IsolationWorld, reply: Reply, start: int) -> list[Call]:
+    return reply.calls + world.h.discord.calls[start:]
+
+
+@dataclass
+class Outcome:
+    reply: Reply
+    error: BaseException | None
+    problems: list[str]
+
+
+async def run_from_second_server(world: IsolationWorld, path: str, actor: Member,
+                                 options: dict[str, Any]) -> Outcome:
+    """Run one command and collect every way it could have crossed into the first server."""
+    queued_from = await last_outbox_id(world)
+    reply = await world.h.slash(path, as_=actor, guild_id=OTHER_GUILD, **options)
+    start = len(world.h.discord.calls)
+    await world.h.bot.courier.deliver_due()  # what it queued for now goes out (DMs, announcements)
+    sent = sent_during(world, reply, start) + await queued_texts(world, queued_from)
+    outcome = world.outcomes.pop(interaction_id(reply), None)
+    error = None if outcome is None else (getattr(outcome, "original", None) or outcome.__cause__ or outcome)
+    problems = await first_league_changes(world)
+    problems += leaks(world, sent, typed_text(options))
+    if error is not None and not isinstance(error, UserFacingError | app_commands.CheckFailure):
+        problems.append(f"crashed: {error!r}")
+    if error is not None and not reply.ephemeral:
+        problems.append("a refusal was not private")
+    if "something went wrong" in reply.text or "Traceback" in reply.text:
+        problems.append(f"answered with an error: {reply.text[:200]}")
+    return Outcome(reply, error, problems)
+
+
+# --- 1. autocomplete -----------------------------------------------------------------------------------------
+def autocompletes(world: IsolationWorld) -> list[tuple[str, str]]:
+    return [(c.path, o["name"]) for c in leaf_commands(world.h.bot) for o in c.options if o.get("autocomplete")]
+
+
+def prefixes(world: IsolationWorld) -> list[str]:
+    """The empty string and first letters of the first server's names (and of what its ids look like)."""
+    names = [*world.sample.teams, "Alice Hart", "Omar Fox", SECRET, "North"]
+    return sorted({"", "G", "G2", "#", "1", "R1", "team:", *(n[:2] for n in names)})
+
+
+async def autocomplete_problems(world: IsolationWorld, path: str, focused: str, actor: Member,
+                                guild: int = OTHER_GUILD) -> tuple[list[str], int]:
+    """Ask one autocomplete for every prefix; returns what leaked and how many choices were shown."""
+    context = {k: v for k, v in probe_options(world, command(world, path), 1).items()  # G1: a game on both
+               if k != focused and not isinstance(v, Member | Attachment)}
+    problems: list[str] = []
+    shown = 0
+    for typed in prefixes(world):
+        reply = await world.h.autocomplete(path, focused=focused, as_=actor, guild_id=guild,
+                                           **{**context, focused: typed})
+        assert reply.response_type == 8, f"{path} {focused}: no autocomplete answer"
+        choices = reply.autocomplete_choices
+        shown += len(choices)
+        problems += [f"{typed!r}: {p}" for p in leaks(world, reply.calls, typed_text({**context, focused: typed}))]
+        if focused in ID_OPTIONS:
+            foreign = {str(i) for i in world.ids[ID_OPTIONS[focused]]}
+            problems += [f"{typed!r}: offers the first server's {ID_OPTIONS[focused]} {c['value']}"
+                         for c in choices if str(c["value"]) in foreign]
+    return problems, shown
+
+
+def test_every_table_but_leagues_belongs_to_one_league() -> None:
+    """The fingerprints above read rows by league_id: a table without one would escape them."""
+    assert {t.name for t in Base.metadata.sorted_tables} - {t.name for t in LEAGUE_TABLES} == {"leagues"}
+
+
+def test_every_autocomplete_is_known_to_the_probes(world: IsolationWorld) -> None:
+    found = autocompletes(world)
+    assert len(found) >= 20, found  # the tree was read
+    unknown = {name for _, name in found} - set(NAMED_OPTIONS)
+    assert not unknown, f"autocomplete options {unknown}: teach probe_options which first-server object they name"
+
+
+@pytest.mark.parametrize("path", COMMANDS)
+def test_autocomplete_from_the_other_server_offers_nothing_of_this_server(
+        world: IsolationWorld, path: str, error_log: ErrorLog) -> None:
+    focusable = [name for p, name in autocompletes(world) if p == path]
+    if not focusable:
+        pytest.skip(f"{path} has no autocomplete")
+    for focused in focusable:
+        for actor in world.actors:
+            problems, _ = world.loop.run_until_complete(autocomplete_problems(world, path, focused, actor))
+            assert problems == [], f"{path} {focused} as {actor.name}: {problems[:5]}"
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
+
+
+# --- 2. buttons and forms with forged custom_ids --------------------------------------------------------------
+def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
+    """Per registered button class: custom_ids aimed at the first server's rows."""
+    return {
+        "CheckInButton": [f"sideline:checkin:{code}:{status}" for code in ("G1", "G2", "G5")
+                          for status in ("in", "out")],
+        "RelayButton": [f"sideline:relay:{action}:{relay}" for relay in world.ids["relay"]
+                        for action in ("ack", "reply")],
+        "RuleButton": [f"sideline:rule:{world.l1}:{citation}" for citation in ("1.1", "1.3", "2.2", "Section 1")],
+    }
+
+
+def test_every_button_template_is_forged(world: IsolationWorld) -> None:
+    registered = {item.__name__ for item in world.h.bot._connection._view_store._dynamic_items.values()}
+    assert registered == set(forged_presses(world)), (
+        f"button templates {registered} vs forged {set(forged_presses(world))}: forge ids for the new one")
+
+
+async def press(world: IsolationWorld, custom_id: str, actor: Member, guild: int | None) -> Reply:
+    """A press on a message carrying the button, in a server channel or (guild None) in a DM."""
+    h = world.h
+    channel = h.channels[guild][0] if guild else next_id()
+    message = {"id": str(next_id()), "channel_id": str(channel), "type": 0, "content": "",
+               "author": h.discord.bot_user, "embeds": [], "attachments": [], "mentions": [], "mention_roles": [],
+               "mention_everyone": False, "pinned": False, "tts": False, "timestamp": datetime.now(UTC).isoformat(),
+               "edited_timestamp": None, "flags": 0,
+               "components": [{"type": 1, "components": [
+                   {"type": 2, "style": 2, "label": "Button", "custom_id": custom_id}]}]}
+    payload = h._base(3, actor, guild, channel if guild else None, {"custom_id": custom_id, "component_type": 2},
+                      message)
+    if guild is None:
+        payload["channel"] = {"id": str(channel), "type": 1}
+        payload["channel_id"] = str(channel)
+    return await h._feed(payload)
+
+
+async def submit_form(world: IsolationWorld, custom_id: str, actor: Member, guild: int | None) -> Reply:
+    """A reply form coming back, from a server or (guild None) from a DM."""
+    data = {"custom_id": custom_id, "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": "answer", "value": "forged answer"}]}]}
+    payload = world.h._base(5, actor, guild, None, data)
+    return await world.h._feed(payload)
+
+
+async def forged_problems(world: IsolationWorld, custom_id: str, actor: Member, guild: int | None,
+                          *, form: bool = False) -> list[str]:
+    queued_from = await last_outbox_id(world)
+    reply = await (submit_form if form else press)(world, custom_id, actor, guild)
+    start = len(world.h.discord.calls)
+    await world.h.bot.courier.deliver_due()
+    problems = await first_league_changes(world)
+    if guild != GUILD:  # the first server's own members may read its data; they must not change it
+        problems += leaks(world, sent_during(world, reply, start) + await queued_texts(world, queued_from),
+                          [custom_id])
+    if not reply.responses:
+        problems.append("no answer")
+    elif reply.responses[0].body.get("type") == 9:
+        problems.append(f"opened the reply form: {reply.responses[0].body}")
+    elif not reply.ephemeral:
+        problems.append("the answer was not private")
+    if "something went wrong" in reply.text or "forged answer" in reply.text:
+        problems.append(f"answered: {reply.text}")
+    return problems
+
+
+def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: ErrorLog) -> None:
+    s = world.sample
+    # From the second server (its commissioner; Alice, whose relay and check-ins these are on the first
+    # server), from a DM, and from the first server by someone it isn't for: Walt plays for Bears (not
+    # in G1 or G2), Bea is neither referee nor commissioner.
+    elsewhere: list[tuple[Member, int | None]] = [(world.olga, OTHER_GUILD), (world.alice, OTHER_GUILD),
+                                                  (world.olga, None), (s.captain("Hawks"), None)]
+    not_entitled = {"CheckInButton": s.player("Walt Orr"), "RelayButton": s.player("Bea Quinn")}
+    cases = [(custom_id, actor, guild, False) for template, ids in forged_presses(world).items() for custom_id in ids
+             for actor, guild in elsewhere + ([(not_entitled[template], GUILD)] if template in not_entitled else [])
+             if not (custom_id.endswith((":G5:in", ":G5:out")) and guild == GUILD)]  # G5 is open to Walt's Bears
+    cases += [(f"sideline:relay:answer:{relay}", actor, guild, True) for relay in world.ids["relay"]
+              for actor, guild in [*elsewhere, (not_entitled["RelayButton"], GUILD)]]
+    for custom_id, actor, guild, form in cases:
+        problems = world.loop.run_until_complete(forged_problems(world, custom_id, actor, guild, form=form))
+        where = "a DM" if guild is None else ("the first server" if guild == GUILD else "the second server")
+        verb = "submitted" if form else "pressed"
+        assert problems == [], f"{custom_id} {verb} by {actor.name} in {where}: {problems}"
+    assert len(cases) >= 50
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
+
+
+# --- 3. a team's channel comes from the importing server ----------------------------------------------------------
+def test_a_team_channel_must_be_a_channel_of_the_importing_server(world: IsolationWorld) -> None:
+    own = f"team,division,captain_discord_ids,channel_id\nRavens,East,{OLGA},{RAVENS_CHANNEL}\n"
+    reply = world.loop.run_until_complete(world.h.slash(
+        "/import teams", as_=world.olga, guild_id=OTHER_GUILD, file=Attachment("teams.csv", own.encode())))
+    assert "teams: 0 created, 0 updated, 1 unchanged" in reply.text, reply.text
+    foreign = Attachment("t.csv", FIRST_SERVER_FILES["/import teams"].encode())
+    run = run_from_second_server(world, "/import teams", world.olga, {"file": foreign})
+    result = world.loop.run_until_complete(run)
+    assert isinstance(result.error, UserFacingError) and result.problems == [], result.problems
+    assert "channel 600000000000000001 is not a channel of this server" in result.reply.text
+
+
+# --- the checks can fail: aimed at the first server from the first server, they see its data -----------------
+def test_the_leak_checks_see_this_servers_data_when_it_is_shown(world: IsolationWorld) -> None:
+    s = world.sample
+    schedule = world.loop.run_until_complete(world.h.slash("/schedule", as_=s.player("Bea Quinn"), team="Hawks"))
+    assert leaks(world, schedule.calls, ["Hawks"]), schedule.text  # Hawks' opponents and venues are in it
+    rule = world.loop.run_until_complete(press(world, f"sideline:rule:{world.l1}:1.3", s.player("Bea Quinn"), GUILD))
+    assert any("stored text" in p for p in leaks(world, rule.calls, [])), rule.text
+    problems, shown = world.loop.run_until_complete(
+        autocomplete_problems(world, "/dispute decide", "id", s.commissioner(), guild=GUILD))
+    assert shown and any("offers the first server's dispute" in p for p in problems), problems
+
+
+def test_the_other_server_has_data_of_its_own_to_answer_with(world: IsolationWorld) -> None:
+    """So a command or autocomplete that answered from the wrong league would show it."""
+    olga = world.olga
+    schedule = world.loop.run_until_complete(world.h.slash("/schedule", as_=olga, guild_id=OTHER_GUILD, team="Lynx"))
+    assert "Ravens" in schedule.text and leaks(world, schedule.calls, []) == []
+    for path, focused in (("/dispute decide", "id"), ("/appeal decide", "appeal"), ("/appeal file", "suspension"),
+                          ("/deadline done", "deadline"), ("/schedule", "team"), ("/checkin", "game"),
+                          ("/rule", "question"), ("/shootout record", "shooter")):
+        problems, shown = world.loop.run_until_complete(autocomplete_problems(world, path, focused, world.alice))
+        assert shown and problems == [], f"{path} {focused}: {shown} choices, {problems[:3]}"
+
+
+# --- 4. every command (late: some of them legitimately cancel or move the second server's games) -------------
+CHANGES_THE_SECOND_LEAGUE = ("/game move", "/game cancel", "/roster remove", "/profile forget")
+
+
+@pytest.mark.parametrize("path", sorted(COMMANDS, key=lambda p: (p in CHANGES_THE_SECOND_LEAGUE, p)))
+def test_commands_from_the_other_server_cannot_reach_this_servers_data(
+        world: IsolationWorld, path: str, error_log: ErrorLog) -> None:
+    cmd = command(world, path)
+    for k in range(variants(cmd)):
+        options = probe_options(world, cmd, k)
+        for actor in world.actors:
+            result = world.loop.run_until_complete(run_from_second_server(world, path, actor, options))
+            assert result.problems == [], (f"{path} {options!r} as {actor.name} from the second server: "
+                                           f"{result.problems}\nanswer: {result.reply.text[:500]}")
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
+
+
+# --- 5. services and repositories, directly (after the commands: they must not pre-empt them) ---------------------
+def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: IsolationWorld) -> None:
+    bot = world.h.bot
+    olga = Caller(OLGA, "Other Olga", bot.settings.leagues[1], world.l2, frozenset(OTHER_ROLES.values()),
+                  manages_server=True)
+    alice = Caller(ALICE, "A. Hart", bot.settings.leagues[1], world.l2, frozenset(OTHER_ROLES.values()))
+
+    async def check() -> None:
+        for dispute in world.ids["dispute"]:
+            with pytest.raises(NotFound):
+                await DisputeService(bot.sessions, bot.clock).decide(olga, str(dispute), "upheld", TEXT)
+        for deadline in world.ids["deadline"]:
+            with pytest.raises(NotFound):
+                await DeadlineService(bot.sessions, bot.clock).done(olga, str(deadline))
+        for appeal in world.ids["appeal"]:
+            with pytest.raises(NotFound):
+                await AppealService(bot.sessions, bot.clock).decide(olga, appeal, "overturned")
+        for suspension in world.ids["suspension"]:
+            with pytest.raises(NotFound):
+                await AppealService(bot.sessions, bot.clock).file(alice, suspension, TEXT)
+        relays = RelayService(bot.sessions, bot.clock)
+        for relay in world.ids["relay"]:
+            for attempt in (relays.acknowledge, relays.check_can_answer):
+                with pytest.raises(NotFound):
+                    await attempt(Responder(OLGA, "Other Olga", olga), relay)
+            with pytest.raises(NotFound):
+                await relays.answer(Responder(OLGA, "Other Olga", olga), relay, TEXT)
+        with pytest.raises(NotFound):
+            await CheckInService(bot.sessions, bot.clock).check_in(alice, "in", "G5")
+        with pytest.raises(NotFound):
+            await rules_service(bot).section(world.l2, "1.3")
+        async with bot.sessions() as session:
+            assert await core.team_by_name(session, world.l2, "Hawks") is None
+            assert await core.game_by_code(session, world.l2, "G2") is None
+            assert await core.player_by_discord(session, world.l2, BEA) is None
+            both = await core.game_by_code(session, world.l2, "G1")
+            assert both is not None and both.league_id == world.l2
+            assert {t.name for t in await core.search_teams(session, world.l2, "")} == {"Lynx", "Ravens"}
+
+    world.loop.run_until_complete(check())
+    assert world.loop.run_until_complete(first_league_changes(world)) == []
