@@ -22,7 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
-from bot.errors import Conflict, NotAllowed
+from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.shootout import (
     Attempt,
     Shooter,
@@ -250,7 +250,7 @@ def acting_side(ctx: ShootoutContext, team_name: str | None, *, what: str) -> Si
         wanted = team_name.strip().casefold()
         side = next((s for s in SIDES if ctx.pools[s].name.casefold() == wanted), None)
         if side is None:
-            raise NotAllowed(f"{team_name.strip()[:100]} isn't playing in {game.code} ({ctx.label.title}).")
+            raise InvalidInput(f"{team_name.strip()[:100]} isn't playing in {game.code} ({ctx.label.title}).")
         if side in mine or caller.is_commissioner:
             return side
         raise NotAllowed(f"Only {ctx.pools[side].name}'s captain or a commissioner can {what} for "
@@ -258,6 +258,6 @@ def acting_side(ctx: ShootoutContext, team_name: str | None, *, what: str) -> Si
     elif len(mine) == 1:
         return mine[0]
     elif caller.is_commissioner or len(mine) > 1:
-        raise NotAllowed(f"Name the team ({ctx.label.title}) whose shootout order you mean.")
+        raise InvalidInput(f"Name the team ({ctx.label.title}) whose shootout order you mean.")
     raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name}, or a commissioner, can {what} "
                      f"for {game.code}.")
