@@ -10,7 +10,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app import create_bot
@@ -20,7 +20,7 @@ from bot.imports.importer import Importer
 from bot.services import outbox
 from bot.settings import Settings
 from storage.db import create_engine
-from storage.models import CaptainAlert, OutboxMessage
+from storage.models import CaptainAlert, OutboxMessage, RosterEntry, Team
 from tests.conftest import CHANNELS, SampleLeague, league_config, make_settings
 from tests.harness import Call, Fault, Harness
 
@@ -114,6 +114,18 @@ async def test_when_everyone_answered_nobody_is_pinged(league: SampleLeague, clo
     assert mentions(msg.content) == [] and msg.allowed_mentions["users"] == []
     assert "Everyone has answered" in msg.content
 
+
+
+async def test_a_team_with_an_empty_roster_is_told_so_not_thanked(league: SampleLeague, clock: FixedClock) -> None:
+    h = league.h
+    async with h.bot.sessions.begin() as s:
+        hawks = await s.scalar(select(Team.id).where(Team.name == "Hawks"))
+        await s.execute(delete(RosterEntry).where(RosterEntry.team_id == hawks))
+    await at(h, clock, G1_START - timedelta(hours=48))
+    (msg,) = h.discord.channel_messages(HAWKS)
+    assert "Everyone has answered" not in msg.content
+    assert "Nobody is on the roster yet" in msg.content and "/roster add" in msg.content
+    assert mentions(msg.content) == [] and msg.allowed_mentions["users"] == []
 
 async def test_a_team_without_a_channel_gets_dms_and_closed_dms_are_counted(
         league: SampleLeague, clock: FixedClock) -> None:

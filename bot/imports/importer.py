@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import selectinload
 
 from bot.imports.csv_rows import (
     CsvImportError,
@@ -85,7 +86,7 @@ class Importer:
             divisions = {d.name.lower(): d for d in (await session.scalars(
                 select(Division).where(Division.league_id == league_id))).all()}
             existing = {t.name.lower(): t for t in (await session.scalars(
-                select(Team).where(Team.league_id == league_id))).all()}
+                select(Team).where(Team.league_id == league_id).options(selectinload(Team.captains)))).all()}
             for r in rows:
                 division = None
                 if r.division:
@@ -157,7 +158,7 @@ class Importer:
     async def _roster_sizes(session: AsyncSession, league_id: int) -> dict[int, int]:
         rows = await session.execute(select(RosterEntry.team_id, func.count()).where(
             RosterEntry.league_id == league_id).group_by(RosterEntry.team_id))
-        return dict(rows.tuples().all())
+        return {team_id: size for team_id, size in rows.all()}
 
     @staticmethod
     def _check_roster_limits(rules: LineupRules, sizes: dict[int, int], teams: dict[str, Team],

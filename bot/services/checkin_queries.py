@@ -3,11 +3,92 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, and_, bindparam, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
-from storage.models import CheckIn
+from storage.models import CheckIn, Game, Player, RosterEntry, Team
+from storage.text import printable
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """A game as the replies name it."""
+
+    code: str
+    starts_at: datetime
+    home: str
+    away: str
+    venue: str
+    status: str
+
+    @property
+    def title(self) -> str:
+        return f"{self.home} vs {self.away}"
+
+
+def game_ref(game: Game) -> GameRef:
+    return GameRef(game.code, game.starts_at, game.home.name, game.away.name, game.venue, game.status)
+
+
+@dataclass(frozen=True)
+class CheckInContext:
+    """Everything a check-in decides on, read in one query: the game, the caller's roster place
+    in the league (None when not on a roster) and the answer they gave before (None when none)."""
+
+    game_id: int
+    game: GameRef
+    home_team_id: int
+    away_team_id: int
+    team_id: int | None
+    player_id: int | None
+    player_name: str | None
+    previous: str | None
+
+
+def _context_query(by_code: bool) -> Select[Any]:
+    home, away = aliased(Team), aliased(Team)
+    # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
+    place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name)
+             .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
+                                                         RosterEntry.player_id == Player.id))
+             .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
+             .subquery())
+    query = (
+        select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
+               home.name, away.name, place.c.team_id, place.c.player_id, place.c.name, CheckIn.status)
+        .join(home, Game.home_team_id == home.id)
+        .join(away, Game.away_team_id == away.id)
+        .outerjoin(place, true())
+        .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == place.c.player_id))
+        .where(Game.league_id == bindparam("league_id"))
+    )
+    return query.where(Game.code == bindparam("code") if by_code else Game.id == bindparam("game_id"))
+
+
+# Built once: a check-in is the hottest path, and building a statement costs more than running it.
+_CONTEXT_BY_CODE, _CONTEXT_BY_ID = _context_query(True), _context_query(False)
+
+
+async def checkin_context(session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
+                          game_id: int | None = None) -> CheckInContext | None:
+    """The game (by code or id, in this league) with the caller's roster place and answer; None: no game."""
+    params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
+    if code is not None:
+        query, params["code"] = _CONTEXT_BY_CODE, printable(code).strip()  # no NUL for PostgreSQL
+    else:
+        query, params["game_id"] = _CONTEXT_BY_ID, game_id
+    row = (await session.execute(query, params)).first()
+    if row is None:
+        return None
+    (gid, gcode, starts_at, venue, status, home_id, away_id, home_name, away_name,
+     team_id, player_id, player_name, previous) = row
+    return CheckInContext(gid, GameRef(gcode, starts_at, home_name, away_name, venue, status), home_id, away_id,
+                          team_id, player_id, player_name, previous)
 
 
 async def statuses_for_player(session: AsyncSession, player_id: int, game_ids: Sequence[int]) -> dict[int, str]:
@@ -20,10 +101,53 @@ async def statuses_for_player(session: AsyncSession, player_id: int, game_ids: S
     return {game_id: status for game_id, status in rows.all()}
 
 
+async def checkin_contexts(session: AsyncSession, league_id: int,
+                           asks: Sequence[tuple[int, str]]) -> dict[tuple[int, str], CheckInContext]:
+    """Contexts for many (discord id, game code) pairs in one league, in three queries whatever their
+    number. A pair whose game doesn't exist in the league is absent."""
+    codes = {code: printable(code).strip() for _, code in asks}
+    home, away = aliased(Team), aliased(Team)
+    games = {row[1]: row for row in (await session.execute(
+        select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id,
+               Game.away_team_id, home.name, away.name)
+        .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
+        .where(Game.league_id == league_id, Game.code.in_(set(codes.values())))
+    )).all()}
+    places = {row[0]: row[1:] for row in (await session.execute(
+        select(Player.discord_id, RosterEntry.team_id, RosterEntry.player_id, Player.name)
+        .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
+                                                     RosterEntry.player_id == Player.id))
+        .where(Player.league_id == league_id, Player.discord_id.in_({d for d, _ in asks}))
+    )).all()}
+    answers: dict[tuple[int, int], str] = {}
+    if games and places:
+        answers = {(g, p): s for g, p, s in (await session.execute(
+            select(CheckIn.game_id, CheckIn.player_id, CheckIn.status)
+            .where(CheckIn.game_id.in_({g[0] for g in games.values()}),
+                   CheckIn.player_id.in_({p[1] for p in places.values()}))
+        )).all()}
+    out: dict[tuple[int, str], CheckInContext] = {}
+    for discord_id, code in asks:
+        game = games.get(codes[code])
+        if game is None:
+            continue
+        gid, gcode, starts_at, venue, status, home_id, away_id, home_name, away_name = game
+        team_id, player_id, name = places.get(discord_id, (None, None, None))
+        previous = answers.get((gid, player_id)) if player_id is not None else None
+        out[(discord_id, code)] = CheckInContext(gid, GameRef(gcode, starts_at, home_name, away_name, venue, status),
+                                                 home_id, away_id, team_id, player_id, name, previous)
+    return out
+
+
 async def checkins_for_game(session: AsyncSession, league_id: int, game_id: int) -> Sequence[CheckIn]:
-    """Every answer for one game, oldest first (the lineup rules use check-in order)."""
+    """Every answer for one game, oldest first (the lineup rules use check-in order).
+
+    ``game_id`` comes from a lookup scoped to ``league_id``; filtering on the game alone lets SQLite
+    use the (game, player) index instead of scanning the whole league's check-ins.
+    """
+    del league_id  # scoped by the caller's game lookup (see above)
     return (await session.scalars(
-        select(CheckIn).where(CheckIn.league_id == league_id, CheckIn.game_id == game_id)
+        select(CheckIn).where(CheckIn.game_id == game_id)
         .order_by(CheckIn.updated_at, CheckIn.id)
     )).all()
 

@@ -8,20 +8,19 @@ Choices the spec leaves open, decided here:
   so and every ``LATE_DROPOUT_HOOKS`` callable is awaited after the answer is saved.
 - Writes are one upsert per (game, player): concurrent answers are each recorded exactly once and
   the last write wins.
-- On SQLite, this process's check-in writes queue in an asyncio lock before taking the database's
-  write lock: SQLite's busy handler is not fair, and in a burst (a reminder goes out, everyone
-  presses In) a waiter could otherwise time out with "database is locked".
+- On SQLite, this process's check-ins commit in groups (bot/services/group_commit.py): in a burst
+  (a reminder goes out, everyone presses In) the ones that arrive while a transaction runs share
+  the next one, in arrival order, instead of queueing for SQLite's one write lock each. A refused
+  check-in raises before it writes, so it never undoes the others in its group.
 - Check-ins carry no team: a player's answers count for the team they are on now, so a player
   removed from the roster simply drops out of the lineup.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,11 +31,19 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, UserFacingError
 from bot.league.lineup import CheckedInPlayer, LineupReport, check_lineup, lineup_rules_for
 from bot.league.vocabulary import CHECKIN_STATUSES
-from bot.services.checkin_queries import checkins_for_game
-from bot.services.eligibility import active_suspension_reason
+from bot.services.checkin_queries import (
+    CheckInContext,
+    GameRef,
+    checkin_context,
+    checkin_contexts,
+    checkins_for_game,
+    game_ref,
+)
+from bot.services.eligibility import active_suspension_reason, suspension_candidates, suspension_reasons
+from bot.services.group_commit import GroupCommit
 from bot.services.people import Membership, is_captain_of, membership, resolve_team
 from bot.services.schedule import find_game
 from storage.models import CheckIn, Game, Team
@@ -51,26 +58,6 @@ LateDropoutHook = Callable[[int, int, int], Awaitable[None]]
 #: Awaited with (league_id, game_id, player_id) after a late drop-out is saved; the reminders
 #: feature appends here to alert captains. A failing hook is logged; the check-in stands.
 LATE_DROPOUT_HOOKS: list[LateDropoutHook] = []
-
-
-@dataclass(frozen=True)
-class GameRef:
-    """A game as the replies name it."""
-
-    code: str
-    starts_at: datetime
-    home: str
-    away: str
-    venue: str
-    status: str
-
-    @property
-    def title(self) -> str:
-        return f"{self.home} vs {self.away}"
-
-
-def game_ref(game: Game) -> GameRef:
-    return GameRef(game.code, game.starts_at, game.home.name, game.away.name, game.venue, game.status)
 
 
 @dataclass(frozen=True)
@@ -128,34 +115,55 @@ def _insert_for(session: AsyncSession) -> Any:
     raise RuntimeError(f"check-ins need an upsert; database {name!r} is not supported")
 
 
+class _Unread:
+    """Marks a previous answer that has not been read under the write lock yet."""
+
+
+UNREAD = _Unread()
+
+
 async def record_checkin(session: AsyncSession, *, league_id: int, game_id: int, player_id: int,
-                         status: str, now: datetime) -> str | None:
+                         status: str, now: datetime, previous: str | _Unread | None = UNREAD) -> str | None:
     """Upsert one answer (last write wins) and return the answer it replaced, if any.
 
-    The answer replaced is exact under concurrency: an existing row is locked before it is read
-    (SQLite's BEGIN IMMEDIATE already serialises writers), and when there is none yet, an INSERT
-    that does nothing on conflict either creates it or waits for the concurrent creator to commit.
+    The answer replaced is exact under concurrency. A caller that already read it under the
+    write lock passes it as ``previous`` (SQLite: BEGIN IMMEDIATE serialises writers, so a read
+    in the same unit of work is exact). Otherwise an existing row is locked before it is read,
+    and when there is none yet, an INSERT that does nothing on conflict either creates it or
+    waits for the concurrent creator to commit.
     """
-    current = select(CheckIn.status).where(CheckIn.game_id == game_id, CheckIn.player_id == player_id)
-    previous = await session.scalar(current.with_for_update())
     insert = _insert_for(session)
     values = {"league_id": league_id, "game_id": game_id, "player_id": player_id, "status": status,
               "updated_at": now}
-    if previous is None:
-        created = await session.scalar(
-            insert(CheckIn).values(**values).on_conflict_do_nothing(
-                index_elements=[CheckIn.game_id, CheckIn.player_id]).returning(CheckIn.id)
-        )
-        if created is not None:
-            return None
+    if isinstance(previous, _Unread):
+        current = select(CheckIn.status).where(CheckIn.game_id == game_id, CheckIn.player_id == player_id)
         previous = await session.scalar(current.with_for_update())
-    stmt = insert(CheckIn).values(**values)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[CheckIn.game_id, CheckIn.player_id],
-        set_={"status": stmt.excluded.status, "updated_at": stmt.excluded.updated_at},
-    )
-    await session.execute(stmt)
+        if previous is None:
+            created = await session.scalar(
+                insert(CheckIn).values(**values).on_conflict_do_nothing(
+                    index_elements=[CheckIn.game_id, CheckIn.player_id]).returning(CheckIn.id)
+            )
+            if created is not None:
+                return None
+            previous = await session.scalar(current.with_for_update())
+    await session.execute(_upsert(insert), values)
     return previous
+
+
+_UPSERTS: dict[Any, Any] = {}
+
+
+def _upsert(insert: Any) -> Any:
+    """The dialect's check-in upsert, built once per dialect (hot path; values are bound at execute)."""
+    stmt = _UPSERTS.get(insert)
+    if stmt is None:
+        table = CheckIn.__table__
+        stmt = insert(table)
+        stmt = _UPSERTS[insert] = stmt.on_conflict_do_update(
+            index_elements=[table.c.game_id, table.c.player_id],
+            set_={"status": stmt.excluded.status, "updated_at": stmt.excluded.updated_at},
+        )
+    return stmt
 
 
 async def forget_checkins(session: AsyncSession, league_id: int, player_id: int) -> int:
@@ -166,18 +174,34 @@ async def forget_checkins(session: AsyncSession, league_id: int, player_id: int)
     return result.rowcount or 0
 
 
-_sqlite_write_queues: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
+@dataclass(frozen=True)
+class _Ask:
+    """One check-in waiting for its unit of work."""
+
+    caller: Caller
+    status: str
+    game_code: str | None
+    clock: Clock
 
 
-def _write_queue(sessions: async_sessionmaker[AsyncSession]) -> contextlib.AbstractAsyncContextManager[Any]:
-    """A FIFO queue for check-in writes on a SQLite engine; nothing on PostgreSQL (row locks suffice)."""
+_Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
+_batches: weakref.WeakKeyDictionary[Any, GroupCommit[_Ask, _Answer]] = weakref.WeakKeyDictionary()
+
+
+def _group_commit(sessions: async_sessionmaker[AsyncSession]) -> GroupCommit[_Ask, _Answer] | None:
+    """On SQLite, check-ins commit in groups (bot/services/group_commit.py); None on PostgreSQL,
+    where row locks let them run side by side."""
     engine = sessions.kw.get("bind")
     if engine is None or engine.dialect.name != "sqlite":
-        return contextlib.nullcontext()
-    lock = _sqlite_write_queues.get(engine.sync_engine)
-    if lock is None:
-        lock = _sqlite_write_queues[engine.sync_engine] = asyncio.Lock()
-    return lock
+        return None
+    batch = _batches.get(sessions)
+    if batch is None:
+        async def handle(asks: Sequence[_Ask]) -> list[_Answer | BaseException]:
+            async with sessions.begin() as session:
+                return await _check_in_many(session, asks)
+
+        batch = _batches[sessions] = GroupCommit(handle)
+    return batch
 
 
 async def _notify_late_dropout(league_id: int, game_id: int, player_id: int) -> None:
@@ -197,25 +221,13 @@ class CheckInService:
         """Record the caller's answer for a game (their team's next game when none is named)."""
         if status not in CHECKIN_STATUSES:
             raise InvalidInput(f"Answer one of: {', '.join(CHECKIN_STATUSES)}.")
-        async with _write_queue(self.sessions), self.sessions.begin() as session:
-            now = self.clock.now()
-            member = await membership(session, caller)
-            game = await self._game(session, caller, member, game_code, now)
-            entry = member.entry
-            if entry is None or entry.team_id not in game.team_ids():
-                raise NotAllowed(f"Only players on {game.home.name} or {game.away.name} can check in for "
-                                 f"{game.code}. Ask your captain if you should be on the roster.")
-            _require_open(game, now)
-            if status != "out":
-                reason = await active_suspension_reason(session, caller.league_id, entry.player_id, game.id)
-                if reason:
-                    raise NotAllowed(f"You can't check in for {game.code}: {reason}")
-            previous = await record_checkin(session, league_id=caller.league_id, game_id=game.id,
-                                            player_id=entry.player_id, status=status, now=now)
-            team = game.home if game.home_team_id == entry.team_id else game.away
-            late = previous == "in" and status == "out" and game.starts_at - now <= LATE_DROPOUT_WINDOW
-            result = CheckInResult(game_ref(game), team.name, entry.player.name, status, previous, late)
-            ids = (caller.league_id, game.id, entry.player_id)
+        ask = _Ask(caller, status, game_code, self.clock)
+        batch = _group_commit(self.sessions)
+        if batch is not None:
+            result, ids = await batch.submit(ask)
+        else:
+            async with self.sessions.begin() as session:
+                result, ids = await _check_in(session, ask, previous_exact=False)
         if result.late_dropout:
             await _notify_late_dropout(*ids)
         return result
@@ -230,7 +242,7 @@ class CheckInService:
             team = await resolve_team(session, caller, None, member)
             game = await self._game(session, caller, member, game_code, self.clock.now(), team=team)
             if team.id not in game.team_ids():
-                raise NotAllowed(f"{game.code} is {game.home.name} vs {game.away.name}, not a {team.name} "
+                raise InvalidInput(f"{game.code} is {game.home.name} vs {game.away.name}, not a {team.name} "
                                  "game. /whoisin shows your own team's answers.")
             roster = await core.roster(session, caller.league_id, team.id)
             answers = {c.player_id: c.status for c in await checkins_for_game(session, caller.league_id, game.id)}
@@ -267,7 +279,10 @@ class CheckInService:
         players: list[CheckedInPlayer] = []
         maybe: list[str] = []
         answered: set[int] = set()
-        for checkin in await checkins_for_game(session, caller.league_id, game.id):
+        answers = await checkins_for_game(session, caller.league_id, game.id)
+        going = [c.player_id for c in answers if c.status == "in" and c.player_id in roster]
+        suspended = await suspension_reasons(session, caller.league_id, going, game.id)
+        for checkin in answers:
             entry = roster.get(checkin.player_id)
             if entry is None:
                 continue  # the other team's answer, or someone no longer on a roster here
@@ -276,11 +291,10 @@ class CheckInService:
                 maybe.append(entry.player.name)
             if checkin.status != "in":
                 continue
-            suspended = await active_suspension_reason(session, caller.league_id, entry.player_id, game.id)
             players.append(CheckedInPlayer(player_id=entry.player_id, name=entry.player.name,
                                            position=entry.position,  # type: ignore[arg-type]
                                            gender=entry.player.gender,  # type: ignore[arg-type]
-                                           rostered=True, suspended=suspended is not None))
+                                           rostered=True, suspended=entry.player_id in suspended))
         report = check_lineup(rules, players, roster_size=len(roster))
         return TeamLineup(game_ref(game), team.name, report, tuple(players), tuple(maybe),
                           no_reply=len(roster) - len(answered), roster_size=len(roster))
@@ -298,10 +312,121 @@ class CheckInService:
         return games[0]
 
 
-def _require_open(game: Game, now: datetime) -> None:
+async def _check_in(session: AsyncSession, ask: _Ask, *, previous_exact: bool) -> _Answer:
+    """Decide and record one check-in in the caller's unit of work; raises before writing if refused.
+
+    ``previous_exact``: writers are serialised (SQLite), so the answer read here is the one replaced.
+    """
+    caller, now = ask.caller, ask.clock.now()
+    if ask.game_code is not None and ask.game_code.strip():
+        ctx = await checkin_context(session, caller.league_id, caller.discord_id, code=ask.game_code)
+    else:
+        member = await membership(session, caller)
+        next_game = await _next_game(session, caller, member, now)
+        ctx = await checkin_context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
+    _check_allowed(ask, ctx, now)
+    assert ctx is not None and ctx.player_id is not None
+    if ask.status != "out":
+        await _check_eligible(session, ask, ctx)
+    previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
+                                    player_id=ctx.player_id, status=ask.status, now=now,
+                                    previous=ctx.previous if previous_exact else UNREAD)
+    return _answer(ask, ctx, previous, now)
+
+
+async def _check_in_many(session: AsyncSession, asks: Sequence[_Ask]) -> list[_Answer | BaseException]:
+    """A group of check-ins in one unit of work, in arrival order, with a handful of queries in all.
+
+    Only for serialised writers (SQLite): the answers read here are exactly the ones replaced.
+    Each check-in gets its result or its refusal; a refusal writes nothing.
+    """
+    answers: list[_Answer | BaseException | None] = [None] * len(asks)
+    codes: list[str | None] = [a.game_code.strip() if a.game_code and a.game_code.strip() else None for a in asks]
+    for i, ask in enumerate(asks):  # no game named: find the team's next game first
+        if codes[i] is None:
+            try:
+                member = await membership(session, ask.caller)
+                codes[i] = (await _next_game(session, ask.caller, member, ask.clock.now())).code
+            except UserFacingError as refused:
+                answers[i] = refused
+    contexts: dict[tuple[int, int, str], CheckInContext] = {}
+    candidates: set[tuple[int, int]] = set()
+    for league_id in {a.caller.league_id for a in asks}:
+        pairs = [(a.caller.discord_id, c) for a, c, done in zip(asks, codes, answers, strict=True)
+                 if a.caller.league_id == league_id and c is not None and done is None]
+        found = await checkin_contexts(session, league_id, pairs)
+        contexts.update({(league_id, *key): ctx for key, ctx in found.items()})
+        players = [c.player_id for c in found.values() if c.player_id is not None]
+        candidates |= {(league_id, p) for p in await suspension_candidates(session, league_id, players)}
+    current: dict[tuple[int, int], str | None] = {}
+    rows: dict[tuple[int, int], dict[str, Any]] = {}
+    for i, ask in enumerate(asks):
+        if answers[i] is not None:
+            continue
+        caller, now, code = ask.caller, ask.clock.now(), codes[i]
+        assert code is not None
+        ctx = contexts.get((caller.league_id, caller.discord_id, code))
+        try:
+            _check_allowed(ask, ctx, now)
+            assert ctx is not None and ctx.player_id is not None
+            if ask.status != "out" and (caller.league_id, ctx.player_id) in candidates:
+                await _check_eligible(session, ask, ctx)
+        except UserFacingError as refused:
+            answers[i] = refused
+            continue
+        key = (ctx.game_id, ctx.player_id)
+        previous = current.get(key, ctx.previous)
+        current[key] = ask.status
+        rows.pop(key, None)  # the latest answer wins, written in arrival order
+        rows[key] = {"league_id": caller.league_id, "game_id": ctx.game_id, "player_id": ctx.player_id,
+                     "status": ask.status, "updated_at": now}
+        answers[i] = _answer(ask, ctx, previous, now)
+    if rows:
+        await session.execute(_upsert(_insert_for(session)), list(rows.values()))
+    return [a if a is not None else RuntimeError("check-in not handled") for a in answers]
+
+
+def _check_allowed(ask: _Ask, ctx: CheckInContext | None, now: datetime) -> None:
+    """Refuse a game that doesn't exist, a caller not on either team, and a game that is closed."""
+    caller = ask.caller
+    if ctx is None:
+        named = (ask.game_code or "").strip()[:64]
+        raise NotFound(f"There's no game “{named}” in {caller.league.name}. Pick one from the suggestions.")
+    game = ctx.game
+    if ctx.team_id is None or ctx.team_id not in (ctx.home_team_id, ctx.away_team_id):
+        raise NotAllowed(f"Only players on {game.home} or {game.away} can check in for "
+                         f"{game.code}. Ask your captain if you should be on the roster.")
+    _require_open(game, now)
+
+
+async def _check_eligible(session: AsyncSession, ask: _Ask, ctx: CheckInContext) -> None:
+    assert ctx.player_id is not None
+    reason = await active_suspension_reason(session, ask.caller.league_id, ctx.player_id, ctx.game_id)
+    if reason:
+        raise NotAllowed(f"You can't check in for {ctx.game.code}: {reason}")
+
+
+def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime) -> _Answer:
+    assert ctx.player_id is not None and ctx.player_name is not None
+    game = ctx.game
+    team = game.home if ctx.home_team_id == ctx.team_id else game.away
+    late = previous == "in" and ask.status == "out" and game.starts_at - now <= LATE_DROPOUT_WINDOW
+    return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late),
+            (ask.caller.league_id, ctx.game_id, ctx.player_id))
+
+
+async def _next_game(session: AsyncSession, caller: Caller, member: Membership, now: datetime) -> Game:
+    """The next game of the caller's team (their roster team, else the one team they captain)."""
+    team = await resolve_team(session, caller, None, member)
+    games = await core.upcoming_games(session, caller.league_id, [team.id], now, limit=1)
+    if not games:
+        raise NotFound(f"{team.name} has no upcoming games. Name a game to pick one.")
+    return games[0]
+
+
+def _require_open(game: GameRef, now: datetime) -> None:
     if game.status == "cancelled":
-        raise Conflict(f"{game.code} ({game.home.name} vs {game.away.name}) was cancelled; "
-                       "there's nothing to check in for.")
+        raise Conflict(f"{game.code} ({game.title}) was cancelled; there's nothing to check in for.")
     if game.status == "final" or game.starts_at <= now:
-        raise Conflict(f"{game.code} ({game.home.name} vs {game.away.name}) has already "
+        raise Conflict(f"{game.code} ({game.title}) has already "
                        f"{'been played' if game.status == 'final' else 'started'}; check-ins are closed.")

@@ -286,7 +286,7 @@ async def _team_captain_ids(session: AsyncSession, deadline: Deadline) -> list[i
     team = await session.get(Team, int(deadline.audience_id or 0))
     if team is None or team.league_id != deadline.league_id:
         return []
-    return [c.discord_id for c in team.captains]
+    return await core.captain_ids(session, team.id)
 
 
 # --- the /deadline commands ----------------------------------------------------------------------

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
@@ -219,13 +219,17 @@ async def _tell_served(session: AsyncSession, row: Suspension, when: datetime | 
     await complete_deadline(session, row.league_id, window_ref(row.id), now=when, note="served")
 
 
+# Built once: every /checkin asks it, and building a statement costs more than running it.
+_ANY_ACTIVE = select(Suspension.id).where(
+    Suspension.league_id == bindparam("league_id"), Suspension.player_id == bindparam("player_id"),
+    Suspension.status == "active").limit(1)
+
+
 # --- the hooks --------------------------------------------------------------------------------------
 async def suspended_for(session: AsyncSession, *, league_id: int, player_id: int,
                         game_id: int | None) -> str | None:
     """Why the player may not play the game (shown to the player), or None. Reads only."""
-    active = await session.scalar(select(Suspension.id).where(
-        Suspension.league_id == league_id, Suspension.player_id == player_id,
-        Suspension.status == "active").limit(1))
+    active = await session.scalar(_ANY_ACTIVE, {"league_id": league_id, "player_id": player_id})
     if active is None:
         return None
     rules = await discipline_rules(session, league_id)
@@ -263,6 +267,15 @@ async def reconcile(session: AsyncSession, league_id: int) -> int:
     return ended
 
 
+async def players_with_active_suspensions(session: AsyncSession, *, league_id: int,
+                                         player_ids: Sequence[int]) -> set[int]:
+    """The candidates for ``suspended_for`` among many players: one query instead of one each."""
+    return set((await session.scalars(select(Suspension.player_id).where(
+        Suspension.league_id == league_id, Suspension.status == "active",
+        Suspension.player_id.in_(player_ids)))).all())
+
+
+suspended_for.candidates = players_with_active_suspensions  # type: ignore[attr-defined]
 if suspended_for not in SUSPENSION_CHECKS:
     SUSPENSION_CHECKS.append(suspended_for)
 if count_down_suspensions not in RESULT_HOOKS:

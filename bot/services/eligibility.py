@@ -10,11 +10,14 @@ the discipline feature appends one check at import time, e.g. in ``bot/services/
         ...  # return "Suspended for 2 more games (boarding, 4 Jan)." or None
     SUSPENSION_CHECKS.append(suspended_for)
 
-Until something registers, nobody is suspended.
+Until something registers, nobody is suspended. A check may also carry a ``candidates`` attribute
+(see ``CandidateFilter``): the players among many who might be suspended, in one query, so a lineup
+of fifteen asks once instead of fifteen times.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -43,3 +46,39 @@ async def active_suspension_reason(session: AsyncSession, league_id: int, player
         if reason:
             return reason
     return None
+
+
+class CandidateFilter(Protocol):
+    """The players among ``player_ids`` the check might find suspended (a superset is fine)."""
+
+    async def __call__(self, session: AsyncSession, *, league_id: int,
+                       player_ids: Sequence[int]) -> set[int]: ...
+
+
+async def suspension_reasons(session: AsyncSession, league_id: int, player_ids: Sequence[int],
+                             game_id: int | None = None) -> dict[int, str]:
+    """Player id -> reason, for each of ``player_ids`` suspended for the game (others are absent)."""
+    reasons: dict[int, str] = {}
+    for check in SUSPENSION_CHECKS:
+        ids = [p for p in player_ids if p not in reasons]
+        narrow: CandidateFilter | None = getattr(check, "candidates", None)
+        if narrow is not None and ids:
+            ids = [p for p in ids if p in await narrow(session, league_id=league_id, player_ids=ids)]
+        for player_id in ids:
+            reason = await check(session, league_id=league_id, player_id=player_id, game_id=game_id)
+            if reason:
+                reasons[player_id] = reason
+    return reasons
+
+
+async def suspension_candidates(session: AsyncSession, league_id: int, player_ids: Sequence[int]) -> set[int]:
+    """The players among ``player_ids`` some check might find suspended (all of them when a check
+    has no ``candidates`` filter); the others are certainly eligible."""
+    found: set[int] = set()
+    for check in SUSPENSION_CHECKS:
+        narrow: CandidateFilter | None = getattr(check, "candidates", None)
+        if narrow is None:
+            return set(player_ids)
+        if player_ids:
+            found |= await narrow(session, league_id=league_id, player_ids=player_ids)
+    return found

@@ -98,9 +98,10 @@ class NoteService:
                 raise NotFound("You're not on a team in this league, so there's no captain to tell.")
             team = await core.team_by_id(session, caller.league_id, member.entry.team_id)
             assert team is not None
-            captains = tuple(c.discord_id for c in team.captains if c.discord_id != caller.discord_id)
+            all_captains = await core.captain_ids(session, team.id)
+            captains = tuple(c for c in all_captains if c != caller.discord_id)
             if not captains:
-                if any(c.discord_id == caller.discord_id for c in team.captains):
+                if caller.discord_id in all_captains:
                     raise Conflict(f"You're {team.name}'s only captain, so there's nobody else to tell.")
                 raise NotFound(f"{team.name} has no captain on record yet. Ask a commissioner to set one.")
             recent = await session.scalar(select(func.count()).select_from(CaptainNote).where(

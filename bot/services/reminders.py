@@ -49,7 +49,7 @@ from bot.league.lineup import (
 from bot.services import outbox
 from bot.services.checkin_queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target
-from bot.services.eligibility import active_suspension_reason
+from bot.services.eligibility import suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings, Settings
 from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team
@@ -266,8 +266,10 @@ async def render_reminder(session: AsyncSession, row: OutboxMessage, now: dateti
     text = f"🏒 {team.name}: {game_heading(game)}\n"
     if waiting:
         text += "Are you in? Tap a button below. Still waiting to hear from: " + " ".join(f"<@{u}>" for u in waiting)
-    else:
+    elif await core.roster_size(session, row.league_id, team.id):
         text += "Everyone has answered, thanks! You can still change your answer below."
+    else:
+        text += "Nobody is on the roster yet, so nobody can answer: captains, add your players with `/roster add`."
     return Outgoing(content=clip(text, CONTENT_LIMIT), checkin_game=game.code, ping_user_ids=tuple(waiting))
 
 
@@ -304,7 +306,7 @@ async def render_alert_check(session: AsyncSession, row: OutboxMessage, now: dat
     game, team = live
     league = _league_settings(session, row.guild_id)
     findings = await lineup_problems(session, league, row.league_id, game, team)
-    captains = [c.discord_id for c in team.captains]
+    captains = await core.captain_ids(session, team.id)
     if not captains:
         log.warning("no captains to alert for %s in %s", team.name, game.code)
         return None
@@ -330,15 +332,15 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
         return {}
     roster = {e.player_id: e for e in await core.roster(session, league_id, team.id)}
     players = []
-    for checkin in await checkins_for_game(session, league_id, game.id):
-        entry = roster.get(checkin.player_id)
-        if entry is None or checkin.status != "in":
-            continue
-        suspended = await active_suspension_reason(session, league_id, entry.player_id, game.id)
+    going = [c.player_id for c in await checkins_for_game(session, league_id, game.id)
+             if c.status == "in" and c.player_id in roster]
+    suspended = await suspension_reasons(session, league_id, going, game.id)
+    for player_id in going:
+        entry = roster[player_id]
         players.append(CheckedInPlayer(player_id=entry.player_id, name=entry.player.name,
                                        position=entry.position,  # type: ignore[arg-type]
                                        gender=entry.player.gender,  # type: ignore[arg-type]
-                                       rostered=True, suspended=suspended is not None))
+                                       rostered=True, suspended=player_id in suspended))
     report = check_lineup(rules, players)
     problems: dict[str, str] = {}
     for finding in report.findings:
@@ -399,7 +401,7 @@ class LateDropouts:
             text = clip(f"❗ {team.name}: {entry.player.name} dropped out (was in) of {game_heading(game)}\n"
                         "Check your lineup with `/lineup`.", CONTENT_LIMIT)
             key = f"late-dropout:{game.id}:{player_id}:{_epoch(now)}"
-            captains = [c.discord_id for c in team.captains]
+            captains = await core.captain_ids(session, team.id)
             for captain in captains:
                 await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=f"{key}:{captain}",
                                      due_at=now, message=Outgoing(content=text), user_id=captain,

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import aliased
 
@@ -32,8 +33,18 @@ from bot.league.standings import (
     compute_standings,
 )
 from bot.settings import LeagueSettings
-from storage.models import Division, Game, League, Result, StandingsAdjustment, StandingsPost, Team
+from storage.models import (
+    Division,
+    Game,
+    League,
+    Result,
+    ResultChange,
+    StandingsAdjustment,
+    StandingsPost,
+    Team,
+)
 from storage.repos import core
+from storage.text import printable
 
 log = logging.getLogger("sideline.standings")
 
@@ -110,11 +121,6 @@ class StandingsPoster(Protocol):
         ...
 
 
-def printable(text: str) -> str:
-    """What a name can hold: control characters (which PostgreSQL refuses in text) dropped."""
-    return "".join(ch for ch in text or "" if ch >= " " and ch != "\x7f")
-
-
 # --- loading ------------------------------------------------------------------------------------
 async def league_row_id(session: AsyncSession, league: LeagueSettings) -> int | None:
     return await session.scalar(select(League.id).where(League.key == league.key))
@@ -159,18 +165,59 @@ async def point_adjustments(session: AsyncSession, league_id: int) -> list[Point
     return [PointAdjustment(team=a.team.name, points=a.points, reason=a.reason) for a in rows]
 
 
+# What the table is computed from, in one cheap query: every result write is audited in
+# result_changes (results.record), adjustments are only ever added, a deleted game takes its result
+# and audit rows with it, and the teams (names and divisions) are folded into one string.
+_TEAMS_AND_DIVISIONS = (
+    select(func.aggregate_strings(Team.name + "\x1f" + func.coalesce(Division.name, ""), "\x1e"))
+    .select_from(Team).outerjoin(Division, Team.division_id == Division.id)
+    .where(Team.league_id == bindparam("league_id")).scalar_subquery()
+)
+_INPUTS_VERSION = select(_TEAMS_AND_DIVISIONS, *(
+    select(aggregate).where(column == bindparam("league_id")).scalar_subquery()
+    for aggregate, column in (
+        (func.count(ResultChange.id), ResultChange.league_id), (func.max(ResultChange.id), ResultChange.league_id),
+        (func.count(Result.id), Result.league_id), (func.max(Result.id), Result.league_id),
+        (func.count(StandingsAdjustment.id), StandingsAdjustment.league_id),
+        (func.max(StandingsAdjustment.id), StandingsAdjustment.league_id),
+    )
+))
+
+
+@dataclass(frozen=True)
+class _Computed:
+    inputs: tuple[Any, ...]
+    rules: StandingsRules
+    rows: tuple[StandingsRow, ...]
+    counted: int
+
+
+#: The last table computed per (database, league): /standings is asked far more often than results change.
+_computed: weakref.WeakKeyDictionary[Any, dict[int, _Computed]] = weakref.WeakKeyDictionary()
+
+
 async def load_table(session: AsyncSession, league: LeagueSettings, league_id: int | None,
                      now: datetime) -> StandingsTable:
-    """The whole league's table by the league's preset (plus its config overrides)."""
+    """The whole league's table by the league's preset (plus its config overrides).
+
+    Recomputed only when its inputs changed since the last call on this database (any process's
+    writes count: the check reads the database, not a flag in memory). A changed order of the
+    teams string only costs a recomputation.
+    """
     rules = league.rules.standings
     if league_id is None:  # the league has never been used: no teams yet
         return StandingsTable(league.key, league.name, rules, (), 0, now)
-    teams = await team_divisions(session, league_id)
-    results = await game_results(session, league_id)
-    adjustments = await point_adjustments(session, league_id)
-    rows = compute_standings(rules, teams, results, adjustments)
-    counted = sum(1 for r in results if r.kind in rules.standings_counted_kinds)
-    return StandingsTable(league.key, league.name, rules, tuple(rows), counted, now)
+    inputs = tuple((await session.execute(_INPUTS_VERSION, {"league_id": league_id})).one())
+    cache = _computed.setdefault(session.get_bind(), {})
+    hit = cache.get(league_id)
+    if hit is None or hit.inputs != inputs or hit.rules != rules:
+        teams = await team_divisions(session, league_id)
+        results = await game_results(session, league_id)
+        adjustments = await point_adjustments(session, league_id)
+        rows = tuple(compute_standings(rules, teams, results, adjustments))
+        counted = sum(1 for r in results if r.kind in rules.standings_counted_kinds)
+        hit = cache[league_id] = _Computed(inputs, rules, rows, counted)
+    return StandingsTable(league.key, league.name, rules, hit.rows, hit.counted, now)
 
 
 def only_division(table: StandingsTable, division: str | None) -> StandingsTable:

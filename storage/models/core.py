@@ -40,8 +40,10 @@ class Team(Base):
     name: Mapped[str] = mapped_column(String(100))
     channel_id: Mapped[int | None] = mapped_column(Snowflake)
 
+    # Not loaded with the team: every game loads its two teams, and only a few paths need the
+    # captains (core.captain_ids). Loading it by accident fails loudly instead of querying.
     captains: Mapped[list[TeamCaptain]] = relationship(
-        cascade="all, delete-orphan", lazy="selectin", order_by="TeamCaptain.discord_id"
+        cascade="all, delete-orphan", lazy="raise_on_sql", order_by="TeamCaptain.discord_id"
     )
     division: Mapped[Division | None] = relationship(lazy="joined")
 

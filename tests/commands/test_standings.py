@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 
 from bot.imports.importer import Importer
 from bot.services.standings import StandingsService
-from storage.models import StandingsAdjustment, StandingsPost
+from storage.db import create_engine, session_factory
+from storage.models import StandingsAdjustment, StandingsPost, Team
 from tests.conftest import CHANNELS, SampleLeague, league_config, make_settings
 from tests.harness import Harness
 
@@ -165,3 +166,40 @@ async def test_without_a_standings_channel_nothing_is_posted(harness: Harness, l
                                   decided="regulation")
     assert "Recorded" in entered.content
     assert harness.discord.channel_messages() == []
+
+
+
+@pytest.mark.parametrize("settings", [YOUTH])
+async def test_the_table_follows_every_write_that_changes_it(harness: Harness, league: SampleLeague,
+                                                             db_url: str) -> None:
+    """The table is cached between results; a result, a fix, a team moved to another division and a
+    write by another process (the CLI has its own engine) must each show on the next /standings."""
+    alice, ref = league.player("Alice Hart"), league.referee()
+
+    async def north() -> list[str]:
+        text = (await harness.slash("/standings show", as_=alice, division="North")).text
+        return [name.rstrip("*") for name in order(text)]  # "*": a tie the rules could not settle yet
+
+    harness.bot.clock.advance(days=14)  # type: ignore[attr-defined]
+    await harness.slash("/result enter", as_=ref, game="G1", home=2, away=2, decided="regulation")
+    assert await north() == ["Hawks", "Owls"]  # both 1 point: alphabetical
+    await harness.slash("/result enter", as_=ref, game="G3", home=3, away=1, decided="regulation")
+    assert await north() == ["Owls", "Hawks"]  # Owls (home in G3) win
+    fixed = await harness.slash("/result fix", as_=league.commissioner(), game="G3", home=1, away=3,
+                                reason="home and away swapped")
+    assert fixed.content.startswith("Corrected game G3"), fixed.content
+    assert await north() == ["Hawks", "Owls"]
+
+    other = create_engine(db_url)
+    try:
+        async with session_factory(other).begin() as s:
+            hawks = await s.scalar(select(Team).where(Team.name == "Hawks"))
+            assert hawks is not None
+            s.add(StandingsAdjustment(league_id=hawks.league_id, team_id=hawks.id, points=-10, reason="CLI"))
+    finally:
+        await other.dispose()
+    assert await north() == ["Owls", "Hawks"]
+
+    await Importer(harness.bot.sessions).run("teams", b"team,division,captain_discord_ids\nHawks,South,\n",
+                                             harness.bot.settings.leagues[0], now=harness.bot.clock.now())
+    assert await north() == ["Owls"]

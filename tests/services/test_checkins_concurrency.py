@@ -171,3 +171,20 @@ async def test_nobody_is_suspended_until_a_check_is_registered(world: World,
     async with world.sessions() as s:
         assert await eligibility.active_suspension_reason(s, world.league_id, world.players[0][1]) is None
         assert await s.scalar(select(func.count()).select_from(CheckIn)) == 0
+
+
+async def test_a_refused_checkin_in_a_burst_leaves_the_others_recorded(world: World) -> None:
+    """On SQLite a burst commits in groups: refusals (a stranger, an unknown game) in the same group
+    get their own error and write nothing, and every other answer, named game or not, is recorded."""
+    service = world.service()
+    stranger = world.caller(900_000_000_000_000_001)
+    asks = [service.check_in(world.caller(d), "in", "C1" if i % 2 else None)  # None: the team's next game
+            for i, (d, _) in enumerate(world.players[:30])]
+    asks[10:10] = [service.check_in(stranger, "in", "C1"), service.check_in(world.caller(world.players[0][0]),
+                                                                            "in", "NOPE")]
+    outcomes = await asyncio.gather(*asks, return_exceptions=True)
+    assert isinstance(outcomes[10], NotAllowed)
+    assert type(outcomes[11]).__name__ == "NotFound"
+    recorded = [o for i, o in enumerate(outcomes) if i not in (10, 11)]
+    assert all(not isinstance(o, BaseException) and o.status == "in" for o in recorded), recorded
+    assert await world.rows() == sorted((p, "in") for _, p in world.players[:30])
