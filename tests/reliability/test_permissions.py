@@ -2,7 +2,8 @@
 
 Every privileged command (``extras["requires"]``) is run by people who hold none of its roles
 (a player, the captain of a team not in the game, a referee, a member with no league role) and
-must be refused with nothing written. That the roles it names succeed is tested per feature.
+must be refused with nothing written. That the roles it names succeed is checked in
+``test_permissions_allowed.py``.
 """
 
 from __future__ import annotations

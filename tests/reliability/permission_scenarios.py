@@ -1,0 +1,226 @@
+"""One working scenario per privileged command, for the "allowed succeed" side of the permission matrix.
+
+A scenario prepares the sample league through real commands (a result before ``/result fix``, an
+appeal before ``/appeal decide``...), then names who performs the command for each role in its
+``requires``: the captain is Hawks's, a team in G1 and the target of every team option. ``expect``
+is a fragment only a success prints; ``writes`` are tables a success must change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.errors import UserFacingError
+from bot.settings import Settings
+from tests.conftest import SampleLeague, league_config, make_settings
+from tests.harness import Attachment, Harness, Member, Reply
+
+Actor = Callable[[SampleLeague], Member]
+Options = dict[str, Any] | Callable[[SampleLeague], dict[str, Any]]
+
+GAME_DAY = datetime(2030, 1, 11, 23, 0, tzinfo=UTC)  # an hour before G1 (Hawks v Owls): relays are open
+AFTER_G1 = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)  # G1 has been played, G3-G6 not yet
+AFTER_WEEK_2 = datetime(2030, 1, 19, 12, 0, tzinfo=UTC)  # G1-G4 have been played
+AFTER_P1 = datetime(2030, 1, 13, 2, 0, tzinfo=UTC)  # the indoor playoff game P1 went to a shootout
+INDOOR = make_settings(league_config("indoor", preset="indoor-soccer"))
+NEWCOMER = Member(id=800_000_000_000_000_003, name="New Nell")
+HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
+OWLS_IN = ("Omar Fox", "Pia Lund", "Quin Ash", "Ray Moss", "Uma Reed")
+
+
+def captain(league: SampleLeague) -> Member:
+    return league.captain("Hawks")
+
+
+def referee(league: SampleLeague) -> Member:
+    return league.referee()
+
+
+def commissioner(league: SampleLeague) -> Member:
+    return league.commissioner()
+
+
+def player(name: str) -> Actor:
+    return lambda league: league.player(name)
+
+
+ACTORS: dict[str, Actor] = {"captain": captain, "referee": referee, "commissioner": commissioner}
+
+
+def by(*roles: str) -> dict[str, Actor]:
+    """The usual person for each role: Hawks's captain, Ref Rita, Commish Kay."""
+    return {role: ACTORS[role] for role in roles}
+
+
+class Refused(AssertionError):
+    """The tree's error handler saw a refusal (a UserFacingError) or a bug: the cause is in the message."""
+
+
+class Run:
+    """A harness with the sample league, recording every error the command tree's handler sees."""
+
+    def __init__(self, h: Harness, league: SampleLeague) -> None:
+        self.h, self.league = h, league
+        self.errors: dict[int, BaseException] = {}
+        original = h.bot.tree.on_error
+
+        async def record(interaction: Any, error: Any) -> None:
+            self.errors[interaction.id] = error
+            await original(interaction, error)
+
+        h.bot.tree.on_error = record  # type: ignore[method-assign]
+
+    async def slash(self, path: str, who: Actor, options: Options) -> Reply:
+        values = options(self.league) if callable(options) else options
+        reply = await self.h.slash(path, as_=who(self.league), **values)
+        error = self.errors.pop(int(reply.first.path.split("/")[2]), None)
+        if error is not None:
+            cause = getattr(error, "original", None) or error.__cause__ or error
+            kind = "refused" if isinstance(cause, UserFacingError) else "failed"
+            raise Refused(f"{path} {kind}: {cause!r}")
+        return reply
+
+
+Step = Callable[[Run], Awaitable[None]]
+
+
+def at(when: datetime) -> Step:
+    async def step(run: Run) -> None:
+        run.h.bot.clock.set(when)  # type: ignore[attr-defined]
+    return step
+
+
+def do(path: str, who: Actor, options: Options) -> Step:
+    async def step(run: Run) -> None:
+        await run.slash(path, who, options)
+    return step
+
+
+def check_in(game: str, *names: str) -> Step:
+    async def step(run: Run) -> None:
+        for name in names:
+            await run.slash("/checkin", player(name), {"status": "in", "game": game})
+    return step
+
+
+@dataclass(frozen=True)
+class Scenario:
+    by: dict[str, Actor]  # role, as ``requires`` names it -> who performs the command
+    options: Options
+    expect: str  # in the reply text only when the command did its job
+    writes: tuple[str, ...] = ()  # tables that must change (none for read-only commands)
+    setup: tuple[Step, ...] = ()
+    settings: Settings | None = None  # another preset, when the command only makes sense there
+
+
+SUSPEND_ALICE = do("/suspend", commissioner,
+                   lambda lg: {"player": lg.player("Alice Hart"), "games": 3, "reason": "Roughing"})
+DEADLINE = do("/deadline add", commissioner, {"name": "Team fees", "due": "2030-01-08 12:00", "audience": "team:Hawks"})
+DISPUTE = do("/dispute file", captain, {"game": "G1", "message": "The winning goal was kicked in."})
+RELAY = do("/relay send", captain, {"game": "G1", "message": "Number 7 on Owls has no helmet"})
+G1_RESULT = do("/result enter", referee, {"game": "G1", "home": 3, "away": 2, "decided": "regulation"})
+READY = check_in("G1", *HAWKS_IN, *OWLS_IN)
+ORDER = do("/shootout submit", captain, {"game": "G1", "shooters": "Alice Hart, Carl Diaz, Dan Roy"})
+# Everyone 1-1, seeded by goals: Wolves, Owls, Bears, Hawks (R1-M1 Wolves v Hawks, R1-M2 Owls v Bears).
+SEASON = (at(AFTER_WEEK_2), *(
+    do("/result enter", referee, {"game": game, "home": home, "away": away, "decided": "regulation", **extra})
+    for game, home, away, extra in [("G1", 1, 0, {}), ("G3", 5, 1, {}), ("G4", 4, 1, {}),
+                                    ("G2", 2, 2, {"decided": "shootout", "shootout_home": 1, "shootout_away": 0})]))
+P1_SHOOTOUT = (do("/game add", commissioner, {"home": "Hawks", "away": "Owls", "starts_at": "2030-01-12 19:00",
+                                              "kind": "playoff", "code": "P1"}),
+               check_in("P1", *HAWKS_IN, *OWLS_IN), at(AFTER_P1))
+
+
+NEW_GAME = Attachment("games.csv", b"game_id,starts_at,home,away,venue,kind\n"
+                                   b"G7,2030-02-01 19:00,Hawks,Wolves,,regular\n")
+NEW_PLAYER = Attachment("players.csv", b"discord_id,name,team,position,gender\n"
+                                       b"800000000000000001,New Nora,Hawks,skater,\n")
+NEW_TEAM = Attachment("teams.csv", b"team,division,captain_discord_ids,channel_id\nRavens,South,800000000000000002,\n")
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "/announce": Scenario(by("commissioner"), {"message": "Rink 2 is closed Saturday"}, "Posting it in",
+                          ("outbox",)),
+    "/appeal decide": Scenario(
+        by("commissioner"), {"appeal": 1, "outcome": "upheld"}, "Appeal upheld", ("appeals",),
+        setup=(SUSPEND_ALICE, do("/appeal file", player("Alice Hart"), {"suspension": 1, "reason": "An accident"}))),
+    "/bracket advance": Scenario(
+        by("commissioner"), {"matchup": "R1-M2", "winner": "Bears"}, "Bears win R1-M2", ("playoff_brackets",),
+        setup=(*SEASON, do("/bracket create", commissioner, {"teams": 4}))),
+    "/bracket create": Scenario(by("commissioner"), {"teams": 4}, "== Semifinals ==", ("playoff_brackets",)),
+    "/deadline add": Scenario(
+        by("commissioner"), {"name": "Team fees", "due": "2030-01-08 12:00", "audience": "team:Hawks"},
+        "Added `#1` **Team fees**", ("deadlines",)),
+    "/deadline done": Scenario(by("commissioner"), {"deadline": "1"}, "Done: `#1`", ("deadlines",),
+                               setup=(DEADLINE,)),
+    "/deadline list": Scenario(by("commissioner"), {}, "Team fees", setup=(DEADLINE,)),
+    "/dispute decide": Scenario(
+        by("commissioner"), {"id": "1", "outcome": "rejected", "text": "The call stands."}, "is rejected",
+        ("disputes",), setup=(at(AFTER_G1), DISPUTE)),
+    "/dispute file": Scenario(
+        by("captain"), {"game": "G1", "message": "The winning goal was kicked in."},
+        "is filed with the commissioners", ("disputes",), setup=(at(AFTER_G1),)),
+    "/dispute list": Scenario(by("commissioner"), {}, "winning goal", setup=(at(AFTER_G1), DISPUTE)),
+    "/game add": Scenario(by("commissioner"), {"home": "Hawks", "away": "Owls", "starts_at": "2030-02-01 19:00"},
+                          "Added `G7`", ("games",)),
+    "/game cancel": Scenario(by("commissioner"), {"game": "G1"}, "Cancelled `G1`", ("games",)),
+    "/game move": Scenario(by("commissioner"), {"game": "G1", "starts_at": "2030-01-12 19:00"}, "Moved `G1`",
+                           ("games",)),
+    "/game referee": Scenario(by("commissioner"), lambda lg: {"game": "G1", "member": lg.referee()},
+                              "is now a referee of `G1`", ("referee_assignments",)),
+    "/import games": Scenario(by("commissioner"), {"file": NEW_GAME}, "games: 1 created", ("games",)),
+    "/import players": Scenario(by("commissioner"), {"file": NEW_PLAYER}, "players: 1 created", ("players",)),
+    "/import teams": Scenario(by("commissioner"), {"file": NEW_TEAM}, "teams: 1 created", ("teams",)),
+    "/lineup": Scenario(by("captain", "commissioner"), {"game": "G1"}, "Hawks lineup", setup=(READY,)),
+    "/penalty": Scenario(
+        by("referee", "commissioner"), lambda lg: {"game": "G1", "player": lg.player("Omar Fox"),
+                                                   "infraction": "tripping"},
+        "Penalty #", ("penalties",), setup=(at(AFTER_G1),)),
+    "/relay inbox": Scenario(by("referee", "commissioner"), {}, "Unanswered relays (1)",
+                             setup=(at(GAME_DAY), RELAY)),
+    "/relay send": Scenario(by("captain"), {"game": "G1", "message": "Number 7 on Owls has no helmet"},
+                            "Relay #1 about `G1`", ("relays",), setup=(at(GAME_DAY),)),
+    "/result enter": Scenario(
+        by("referee", "commissioner"), {"game": "G1", "home": 3, "away": 2, "decided": "regulation"},
+        "Recorded game G1: Hawks 3-2 Owls", ("results", "result_changes"), setup=(at(AFTER_G1),)),
+    "/result fix": Scenario(
+        by("commissioner"), {"game": "G1", "away": 4, "decided": "overtime", "reason": "scoresheet said 3-4 OT"},
+        "Corrected game G1: Hawks 3-4 Owls", ("results", "result_changes"), setup=(at(AFTER_G1), G1_RESULT)),
+    "/result forfeit": Scenario(by("referee", "commissioner"), {"game": "G1", "team": "Owls"}, "Owls forfeited",
+                                ("results",), setup=(at(AFTER_G1),)),
+    "/roster add": Scenario(by("captain", "commissioner"), {"player": NEWCOMER, "team": "Hawks"},
+                            "New Nell is now on Hawks", ("roster_entries",)),
+    "/roster remove": Scenario(by("captain", "commissioner"), lambda lg: {"player": lg.player("Bea Quinn")},
+                               "Bea Quinn was removed from Hawks", ("roster_entries",)),
+    "/roster show": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Gus Lee"),
+    "/shootout check": Scenario(by("captain", "referee", "commissioner"), {"game": "G1"},
+                                "1. Alice Hart\n2. Carl Diaz\n3. Dan Roy", setup=(READY, ORDER)),
+    # Co-ed lets anyone shoot: only an indoor-soccer playoff game has a floor to mark.
+    "/shootout floor": Scenario(
+        by("captain", "referee", "commissioner"), {"game": "P1", "players": "Alice Hart, Bea Quinn, Carl Diaz"},
+        "**Hawks**: Alice Hart, Bea Quinn, Carl Diaz", ("shootouts",), setup=P1_SHOOTOUT, settings=INDOOR),
+    "/shootout record": Scenario(
+        by("referee", "commissioner"), {"game": "G1", "shooter": "Alice Hart", "scored": True, "tied_at": 3},
+        "Attempt 1 in `G1`: Alice Hart (Hawks) scored", ("shootouts", "shootout_attempts"),
+        setup=(READY, at(AFTER_G1))),
+    "/shootout submit": Scenario(
+        by("captain", "commissioner"), {"game": "G1", "shooters": "Alice Hart, Carl Diaz, Dan Roy", "team": "Hawks"},
+        "Saved Hawks's shootout order", ("shootout_orders",), setup=(READY,)),
+    "/shootout suggest": Scenario(by("captain", "commissioner"), {"game": "G1", "team": "Hawks"},
+                                  "A legal order for Hawks", setup=(READY,)),
+    "/standings adjust": Scenario(by("commissioner"), {"team": "Owls", "points": -3, "reason": "bench brawl"},
+                                  "Owls: -3 standings points", ("standings_adjustments",)),
+    "/standings post": Scenario(by("commissioner"), {}, "Posted the standings in", ("standings_posts",)),
+    "/suspend": Scenario(by("commissioner"),
+                         lambda lg: {"player": lg.player("Alice Hart"), "games": 2, "reason": "Slashing"},
+                         "Suspension #", ("suspensions",)),
+}
+
+#: Privileged commands a commissioner may not use (spec §1 says they do "everything"), and why.
+NOT_FOR_COMMISSIONERS: dict[str, str] = {
+    "/dispute file": "spec §3 lists it for captains: a formal appeal to the commissioners themselves",
+    "/relay send": "spec §3 lists it for captains: it speaks for a team and counts against its relay limit",
+}
