@@ -38,3 +38,11 @@ def clip(text: str, limit: int) -> str:
 def clean_user_text(text: str, limit: int) -> str:
     """User-written text: control characters removed, mentions defused, length capped."""
     return clip(defuse_mentions(printable(text, keep="\n\t")), limit)
+
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def blank(text: str) -> bool:
+    """Nothing a reader could see: empty, spaces, or zero-width characters only."""
+    return not text.translate(_INVISIBLE).strip()

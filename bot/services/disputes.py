@@ -26,14 +26,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
-from bot.discord_text import clean_user_text, clip, timestamp
+from bot.discord_text import blank, clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.deadlines import dispute_decision_due
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline, create_deadline
 from bot.services.outbox import Outgoing
 from bot.services.people import is_captain_of, membership
-from bot.services.relays import MAX_ROW_ID, blank, quoted
+from bot.services.relays import MAX_ROW_ID, quoted
 from bot.services.schedule import find_game
 from storage.models import Dispute
 from storage.models.relays import DISPUTE_OUTCOMES, TEXT_LIMIT

@@ -21,12 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
-from bot.discord_text import clean_user_text, clip
+from bot.discord_text import blank, clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services import outbox
 from bot.services.outbox import Outgoing, Rendered
 from bot.services.people import membership
-from bot.services.relays import blank, quoted
+from bot.services.relays import quoted
 from storage.models import CaptainNote, League, OutboxMessage
 from storage.models.relays import TEXT_LIMIT
 from storage.repos import core

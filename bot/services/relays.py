@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
-from bot.discord_text import clean_user_text, clip, timestamp
+from bot.discord_text import blank, clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.deadlines import check_relay
 from bot.services import outbox
@@ -44,14 +44,6 @@ INBOX_LIMIT = 25
 MAX_ROW_ID = 2**31 - 1  # a forged custom_id must not overflow an integer column
 ACK, REPLY = "ack", "reply"
 BUTTON_PREFIX = "sideline:relay:"
-
-
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
-
-
-def blank(text: str) -> bool:
-    """Nothing a reader could see: empty, spaces, or zero-width characters only."""
-    return not text.translate(_INVISIBLE).strip()
 
 
 def button_id(action: str, relay_id: int) -> str:
