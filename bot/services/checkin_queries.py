@@ -139,6 +139,9 @@ async def checkin_contexts(session: AsyncSession, league_id: int,
     return out
 
 
+_FOR_GAME = select(CheckIn).where(CheckIn.game_id == bindparam("game_id")).order_by(CheckIn.updated_at, CheckIn.id)
+
+
 async def checkins_for_game(session: AsyncSession, league_id: int, game_id: int) -> Sequence[CheckIn]:
     """Every answer for one game, oldest first (the lineup rules use check-in order).
 
@@ -146,10 +149,7 @@ async def checkins_for_game(session: AsyncSession, league_id: int, game_id: int)
     use the (game, player) index instead of scanning the whole league's check-ins.
     """
     del league_id  # scoped by the caller's game lookup (see above)
-    return (await session.scalars(
-        select(CheckIn).where(CheckIn.game_id == game_id)
-        .order_by(CheckIn.updated_at, CheckIn.id)
-    )).all()
+    return (await session.scalars(_FOR_GAME, {"game_id": game_id})).all()
 
 
 async def checkin_count_for_player(session: AsyncSession, league_id: int, player_id: int) -> int:

@@ -9,21 +9,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.models import Division, Game, Player, RosterEntry, Team, TeamCaptain
 from storage.text import printable
 
+# The lookups every command makes are built once, with bound parameters: building a statement
+# costs more than running it on an indexed table (bench/interactions).
+_LEAGUE, _ID = bindparam("league_id"), bindparam("id")
+_TEAM_BY_NAME = select(Team).where(Team.league_id == _LEAGUE, func.lower(Team.name) == bindparam("name"))
+_TEAM_BY_ID = select(Team).where(Team.league_id == _LEAGUE, Team.id == _ID)
+
 
 async def team_by_name(session: AsyncSession, league_id: int, name: str) -> Team | None:
-    return await session.scalar(
-        select(Team).where(Team.league_id == league_id, func.lower(Team.name) == printable(name).strip().lower())
-    )
+    return await session.scalar(_TEAM_BY_NAME, {"league_id": league_id, "name": printable(name).strip().lower()})
 
 
 async def team_by_id(session: AsyncSession, league_id: int, team_id: int) -> Team | None:
-    return await session.scalar(select(Team).where(Team.league_id == league_id, Team.id == team_id))
+    return await session.scalar(_TEAM_BY_ID, {"league_id": league_id, "id": team_id})
 
 
 async def teams(session: AsyncSession, league_id: int) -> Sequence[Team]:
@@ -45,29 +49,28 @@ async def division_by_name(session: AsyncSession, league_id: int, name: str) -> 
     )
 
 
+_PLAYER_BY_DISCORD = select(Player).where(Player.league_id == _LEAGUE, Player.discord_id == bindparam("discord_id"))
+# Filtered on the player's (league, discord id) key and joined on (league, player): both lookups
+# use a unique index instead of scanning the league's rosters.
+_ROSTER_ENTRY = (select(RosterEntry)
+                 .join(Player, and_(RosterEntry.league_id == Player.league_id, RosterEntry.player_id == Player.id))
+                 .where(Player.league_id == _LEAGUE, Player.discord_id == bindparam("discord_id")))
+_ROSTER = (select(RosterEntry).join(Player, RosterEntry.player_id == Player.id)
+           .where(RosterEntry.league_id == _LEAGUE, RosterEntry.team_id == bindparam("team_id"))
+           .order_by(RosterEntry.position.desc(), func.lower(Player.name)))
+
+
 async def player_by_discord(session: AsyncSession, league_id: int, discord_id: int) -> Player | None:
-    return await session.scalar(
-        select(Player).where(Player.league_id == league_id, Player.discord_id == discord_id)
-    )
+    return await session.scalar(_PLAYER_BY_DISCORD, {"league_id": league_id, "discord_id": discord_id})
 
 
 async def roster_entry(session: AsyncSession, league_id: int, discord_id: int) -> RosterEntry | None:
     """The caller's place on a roster in this league, if any."""
-    # Filtered on the player's (league, discord id) key and joined on (league, player): both
-    # lookups use a unique index instead of scanning the league's rosters.
-    return await session.scalar(
-        select(RosterEntry).join(Player, and_(RosterEntry.league_id == Player.league_id,
-                                              RosterEntry.player_id == Player.id))
-        .where(Player.league_id == league_id, Player.discord_id == discord_id)
-    )
+    return await session.scalar(_ROSTER_ENTRY, {"league_id": league_id, "discord_id": discord_id})
 
 
 async def roster(session: AsyncSession, league_id: int, team_id: int) -> Sequence[RosterEntry]:
-    return (await session.scalars(
-        select(RosterEntry).join(Player, RosterEntry.player_id == Player.id)
-        .where(RosterEntry.league_id == league_id, RosterEntry.team_id == team_id)
-        .order_by(RosterEntry.position.desc(), func.lower(Player.name))
-    )).all()
+    return (await session.scalars(_ROSTER, {"league_id": league_id, "team_id": team_id})).all()
 
 
 async def roster_size(session: AsyncSession, league_id: int, team_id: int) -> int:
@@ -77,24 +80,24 @@ async def roster_size(session: AsyncSession, league_id: int, team_id: int) -> in
     ) or 0
 
 
+_CAPTAINED = select(TeamCaptain.team_id).where(TeamCaptain.league_id == _LEAGUE,
+                                               TeamCaptain.discord_id == bindparam("discord_id"))
+_CAPTAINS = select(TeamCaptain.discord_id).where(TeamCaptain.team_id == bindparam("team_id")).order_by(
+    TeamCaptain.discord_id)
+_GAME_BY_CODE = select(Game).where(Game.league_id == _LEAGUE, Game.code == bindparam("code"))
+
+
 async def captained_team_ids(session: AsyncSession, league_id: int, discord_id: int) -> set[int]:
-    rows = await session.scalars(
-        select(TeamCaptain.team_id).where(TeamCaptain.league_id == league_id,
-                                          TeamCaptain.discord_id == discord_id)
-    )
-    return set(rows.all())
+    return set((await session.scalars(_CAPTAINED, {"league_id": league_id, "discord_id": discord_id})).all())
 
 
 async def captain_ids(session: AsyncSession, team_id: int) -> list[int]:
     """The Discord ids of a team's captains (the team's league is checked by whoever found the team)."""
-    rows = await session.scalars(
-        select(TeamCaptain.discord_id).where(TeamCaptain.team_id == team_id).order_by(TeamCaptain.discord_id)
-    )
-    return list(rows.all())
+    return list((await session.scalars(_CAPTAINS, {"team_id": team_id})).all())
 
 
 async def game_by_code(session: AsyncSession, league_id: int, code: str) -> Game | None:
-    return await session.scalar(select(Game).where(Game.league_id == league_id, Game.code == printable(code).strip()))
+    return await session.scalar(_GAME_BY_CODE, {"league_id": league_id, "code": printable(code).strip()})
 
 
 async def upcoming_games(session: AsyncSession, league_id: int, team_ids: Sequence[int] | None,
