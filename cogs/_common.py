@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.access import Role
+from bot.access import Caller, Role
 from bot.discord_text import clip, local_label
 from bot.errors import NoLeague
 from bot.services.schedule import ScheduleService
@@ -29,12 +29,19 @@ def bot_of(interaction: discord.Interaction) -> SidelineBot:
     return interaction.client  # type: ignore[return-value]
 
 
+def suggesting_for(interaction: discord.Interaction) -> Caller | None:
+    """Who an autocomplete suggests for; None outside a league's server (then it suggests nothing)."""
+    try:
+        return bot_of(interaction).caller(interaction)
+    except NoLeague:
+        return None
+
+
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Suggest games as "Sat 7 Dec 19:00 · Hawks vs Owls", filling in the game id."""
     bot = bot_of(interaction)
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     games = await ScheduleService(bot.sessions, bot.clock).autocomplete_games(caller, current[:100])
     tz = caller.league.timezone
@@ -49,9 +56,8 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
 
 async def team_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     bot = bot_of(interaction)
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     async with bot.sessions() as session:
         teams = await core.search_teams(session, caller.league_id, current[:100])

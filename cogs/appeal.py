@@ -15,11 +15,10 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import timestamp
-from bot.errors import NoLeague
 from bot.services.appeals import AppealDecided, AppealFiled, AppealService
 from bot.services.discipline import REASON_LIMIT
 from bot.services.suspensions import MAX_GAMES
-from cogs._common import bot_of, requires
+from cogs._common import bot_of, requires, suggesting_for
 
 Id = app_commands.Range[int, 1, 2_147_483_647]
 Outcome = Literal["upheld", "reduced", "overturned"]
@@ -44,9 +43,8 @@ def decided_reply(decided: AppealDecided) -> str:
 async def _choices(interaction: discord.Interaction, current: str, *,
                    waiting: bool) -> list[app_commands.Choice[int]]:
     bot = bot_of(interaction)
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     service = AppealService(bot.sessions, bot.clock)
     found = await (service.waiting if waiting else service.appealable)(caller, str(current)[:100])

@@ -13,10 +13,9 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
-from bot.errors import NoLeague
 from bot.services.playoffs import BracketView, PlayoffService
 from bot.services.standings import trim_name
-from cogs._common import requires
+from cogs._common import requires, suggesting_for
 
 NEXT_UP_SHOWN = 8
 
@@ -37,9 +36,8 @@ def bracket_embed(view: BracketView, title: str = "Playoff bracket") -> discord.
 
 async def matchup_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     bot: SidelineBot = interaction.client  # type: ignore[assignment]
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     matchups = await PlayoffService(bot.sessions, bot.clock).matchups(caller, current[:100])
     return [app_commands.Choice(
@@ -51,9 +49,8 @@ async def matchup_autocomplete(interaction: discord.Interaction, current: str) -
 async def winner_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The two teams of the matchup picked in the same command."""
     bot: SidelineBot = interaction.client  # type: ignore[assignment]
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     chosen = str(getattr(interaction.namespace, "matchup", "") or "").strip().upper()
     matchups = await PlayoffService(bot.sessions, bot.clock).matchups(caller, "")

@@ -9,9 +9,8 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label, timestamp
-from bot.errors import NoLeague
 from bot.services.deadlines import DeadlineLine, DeadlineService
-from cogs._common import bot_of, requires
+from cogs._common import bot_of, requires, suggesting_for
 
 
 def deadline_line(d: DeadlineLine) -> str:
@@ -31,9 +30,8 @@ def deadlines_embed(lines: tuple[DeadlineLine, ...], include_done: bool) -> disc
 async def audience_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Commissioners, the league's teams, and the server's roles."""
     bot = bot_of(interaction)
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     choices = await DeadlineService(bot.sessions, bot.clock).audience_choices(caller, current[:100])
     needle = current.strip().casefold()
@@ -45,9 +43,8 @@ async def audience_autocomplete(interaction: discord.Interaction, current: str) 
 async def open_deadline_autocomplete(interaction: discord.Interaction,
                                      current: str) -> list[app_commands.Choice[str]]:
     bot = bot_of(interaction)
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     found = await DeadlineService(bot.sessions, bot.clock).autocomplete(caller, current[:100])
     tz = caller.league.timezone

@@ -15,9 +15,8 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label, timestamp
-from bot.errors import NoLeague
 from bot.services.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine, DisputeService
-from cogs._common import bot_of, game_autocomplete, requires
+from cogs._common import bot_of, game_autocomplete, requires, suggesting_for
 from storage.models.relays import TEXT_LIMIT
 
 Outcome = Literal["upheld", "partly-upheld", "rejected", "withdrawn"]
@@ -47,9 +46,8 @@ def disputes_embed(lines: tuple[DisputeLine, ...], include_decided: bool) -> dis
 async def open_dispute_autocomplete(interaction: discord.Interaction,
                                     current: str) -> list[app_commands.Choice[str]]:
     bot = bot_of(interaction)
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     found = await DisputeService(bot.sessions, bot.clock).autocomplete(caller, current[:100])
     tz = caller.league.timezone

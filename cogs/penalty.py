@@ -11,7 +11,7 @@ from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.errors import NoLeague
 from bot.services.penalties import MAX_MINUTE, PenaltyRecorded, PenaltyService, infraction_choices
-from cogs._common import bot_of, requires
+from cogs._common import bot_of, requires, suggesting_for
 
 Minute = app_commands.Range[int, 0, MAX_MINUTE]
 
@@ -40,9 +40,8 @@ def penalty_reply(recorded: PenaltyRecorded, minute: int | None) -> str:
 async def started_game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Games that have started, most recent first."""
     bot = bot_of(interaction)
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     games = await PenaltyService(bot.sessions, bot.clock).recent_games(caller, current[:100])
     tz = caller.league.timezone

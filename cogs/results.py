@@ -15,9 +15,8 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label
-from bot.errors import NoLeague
 from bot.services.results import RecordedResult, ResultService
-from cogs._common import requires, team_autocomplete
+from cogs._common import requires, suggesting_for, team_autocomplete
 
 Goals = app_commands.Range[int, 0, 99]
 Decided = Literal["regulation", "overtime", "shootout"]
@@ -50,9 +49,8 @@ async def played_game_autocomplete(interaction: discord.Interaction,
                                    current: str) -> list[app_commands.Choice[str]]:
     """Games that have started, most recent first; games with a result show it."""
     bot: SidelineBot = interaction.client  # type: ignore[assignment]
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     games = await ResultService(bot.sessions, bot.clock).played_games(caller, current[:100])
     tz = caller.league.timezone

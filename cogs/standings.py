@@ -17,7 +17,7 @@ from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
 from bot.errors import NoLeague
 from bot.services.standings import Publication, StandingsService, StandingsTable, render_rows
-from cogs._common import requires, team_autocomplete
+from cogs._common import requires, suggesting_for, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -72,9 +72,8 @@ class DiscordPoster:
 
 async def division_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     bot: SidelineBot = interaction.client  # type: ignore[assignment]
-    try:
-        caller = bot.caller(interaction)
-    except NoLeague:
+    caller = suggesting_for(interaction)
+    if caller is None:
         return []
     names = await StandingsService(bot.sessions, bot.clock).division_names(caller, current[:100])
     return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]

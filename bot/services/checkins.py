@@ -309,12 +309,7 @@ class CheckInService:
         """The named game, or the next one for the caller's team."""
         if code is not None and code.strip():
             return await find_game(session, caller, code)
-        if team is None:
-            team = await resolve_team(session, caller, None, member)
-        games = await core.upcoming_games(session, caller.league_id, [team.id], now, limit=1)
-        if not games:
-            raise NotFound(f"{team.name} has no upcoming games. Name a game to pick one.")
-        return games[0]
+        return await _next_game(session, caller, member, now, team=team)
 
 
 async def _check_in(session: AsyncSession, ask: _Ask, *, previous_exact: bool) -> _Answer:
@@ -420,9 +415,11 @@ def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime)
             (ask.caller.league_id, ctx.game_id, ctx.player_id))
 
 
-async def _next_game(session: AsyncSession, caller: Caller, member: Membership, now: datetime) -> Game:
-    """The next game of the caller's team (their roster team, else the one team they captain)."""
-    team = await resolve_team(session, caller, None, member)
+async def _next_game(session: AsyncSession, caller: Caller, member: Membership, now: datetime, *,
+                     team: Team | None = None) -> Game:
+    """The next game of ``team``, by default the caller's (their roster team, else the one they captain)."""
+    if team is None:
+        team = await resolve_team(session, caller, None, member)
     games = await core.upcoming_games(session, caller.league_id, [team.id], now, limit=1)
     if not games:
         raise NotFound(f"{team.name} has no upcoming games. Name a game to pick one.")

@@ -27,12 +27,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text, clip, timestamp
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.deadlines import dispute_decision_due
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline, create_deadline
 from bot.services.outbox import Outgoing
-from bot.services.people import is_captain_of, membership
+from bot.services.people import captained_sides, membership
 from bot.services.relays import MAX_ROW_ID, quoted
 from bot.services.schedule import find_game
 from storage.models import Dispute
@@ -108,10 +108,7 @@ class DisputeService:
         async with self.sessions.begin() as session:
             game = await find_game(session, caller, game_code)
             member = await membership(session, caller)
-            teams = [t for t in game.team_ids() if is_captain_of(caller, member, t)]
-            if not teams:
-                raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name} can dispute "
-                                 f"`{game.code}`.")
+            teams = captained_sides(caller, member, game, to="dispute")
             if game.starts_at > now:
                 raise Conflict(f"`{game.code}` hasn't started yet: a dispute is about something that happened "
                                "in a game. To reach the referees before it, use `/relay send`.")

@@ -59,15 +59,10 @@ async def suspension_reasons(session: AsyncSession, league_id: int, player_ids: 
                              game_id: int | None = None) -> dict[int, str]:
     """Player id -> reason, for each of ``player_ids`` suspended for the game (others are absent)."""
     reasons: dict[int, str] = {}
-    for check in SUSPENSION_CHECKS:
-        ids = [p for p in player_ids if p not in reasons]
-        narrow: CandidateFilter | None = getattr(check, "candidates", None)
-        if narrow is not None and ids:
-            ids = [p for p in ids if p in await narrow(session, league_id=league_id, player_ids=ids)]
-        for player_id in ids:
-            reason = await check(session, league_id=league_id, player_id=player_id, game_id=game_id)
-            if reason:
-                reasons[player_id] = reason
+    for player_id in sorted(await suspension_candidates(session, league_id, player_ids)):
+        reason = await active_suspension_reason(session, league_id, player_id, game_id)
+        if reason:
+            reasons[player_id] = reason
     return reasons
 
 

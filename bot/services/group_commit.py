@@ -46,13 +46,13 @@ class GroupCommit(Generic[Request, Answer]):
                 continue
             try:
                 answers = await self._handle([r for r, _ in live])
-            except BaseException as error:  # the whole unit of work failed: each caller hears why
+            except Exception as error:  # the whole unit of work failed: each caller hears why
                 answers = [error] * len(live)
-                if not isinstance(error, Exception):
-                    for _, future in live:
-                        if not future.done():
-                            future.set_exception(error)
-                    raise
+            except BaseException as error:  # cancelled or exiting: nobody is left waiting forever
+                for _, future in live:
+                    if not future.done():
+                        future.set_exception(error)
+                raise
             for (_, future), answer in zip(live, answers, strict=True):
                 if future.done():
                     continue

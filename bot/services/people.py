@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
 from bot.errors import NotAllowed, NotFound
-from storage.models import RosterEntry, Team
+from storage.models import Game, RosterEntry, Team
 from storage.repos import core
 from storage.text import printable
 
@@ -50,6 +50,14 @@ async def resolve_team(session: AsyncSession, caller: Caller, team_name: str | N
     team = await core.team_by_id(session, caller.league_id, team_id)
     assert team is not None
     return team
+
+
+def captained_sides(caller: Caller, member: Membership, game: Game, *, to: str) -> list[int]:
+    """The game's teams the caller captains; refuses anyone who captains neither (``to``: the action)."""
+    teams = [t for t in game.team_ids() if is_captain_of(caller, member, t)]
+    if not teams:
+        raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name} can {to} `{game.code}`.")
+    return teams
 
 
 def require_captain_or_commissioner(caller: Caller, member: Membership, team: Team) -> None:

@@ -34,7 +34,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.deadlines import check_relay
 from bot.services import outbox
 from bot.services.outbox import Outgoing
-from bot.services.people import is_captain_of, membership
+from bot.services.people import captained_sides, membership
 from bot.services.schedule import find_game
 from storage.models import Dispute, Game, League, RefereeAssignment, Relay
 from storage.models.relays import TEXT_LIMIT
@@ -175,10 +175,7 @@ class RelayService:
         async with self.sessions.begin() as session:
             game = await find_game(session, caller, game_code)
             member = await membership(session, caller)
-            teams = [t for t in game.team_ids() if is_captain_of(caller, member, t)]
-            if not teams:
-                raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name} can relay about "
-                                 f"`{game.code}`.")
+            teams = captained_sides(caller, member, game, to="relay about")
             if game.status == "cancelled":
                 raise Conflict(f"`{game.code}` was cancelled, so there's no referee to relay to.")
             team_id = teams[0]
