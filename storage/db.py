@@ -9,6 +9,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
 
+from storage.sqlite_driver import one_trip_dbapi
+
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
@@ -26,6 +28,8 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         kwargs.setdefault("pool_size", 1)
         kwargs.setdefault("max_overflow", 0)
         kwargs.setdefault("pool_timeout", 120)
+        if make_url(url).get_driver_name() == "aiosqlite":
+            kwargs.setdefault("module", one_trip_dbapi())
     else:
         kwargs.setdefault("pool_pre_ping", True)
     engine = create_async_engine(url, **kwargs)

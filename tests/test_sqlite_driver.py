@@ -1,0 +1,96 @@
+"""The one-trip aiosqlite adapter: one thread trip per statement, and the DBAPI behaviour unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.db import create_engine, session_factory
+from storage.sqlite_driver import OneTripConnection
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'trips.db'}")
+    async with engine.begin() as conn:
+        await conn.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL)"))
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every call queued to aiosqlite's thread, by the function's name."""
+    seen: list[str] = []
+    real = aiosqlite.Connection._execute
+
+    async def counting(self: aiosqlite.Connection, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(getattr(fn, "__name__", repr(fn)))
+        return await real(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counting)
+    return seen
+
+
+async def test_a_unit_of_work_makes_one_trip_per_statement_and_commit(engine: AsyncEngine, trips: list[str]) -> None:
+    sessions = session_factory(engine)
+    async with sessions.begin() as s:  # warm the pool: connecting makes its own trips
+        await s.execute(text("SELECT 1"))
+    trips.clear()
+    async with sessions.begin() as s:
+        await s.execute(text("INSERT INTO t (name) VALUES ('a')"))
+        rows = (await s.execute(text("SELECT id, name FROM t"))).all()
+    assert [tuple(r) for r in rows] == [(1, "a")]
+    # BEGIN IMMEDIATE, the insert, the select, COMMIT; the pool's reset finds nothing to roll back.
+    assert trips == ["_execute", "_execute", "_execute", "commit"]
+
+
+async def test_engine_uses_the_one_trip_adapter(engine: AsyncEngine) -> None:
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        assert isinstance(raw.dbapi_connection, OneTripConnection)
+
+
+async def test_rows_counts_and_ids_come_back_as_from_sqlite3(engine: AsyncEngine) -> None:
+    async with engine.begin() as conn:
+        inserted = await conn.execute(text("INSERT INTO t (name) VALUES ('a')"))
+        assert inserted.lastrowid == 1
+        many = await conn.execute(text("INSERT INTO t (name) VALUES (:n)"), [{"n": "b"}, {"n": "c"}, {"n": "d"}])
+        assert many.rowcount == 3
+        updated = await conn.execute(text("UPDATE t SET name = name || '!' WHERE id > 1"))
+        assert updated.rowcount == 3
+        result = await conn.execute(text("SELECT id, name FROM t ORDER BY id"))
+        assert list(result.keys()) == ["id", "name"]
+        assert result.fetchone() == (1, "a")
+        assert result.fetchmany(2) == [(2, "b!"), (3, "c!")]
+        assert result.fetchall() == [(4, "d!")]
+        empty = await conn.execute(text("SELECT id FROM t WHERE id < 0"))
+        assert empty.all() == []
+
+
+async def test_an_error_is_the_usual_exception_and_rolls_the_unit_back(engine: AsyncEngine) -> None:
+    sessions = session_factory(engine)
+    with pytest.raises(IntegrityError):
+        async with sessions.begin() as s:
+            await s.execute(text("INSERT INTO t (name) VALUES ('kept only if committed')"))
+            await s.execute(text("INSERT INTO t (name) VALUES (NULL)"))
+    async with sessions.begin() as s:
+        assert (await s.execute(text("SELECT count(*) FROM t"))).scalar_one() == 0
+        await s.execute(text("INSERT INTO t (name) VALUES ('after')"))  # the connection is still usable
+    async with sessions() as s:
+        assert (await s.execute(text("SELECT name FROM t"))).scalars().all() == ["after"]
+
+
+async def test_streaming_results_still_work(engine: AsyncEngine) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(text("INSERT INTO t (name) VALUES (:n)"), [{"n": f"p{i}"} for i in range(50)])
+    async with engine.connect() as conn:
+        streamed = await conn.stream(text("SELECT name FROM t ORDER BY id"))
+        names = [row.name async for row in streamed]
+    assert names == [f"p{i}" for i in range(50)]
