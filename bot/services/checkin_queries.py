@@ -91,16 +91,6 @@ async def checkin_context(session: AsyncSession, league_id: int, discord_id: int
                           team_id, player_id, player_name, previous)
 
 
-async def statuses_for_player(session: AsyncSession, player_id: int, game_ids: Sequence[int]) -> dict[int, str]:
-    if not game_ids:
-        return {}
-    rows = await session.execute(
-        select(CheckIn.game_id, CheckIn.status).where(CheckIn.player_id == player_id,
-                                                       CheckIn.game_id.in_(game_ids))
-    )
-    return {game_id: status for game_id, status in rows.all()}
-
-
 async def checkin_contexts(session: AsyncSession, league_id: int,
                            asks: Sequence[tuple[int, str]]) -> dict[tuple[int, str], CheckInContext]:
     """Contexts for many (discord id, game code) pairs in one league, in three queries whatever their
@@ -137,6 +127,37 @@ async def checkin_contexts(session: AsyncSession, league_id: int,
         out[(discord_id, code)] = CheckInContext(gid, GameRef(gcode, starts_at, home_name, away_name, venue, status),
                                                  home_id, away_id, team_id, player_id, name, previous)
     return out
+
+
+@dataclass(frozen=True)
+class RosterAnswer:
+    """A rostered player and their answer for one game (``status`` None: no reply yet)."""
+
+    player_id: int
+    name: str
+    position: str
+    gender: str | None
+    status: str | None
+    answered_at: datetime | None
+    answer_id: int | None
+
+
+# A team's roster with each player's answer, as plain rows in one query: /whoisin and /lineup read
+# nothing else about the players, and loading ORM objects cost more than the query (bench/).
+_ROSTER_ANSWERS = (
+    select(RosterEntry.player_id, Player.name, RosterEntry.position, Player.gender, CheckIn.status,
+           CheckIn.updated_at, CheckIn.id)
+    .join(Player, RosterEntry.player_id == Player.id)
+    .outerjoin(CheckIn, and_(CheckIn.game_id == bindparam("game_id"), CheckIn.player_id == RosterEntry.player_id))
+    .where(RosterEntry.league_id == bindparam("league_id"), RosterEntry.team_id == bindparam("team_id"))
+    .order_by(RosterEntry.position.desc(), func.lower(Player.name))
+)
+
+
+async def roster_answers(session: AsyncSession, league_id: int, team_id: int, game_id: int) -> list[RosterAnswer]:
+    """The team's roster in roster order (goalies last, then by name), each with their answer for the game."""
+    rows = await session.execute(_ROSTER_ANSWERS, {"league_id": league_id, "team_id": team_id, "game_id": game_id})
+    return [RosterAnswer(*row) for row in rows.all()]
 
 
 _FOR_GAME = select(CheckIn).where(CheckIn.game_id == bindparam("game_id")).order_by(CheckIn.updated_at, CheckIn.id)

@@ -39,12 +39,12 @@ from bot.services.checkin_queries import (
     GameRef,
     checkin_context,
     checkin_contexts,
-    checkins_for_game,
     game_ref,
+    roster_answers,
 )
 from bot.services.eligibility import active_suspension_reason, suspension_candidates, suspension_reasons
 from bot.services.group_commit import GroupCommit
-from bot.services.people import Membership, is_captain_of, membership, resolve_team
+from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team
 from bot.services.schedule import find_game
 from storage.models import CheckIn, Game, Team
 from storage.repos import core
@@ -244,18 +244,27 @@ class CheckInService:
             if member.team_id is None and not member.captain_of:
                 raise NotFound("You're not on a team in this league, so there's no team to list. "
                                "Ask your captain to add you.")
-            team = await resolve_team(session, caller, None, member)
-            game = await self._game(session, caller, member, game_code, self.clock.now(), team=team)
-            if team.id not in game.team_ids():
-                raise InvalidInput(f"{game.code} is {game.home.name} vs {game.away.name}, not a {team.name} "
-                                 "game. /whoisin shows your own team's answers.")
-            roster = await core.roster(session, caller.league_id, team.id)
-            answers = {c.player_id: c.status for c in await checkins_for_game(session, caller.league_id, game.id)}
+            team, game = await self._own_team_and_game(session, caller, member, game_code)
             groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, None)}
-            for e in roster:
-                groups[answers.get(e.player_id)].append(AttendanceLine(e.player.name, e.position == "goalie"))
+            for r in await roster_answers(session, caller.league_id, team.id, game.id):
+                groups[r.status].append(AttendanceLine(r.name, r.position == "goalie"))
             return Attendance(game_ref(game), team.name, tuple(groups["in"]), tuple(groups["out"]),
                               tuple(groups["maybe"]), tuple(groups[None]))
+
+    async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
+                                 game_code: str | None) -> tuple[Team, Game]:
+        """The caller's team and the named game (else its next one); refuses a game their team isn't in."""
+        if game_code is None or not game_code.strip():
+            team = await resolve_team(session, caller, None, member)
+            return team, await _next_game(session, caller, member, self.clock.now(), team=team)
+        game = await find_game(session, caller, game_code)
+        own = own_team_id(member)
+        for team in (game.home, game.away):  # loaded with the game: no second lookup
+            if team.id == own:
+                return team, game
+        team = await resolve_team(session, caller, None, member)  # refuses when there's no own team
+        raise InvalidInput(f"{game.code} is {game.home.name} vs {game.away.name}, not a {team.name} "
+                           "game. /whoisin shows your own team's answers.")
 
     async def lineup(self, caller: Caller, game_code: str | None = None) -> tuple[TeamLineup, ...]:
         """The rules check for the caller's team in a game (both teams for a commissioner)."""
@@ -280,36 +289,26 @@ class CheckInService:
         except ValueError:
             raise Conflict(f"{team.name}'s division “{division}” has no court size in the league's rules "
                            "(rules.court_sizes_by_division); a commissioner needs to fix the config.") from None
-        roster = {e.player_id: e for e in await core.roster(session, caller.league_id, team.id)}
-        players: list[CheckedInPlayer] = []
-        maybe: list[str] = []
-        answered: set[int] = set()
-        answers = await checkins_for_game(session, caller.league_id, game.id)
-        going = [c.player_id for c in answers if c.status == "in" and c.player_id in roster]
-        suspended = await suspension_reasons(session, caller.league_id, going, game.id)
-        for checkin in answers:
-            entry = roster.get(checkin.player_id)
-            if entry is None:
-                continue  # the other team's answer, or someone no longer on a roster here
-            answered.add(checkin.player_id)
-            if checkin.status == "maybe":
-                maybe.append(entry.player.name)
-            if checkin.status != "in":
-                continue
-            players.append(CheckedInPlayer(player_id=entry.player_id, name=entry.player.name,
-                                           position=entry.position,  # type: ignore[arg-type]
-                                           gender=entry.player.gender,  # type: ignore[arg-type]
-                                           rostered=True, suspended=entry.player_id in suspended))
+        roster = await roster_answers(session, caller.league_id, team.id, game.id)
+        # In check-in order: the lineup rules count players as they answered.
+        answered = sorted((r for r in roster if r.status is not None), key=lambda r: (r.answered_at, r.answer_id))
+        going = [r for r in answered if r.status == "in"]
+        suspended = await suspension_reasons(session, caller.league_id, [r.player_id for r in going], game.id)
+        players = [CheckedInPlayer(player_id=r.player_id, name=r.name,
+                                   position=r.position,  # type: ignore[arg-type]
+                                   gender=r.gender,  # type: ignore[arg-type]
+                                   rostered=True, suspended=r.player_id in suspended) for r in going]
+        maybe = [r.name for r in answered if r.status == "maybe"]
         report = check_lineup(rules, players, roster_size=len(roster))
         return TeamLineup(game_ref(game), team.name, report, tuple(players), tuple(maybe),
                           no_reply=len(roster) - len(answered), roster_size=len(roster))
 
     async def _game(self, session: AsyncSession, caller: Caller, member: Membership, code: str | None,
-                    now: datetime, *, team: Team | None = None) -> Game:
+                    now: datetime) -> Game:
         """The named game, or the next one for the caller's team."""
         if code is not None and code.strip():
             return await find_game(session, caller, code)
-        return await _next_game(session, caller, member, now, team=team)
+        return await _next_game(session, caller, member, now)
 
 
 async def _check_in(session: AsyncSession, ask: _Ask, *, previous_exact: bool) -> _Answer:

@@ -24,9 +24,15 @@ class Membership:
 
 
 async def membership(session: AsyncSession, caller: Caller) -> Membership:
-    entry = await core.roster_entry(session, caller.league_id, caller.discord_id)
-    captained = await core.captained_team_ids(session, caller.league_id, caller.discord_id)
+    entry, captained = await core.roster_entry_and_captained(session, caller.league_id, caller.discord_id)
     return Membership(entry=entry, captain_of=frozenset(captained))
+
+
+def own_team_id(member: Membership) -> int | None:
+    """The caller's own team: their roster team, else the one team they captain (None: can't tell)."""
+    if member.team_id is not None:
+        return member.team_id
+    return next(iter(member.captain_of)) if len(member.captain_of) == 1 else None
 
 
 def is_captain_of(caller: Caller, member: Membership, team_id: int) -> bool:
@@ -42,9 +48,7 @@ async def resolve_team(session: AsyncSession, caller: Caller, team_name: str | N
         if team is None:
             raise NotFound(f"There's no team called “{printable(team_name)[:100]}” in {caller.league.name}.")
         return team
-    team_id = member.team_id
-    if team_id is None and len(member.captain_of) == 1:
-        team_id = next(iter(member.captain_of))
+    team_id = own_team_id(member)
     if team_id is None:
         raise NotFound("You're not on a team in this league yet. Name a team, or ask your captain to add you.")
     team = await core.team_by_id(session, caller.league_id, team_id)

@@ -10,7 +10,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import NotFound
-from bot.services.checkin_queries import statuses_for_player
 from bot.services.people import membership, resolve_team
 from storage.models import Game
 from storage.repos import core
@@ -61,11 +60,9 @@ class ScheduleService:
         async with self.sessions() as session:
             member = await membership(session, caller)
             team = await resolve_team(session, caller, team_name, member)
-            games = await core.upcoming_games(session, caller.league_id, [team.id], self.clock.now(), limit)
-            mine: dict[int, str] = {}
-            if member.entry is not None and member.entry.team_id == team.id:
-                mine = await statuses_for_player(session, member.entry.player_id, [g.id for g in games])
-            return ScheduleView(team.name, tuple(game_line(g, mine.get(g.id)) for g in games))
+            player_id = member.entry.player_id if member.entry is not None and member.entry.team_id == team.id else None
+            rows = await core.team_schedule(session, caller.league_id, team.id, self.clock.now(), limit, player_id)
+            return ScheduleView(team.name, tuple(GameLine(*row) for row in rows))
 
     async def autocomplete_games(self, caller: Caller, text: str, *, mine_only: bool = False) -> list[Game]:
         async with self.sessions() as session:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, func, or_, select
+from sqlalchemy import BindParameter, ColumnElement, Row, Select, String, and_, bindparam, cast, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased, contains_eager
 
-from storage.models import Division, Game, Player, RosterEntry, Team, TeamCaptain
+from storage.models import CheckIn, Division, Game, League, Player, RosterEntry, Team, TeamCaptain
 from storage.text import printable
 
 # The lookups every command makes are built once, with bound parameters: building a statement
@@ -80,15 +82,32 @@ async def roster_size(session: AsyncSession, league_id: int, team_id: int) -> in
     ) or 0
 
 
-_CAPTAINED = select(TeamCaptain.team_id).where(TeamCaptain.league_id == _LEAGUE,
-                                               TeamCaptain.discord_id == bindparam("discord_id"))
 _CAPTAINS = select(TeamCaptain.discord_id).where(TeamCaptain.team_id == bindparam("team_id")).order_by(
     TeamCaptain.discord_id)
 _GAME_BY_CODE = select(Game).where(Game.league_id == _LEAGUE, Game.code == bindparam("code"))
 
 
-async def captained_team_ids(session: AsyncSession, league_id: int, discord_id: int) -> set[int]:
-    return set((await session.scalars(_CAPTAINED, {"league_id": league_id, "discord_id": discord_id})).all())
+# Who someone is in a league, in one query: their roster place (NULL when none) and the ids of the
+# teams they captain, from the league's row so there is a row even for a stranger.
+_CAPTAINED_LIST = (select(func.aggregate_strings(cast(TeamCaptain.team_id, String), ","))
+                   .where(TeamCaptain.league_id == _LEAGUE, TeamCaptain.discord_id == bindparam("discord_id"))
+                   .scalar_subquery())
+_MEMBERSHIP = (select(RosterEntry, _CAPTAINED_LIST).select_from(League)
+               .outerjoin(Player, and_(Player.league_id == League.id, Player.discord_id == bindparam("discord_id")))
+               .outerjoin(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
+                                            RosterEntry.player_id == Player.id))
+               .options(contains_eager(RosterEntry.player))
+               .where(League.id == _LEAGUE))
+
+
+async def roster_entry_and_captained(session: AsyncSession, league_id: int,
+                                     discord_id: int) -> tuple[RosterEntry | None, set[int]]:
+    """The person's roster place (None when not on one) and the ids of the teams they captain."""
+    row = (await session.execute(_MEMBERSHIP, {"league_id": league_id, "discord_id": discord_id})).first()
+    if row is None:
+        return None, set()
+    entry, captained = row
+    return entry, {int(t) for t in captained.split(",")} if captained else set()
 
 
 async def captain_ids(session: AsyncSession, team_id: int) -> list[int]:
@@ -109,6 +128,34 @@ async def upcoming_games(session: AsyncSession, league_id: int, team_ids: Sequen
     return (await session.scalars(query.order_by(Game.starts_at, Game.id).limit(limit))).all()
 
 
+def _in_league(league_id: int | BindParameter[Any], *, by_team: bool) -> ColumnElement[bool]:
+    """The league filter on games. For a few teams' games it reads ``league_id + 0``: SQLite then
+    walks the home and away team indexes (a team's handful of games) instead of the league's
+    (league, starts_at) index, which visits every upcoming game of the league to find ten."""
+    return (Game.league_id + 0 if by_team else Game.league_id) == league_id
+
+
+def _team_schedule() -> Select[Any]:
+    home, away = aliased(Team), aliased(Team)
+    return (select(Game.code, Game.starts_at, home.name, away.name, Game.venue, Game.kind, Game.status, CheckIn.status)
+            .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
+            .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == bindparam("player_id")))
+            .where(_in_league(_LEAGUE, by_team=True), Game.status == "scheduled", Game.starts_at >= bindparam("after"),
+                   or_(Game.home_team_id == bindparam("team_id"), Game.away_team_id == bindparam("team_id")))
+            .order_by(Game.starts_at, Game.id).limit(bindparam("limit")))
+
+
+_TEAM_SCHEDULE = _team_schedule()
+
+
+async def team_schedule(session: AsyncSession, league_id: int, team_id: int, after: datetime, limit: int,
+                        player_id: int | None) -> Sequence[Row[Any]]:
+    """A team's next games as plain rows: code, starts_at, home, away, venue, kind, status, and the
+    answer ``player_id`` gave (None for no answer or no player)."""
+    return (await session.execute(_TEAM_SCHEDULE, {"league_id": league_id, "team_id": team_id, "after": after,
+                                                   "limit": limit, "player_id": player_id})).all()
+
+
 async def search_games(session: AsyncSession, league_id: int, after: datetime, text: str,
                        team_ids: Sequence[int] | None = None, limit: int = 25) -> Sequence[Game]:
     """Games for autocomplete: upcoming first, matching the code or a team name."""
@@ -125,13 +172,6 @@ async def search_games(session: AsyncSession, league_id: int, after: datetime, t
                             func.lower(home.c.name).like(pattern, escape="\\"),
                             func.lower(away.c.name).like(pattern, escape="\\"))))
     return (await session.scalars(query.order_by(Game.starts_at, Game.id).limit(limit))).all()
-
-
-def _in_league(league_id: int, *, by_team: bool) -> ColumnElement[bool]:
-    """The league filter on games. For a few teams' games it reads ``league_id + 0``: SQLite then
-    walks the home and away team indexes (a team's handful of games) instead of the league's
-    (league, starts_at) index, which visits every upcoming game of the league to find ten."""
-    return (Game.league_id + 0 if by_team else Game.league_id) == league_id
 
 
 def _escape_like(text: str) -> str:
