@@ -86,4 +86,5 @@ def checkin_view(game_code: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for status, *_ in BUTTONS:
         view.add_item(CheckInButton(game_code, status))
+    view.stop()  # DynamicItems answer the clicks: nothing for discord.py to hold (15 min per ephemeral reply)
     return view

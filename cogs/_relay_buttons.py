@@ -128,4 +128,5 @@ def inbox_view(relays: tuple[RelayLine, ...]) -> discord.ui.View | None:
             button = RelayButton(action, relay.id, label=f"{LABELS[action]} #{relay.id}")
             button.row = row
             view.add_item(button)
+    view.stop()  # DynamicItems answer the clicks: nothing for discord.py to hold (15 min per ephemeral reply)
     return view

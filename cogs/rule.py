@@ -92,6 +92,7 @@ def related_view(answer: RuleAnswer) -> discord.ui.View | None:
     for section in (answer.related or answer.contents)[:2]:
         if custom_id_for(answer.league_id, section.citation) is not None:
             view.add_item(RuleButton(answer.league_id, section.citation, section.caption))
+    view.stop()  # DynamicItems answer the clicks: nothing for discord.py to hold (15 min per ephemeral reply)
     return view if view.children else None
 
 

@@ -3,6 +3,7 @@ the start-up import of a league's configured rulebook."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -128,6 +129,19 @@ async def test_rule_answers_with_the_best_section_and_related_buttons_that_work(
     shown = embed_of(pressed)["title"]
     assert shown in related
     assert pressed.first.allowed_mentions == {"parse": []}
+
+
+async def test_an_answer_with_buttons_leaves_no_view_or_timer_behind(harness: Harness) -> None:
+    """discord.py keeps an ephemeral reply's view for 15 minutes, with a timer task, unless it is
+    finished: one per /rule answer piled up. The buttons are DynamicItems, so nothing needs keeping."""
+    await import_text(harness, SYNTHETIC)
+    for _ in range(3):
+        reply = await harness.slash("/rule", as_=harness.member("Pat"), question="how many shooters in the shootout")
+        assert reply.last.custom_ids()
+    timers = [t for t in asyncio.all_tasks() if "timeout_task" in getattr(t.get_coro(), "__qualname__", "")]
+    assert timers == []
+    store = harness.bot._connection._view_store
+    assert store.persistent_views == [] and not store._synced_message_views
 
 
 async def test_buttons_keep_working_after_a_restart(harness: Harness, db_url: str, clock: FixedClock) -> None:
