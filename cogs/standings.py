@@ -16,7 +16,7 @@ from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
 from bot.errors import NoLeague
-from bot.services.standings import Publication, StandingsService, StandingsTable, render_rows
+from bot.services.standings import Publication, StandingsService, StandingsTable
 from cogs._common import requires, suggesting_for, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
@@ -33,7 +33,7 @@ def standings_embed(table: StandingsTable) -> discord.Embed:
         return embed
     parts: list[str] = []
     for division in table.divisions:
-        block = f"```\n{render_rows(table.division_rows(division), table.rules)}\n```"
+        block = f"```\n{table.rendered_rows(division)}\n```"
         part = f"**{clip(division, 100)}**\n{block}" if division else block
         if sum(len(p) + 1 for p in parts) + len(part) > EMBED_LIMIT:
             parts.append("… (more divisions: use /standings show division)")

@@ -63,6 +63,8 @@ class StandingsTable:
     rows: tuple[StandingsRow, ...]
     games_counted: int
     generated_at: datetime
+    #: Rendered divisions, shared by every table served from one cached computation (load_table).
+    _rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def divisions(self) -> tuple[str, ...]:
@@ -71,6 +73,13 @@ class StandingsTable:
 
     def division_rows(self, division: str) -> tuple[StandingsRow, ...]:
         return tuple(row for row in self.rows if row.division == division)
+
+    def rendered_rows(self, division: str) -> str:
+        """``render_rows`` for one division, rendered once per computed table, not per /standings."""
+        text = self._rendered.get(division)
+        if text is None:
+            text = self._rendered[division] = render_rows(self.division_rows(division), self.rules)
+        return text
 
     @property
     def order_text(self) -> str:
@@ -190,6 +199,7 @@ class _Computed:
     rules: StandingsRules
     rows: tuple[StandingsRow, ...]
     counted: int
+    rendered: dict[str, str] = field(default_factory=dict)
 
 
 #: The last table computed per (database, league): /standings is asked far more often than results change.
@@ -217,7 +227,7 @@ async def load_table(session: AsyncSession, league: LeagueSettings, league_id: i
         rows = tuple(compute_standings(rules, teams, results, adjustments))
         counted = sum(1 for r in results if r.kind in rules.standings_counted_kinds)
         hit = cache[league_id] = _Computed(inputs, rules, rows, counted)
-    return StandingsTable(league.key, league.name, rules, hit.rows, hit.counted, now)
+    return StandingsTable(league.key, league.name, rules, hit.rows, hit.counted, now, hit.rendered)
 
 
 def only_division(table: StandingsTable, division: str | None) -> StandingsTable:
@@ -230,7 +240,7 @@ def only_division(table: StandingsTable, division: str | None) -> StandingsTable
         known = ", ".join(d for d in table.divisions if d) or "none"
         raise NotFound(f"There's no division “{division.strip()[:100]}” in {table.league_name} (divisions: {known}).")
     return StandingsTable(table.league_key, table.league_name, table.rules, table.division_rows(match),
-                          table.games_counted, table.generated_at)
+                          table.games_counted, table.generated_at, table._rendered)
 
 
 # --- rendering ------------------------------------------------------------------------------------
@@ -285,7 +295,7 @@ def render_text(table: StandingsTable) -> str:
     for division in table.divisions:
         if division:
             parts.append(division)
-        parts.append(render_rows(table.division_rows(division), table.rules))
+        parts.append(table.rendered_rows(division))
         parts.append("")
     parts.append(table.order_text)
     if table.unsettled:
