@@ -9,7 +9,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
 
-from storage.sqlite_driver import one_trip_dbapi
+from storage.sqlite_driver import OneTripConnection, one_trip_dbapi
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -52,7 +52,11 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def _sqlite_begin(conn: Any) -> None:
     """Take the write lock up front: a read-then-write unit never loses an update (testing.md)."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    dbapi_connection = conn.connection.dbapi_connection
+    if isinstance(dbapi_connection, OneTripConnection):
+        dbapi_connection.begin_immediate()  # sent with the first statement, in one trip
+    else:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

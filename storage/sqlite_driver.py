@@ -4,9 +4,11 @@ aiosqlite runs every call on its own thread, and each call is a round trip from 
 (queue, thread wake-up, future, loop wake-up). SQLAlchemy's stock adapter makes four per
 statement: open a cursor, execute, fetch the rows, close the cursor. On a slow core those trips
 cost more than the SQLite work of an indexed lookup, so every command paid them several times
-over (bench/README.md). Here the four run as one function on the thread. A commit or rollback
-with no transaction open is a no-op in SQLite, so it makes no trip at all: the pool's reset after
-every committed unit of work was one.
+over (bench/README.md). Here the four run as one function on the thread, and a unit of work's
+BEGIN IMMEDIATE (storage/db.py) goes along with its first statement instead of alone: it still
+takes the write lock before that statement runs. A commit or rollback with no transaction open
+is a no-op in SQLite, so it makes no trip at all: the pool's reset after every committed unit of
+work was one.
 
 The DBAPI surface SQLAlchemy uses is unchanged, and errors are the same sqlite3 exceptions,
 mapped by the stock adapter. `tests/test_sqlite_driver.py` counts the trips.
@@ -27,8 +29,12 @@ from sqlalchemy.dialects.sqlite.aiosqlite import (
 from sqlalchemy.util.concurrency import await_
 
 
-def _execute(conn: sqlite3.Connection, operation: str, parameters: Any, many: bool) -> tuple[Any, ...]:
-    """On the database thread: run a statement to the end and hand back everything it produced."""
+def _execute(conn: sqlite3.Connection, operation: str, parameters: Any, many: bool,
+             begin: bool) -> tuple[Any, ...]:
+    """On the database thread: run a statement to the end and hand back everything it produced
+    (``begin``: open the unit of work's transaction first)."""
+    if begin:
+        conn.execute("BEGIN IMMEDIATE")
     cursor = conn.cursor()
     try:
         if many:
@@ -88,8 +94,10 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
     async def _run(self, operation: Any, parameters: Any, *, many: bool) -> None:
         connection: aiosqlite.Connection = self._connection
-        async with self._adapt_connection._execute_mutex:
-            outcome = await connection._execute(_execute, connection._conn, operation, parameters, many)
+        adapted: OneTripConnection = self._adapt_connection  # type: ignore[assignment]
+        async with adapted._execute_mutex:
+            begin, adapted.begin_pending = adapted.begin_pending, False
+            outcome = await connection._execute(_execute, connection._conn, operation, parameters, many, begin)
         self._description, self._rowcount, self._lastrowid, rows = outcome
         self._rows = collections.deque(rows)
 
@@ -101,10 +109,19 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
 
 class OneTripConnection(AsyncAdapt_aiosqlite_connection):
-    __slots__ = ()
+    __slots__ = ("begin_pending",)
     _cursor_cls = OneTripCursor
 
+    def __init__(self, dbapi: Any, connection: aiosqlite.Connection) -> None:
+        super().__init__(dbapi, connection)
+        self.begin_pending = False
+
+    def begin_immediate(self) -> None:
+        """BEGIN IMMEDIATE with the next statement, in its trip (a unit with no statement begins nothing)."""
+        self.begin_pending = True
+
     def _idle(self) -> bool:
+        self.begin_pending = False
         connection: aiosqlite.Connection = self._connection
         return connection._connection is None or not connection._conn.in_transaction
 

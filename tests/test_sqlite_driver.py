@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -47,8 +48,33 @@ async def test_a_unit_of_work_makes_one_trip_per_statement_and_commit(engine: As
         await s.execute(text("INSERT INTO t (name) VALUES ('a')"))
         rows = (await s.execute(text("SELECT id, name FROM t"))).all()
     assert [tuple(r) for r in rows] == [(1, "a")]
-    # BEGIN IMMEDIATE, the insert, the select, COMMIT; the pool's reset finds nothing to roll back.
-    assert trips == ["_execute", "_execute", "_execute", "commit"]
+    # BEGIN IMMEDIATE with the insert, the select, COMMIT; the pool's reset finds nothing to roll back.
+    assert trips == ["_execute", "_execute", "commit"]
+
+
+async def test_a_unit_of_work_holds_the_write_lock_from_its_first_statement(engine: AsyncEngine,
+                                                                            tmp_path: Path) -> None:
+    """BEGIN IMMEDIATE rides with the first statement, but it is still taken before a read:
+    another writer can't slip in between a unit's read and its write."""
+    other = sqlite3.connect(tmp_path / "trips.db", timeout=0, isolation_level=None)
+    sessions = session_factory(engine)
+    async with sessions.begin() as s:
+        await s.execute(text("SELECT count(*) FROM t"))
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+    other.execute("BEGIN IMMEDIATE")  # free once the unit has committed
+    other.execute("ROLLBACK")
+    other.close()
+
+
+async def test_a_unit_of_work_with_no_statement_makes_no_trip(engine: AsyncEngine, trips: list[str]) -> None:
+    sessions = session_factory(engine)
+    async with sessions.begin() as s:  # warm the pool
+        await s.execute(text("SELECT 1"))
+    trips.clear()
+    async with engine.begin():
+        pass
+    assert trips == []
 
 
 async def test_engine_uses_the_one_trip_adapter(engine: AsyncEngine) -> None:
