@@ -267,12 +267,17 @@ async def reconcile(session: AsyncSession, league_id: int) -> int:
     return ended
 
 
+_ACTIVE_AMONG = select(Suspension.player_id).where(
+    Suspension.league_id == bindparam("league_id"), Suspension.status == "active",
+    Suspension.player_id.in_(bindparam("player_ids", expanding=True)))
+
+
 async def players_with_active_suspensions(session: AsyncSession, *, league_id: int,
                                          player_ids: Sequence[int]) -> set[int]:
-    """The candidates for ``suspended_for`` among many players: one query instead of one each."""
-    return set((await session.scalars(select(Suspension.player_id).where(
-        Suspension.league_id == league_id, Suspension.status == "active",
-        Suspension.player_id.in_(player_ids)))).all())
+    """The candidates for ``suspended_for`` among many players: one query instead of one each
+    (built once: every /lineup asks it)."""
+    return set((await session.scalars(_ACTIVE_AMONG, {"league_id": league_id,
+                                                       "player_ids": list(player_ids)})).all())
 
 
 suspended_for.candidates = players_with_active_suspensions  # type: ignore[attr-defined]
