@@ -61,3 +61,19 @@ def _sqlite_begin(conn: Any) -> None:
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def upsert_insert(session: AsyncSession) -> Any:
+    """The database's own INSERT, the one with ON CONFLICT. PostgreSQL's is imported only on
+    PostgreSQL: its dialect package loads every PostgreSQL driver's module, 2 MB a SQLite bot
+    never uses (bench/idle.py)."""
+    name = session.get_bind().dialect.name
+    if name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+
+        return postgresql_insert
+    if name == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        return sqlite_insert
+    raise RuntimeError(f"an upsert needs PostgreSQL or SQLite; database {name!r} is not supported")

@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import snowballstemmer
+import Stemmer  # PyStemmer: Snowball in C (the pure-Python package loads all ~40 languages to use one)
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
@@ -206,7 +206,7 @@ MAX_QUERY_CHARS = 300
 MAX_QUERY_WORDS = 40
 MAX_CORRECTED_LENGTH = 24  # longer "words" are noise, not typos
 
-_stemmer = snowballstemmer.stemmer("english")
+_stemmer = Stemmer.Stemmer("english")
 _stem_cache: dict[str, str] = {}
 _WORD = re.compile(r"[a-z0-9]+")
 _HYPHENATED = re.compile(r"[a-z0-9]+(?:[-‐–][a-z0-9]+)+")

@@ -26,7 +26,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
@@ -46,6 +45,7 @@ from bot.services.eligibility import active_suspension_reason, suspension_candid
 from bot.services.group_commit import GroupCommit
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team
 from bot.services.schedule import find_game
+from storage.db import upsert_insert
 from storage.models import CheckIn, Game, Team
 from storage.repos import core
 
@@ -105,16 +105,6 @@ class TeamLineup:
     roster_size: int
 
 
-def _insert_for(session: AsyncSession) -> Any:
-    """The dialect's INSERT, which has ON CONFLICT DO UPDATE."""
-    name = session.bind.dialect.name if session.bind is not None else session.get_bind().dialect.name
-    if name == "postgresql":
-        return postgresql.insert
-    if name == "sqlite":
-        return sqlite.insert
-    raise RuntimeError(f"check-ins need an upsert; database {name!r} is not supported")
-
-
 class _Unread:
     """Marks a previous answer that has not been read under the write lock yet."""
 
@@ -132,7 +122,7 @@ async def record_checkin(session: AsyncSession, *, league_id: int, game_id: int,
     and when there is none yet, an INSERT that does nothing on conflict either creates it or
     waits for the concurrent creator to commit.
     """
-    insert = _insert_for(session)
+    insert = upsert_insert(session)
     values = {"league_id": league_id, "game_id": game_id, "player_id": player_id, "status": status,
               "updated_at": now}
     if isinstance(previous, _Unread):
@@ -381,7 +371,7 @@ async def _check_in_many(session: AsyncSession, asks: Sequence[_Ask]) -> list[_A
                      "status": ask.status, "updated_at": now}
         answers[i] = _answer(ask, ctx, previous, now)
     if rows:
-        await session.execute(_upsert(_insert_for(session)), list(rows.values()))
+        await session.execute(_upsert(upsert_insert(session)), list(rows.values()))
     return [a if a is not None else RuntimeError("check-in not handled") for a in answers]
 
 

@@ -14,12 +14,11 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import event, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from storage.db import upsert_insert
 from storage.models import OutboxMessage
 
 MAX_BUTTONS = 25  # Discord: 5 rows of 5
@@ -121,8 +120,7 @@ async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: 
                   args=outgoing_args(message) if message else (args or {}), channel_id=channel_id,
                   user_id=user_id, due_at=due_at, expires_at=expires_at, status="pending", attempts=0,
                   next_attempt_at=due_at)
-    insert = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
-    result = await session.execute(insert(OutboxMessage).values(**values).on_conflict_do_nothing(
+    result = await session.execute(upsert_insert(session)(OutboxMessage).values(**values).on_conflict_do_nothing(
         index_elements=["send_key"]))
     created = bool(result.rowcount)
     if created:
