@@ -12,7 +12,6 @@ default) also run on PostgreSQL, which refuses text SQLite takes (NUL).
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import uuid
 from collections.abc import Iterator
@@ -41,6 +40,7 @@ from tests.conftest import (
 )
 from tests.harness import Attachment, Call, Harness, Member
 from tests.reliability.commands import LeafCommand, leaf_commands
+from tests.reliability.conftest import ErrorLog
 from tests.reliability.snapshot import changed_tables, snapshot
 
 EXAMPLES = int(os.environ.get("SIDELINE_FUZZ_EXAMPLES", "200"))
@@ -55,26 +55,6 @@ NASTY_TEXT = [
     "Alice Hart", "Alice Hart, Bea Quinn, Carl Diaz", "<@500000000000000001>, <@500000000000000002>",
     "2.7", "GOALIE SAFETY", "../../etc/passwd", "null", "None", "true",
 ]
-
-
-class ErrorLog(logging.Handler):
-    """Collects ERROR records: an unhandled error in the log fails the test."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture
-def error_log() -> Iterator[ErrorLog]:
-    handler = ErrorLog()
-    root = logging.getLogger()
-    root.addHandler(handler)
-    yield handler
-    root.removeHandler(handler)
 
 
 class World:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -43,7 +42,8 @@ from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
 from tests.harness.fake_discord import next_id
 from tests.reliability.commands import LeafCommand, leaf_commands
-from tests.reliability.test_fuzz_commands import COMMANDS, ErrorLog, World
+from tests.reliability.conftest import ErrorLog
+from tests.reliability.test_fuzz_commands import COMMANDS, World
 
 SECRET = "S1-SECRET"  # in every free text the first server stores: it must never reach the second
 SETUP_START = datetime(2030, 1, 5, 12, 0, tzinfo=UTC)
@@ -352,15 +352,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[IsolationWorld]:
     w = IsolationWorld(tmp_path_factory.mktemp("isolation"))
     yield w
     w.close()
-
-
-@pytest.fixture
-def error_log() -> Iterator[ErrorLog]:
-    handler = ErrorLog()
-    root = logging.getLogger()
-    root.addHandler(handler)
-    yield handler
-    root.removeHandler(handler)
 
 
 # --- options that name the first server's objects --------------------------------------------------------
