@@ -1,17 +1,22 @@
-"""SQLAlchemy's aiosqlite adapter, making one trip to the database thread per statement.
+"""SQLAlchemy's aiosqlite adapter, running a unit of work's statements on the event loop itself.
 
 aiosqlite runs every call on its own thread, and each call is a round trip from the event loop
 (queue, thread wake-up, future, loop wake-up). SQLAlchemy's stock adapter makes four per
-statement: open a cursor, execute, fetch the rows, close the cursor. On a slow core those trips
-cost more than the SQLite work of an indexed lookup, so every command paid them several times
-over (bench/README.md). Here the four run as one function on the thread, and a unit of work's
-BEGIN IMMEDIATE (storage/db.py) goes along with its first statement instead of alone: it still
-takes the write lock before that statement runs. A commit or rollback with no transaction open
-is a no-op in SQLite, so it makes no trip at all: the pool's reset after every committed unit of
-work was one.
+statement, and on a slow core those trips cost more than the SQLite work of the indexed lookups
+every command makes (bench/README.md). The only SQLite call here that can wait long is taking
+the write lock while another process (the CLI, a backup) holds it: every unit of work takes it
+first (BEGIN IMMEDIATE, storage/db.py), and in WAL mode nothing after it waits on a lock.
+
+So a unit of work tries BEGIN IMMEDIATE on the loop with no busy wait, together with its first
+statement. If the lock is free, that statement and the rest of the unit (and its commit) run on
+the loop: microseconds each, no trip. If another process holds the lock, that first statement
+goes to aiosqlite's thread and waits there (the busy timeout) while the loop serves everyone
+else. A statement outside any transaction (the connection's pragmas) goes to the thread too.
+The price: a statement that is slow in itself (a big import) holds the loop for its duration.
 
 The DBAPI surface SQLAlchemy uses is unchanged, and errors are the same sqlite3 exceptions,
-mapped by the stock adapter. `tests/test_sqlite_driver.py` counts the trips.
+mapped by the stock adapter. `tests/test_sqlite_driver.py` counts the trips and holds the lock
+from another process.
 """
 
 from __future__ import annotations
@@ -48,6 +53,20 @@ def _execute(conn: sqlite3.Connection, operation: str, parameters: Any, many: bo
         return description, cursor.rowcount, cursor.lastrowid, rows
     finally:
         cursor.close()
+
+
+def _begin_without_waiting(conn: sqlite3.Connection, busy_timeout_ms: int) -> bool:
+    """BEGIN IMMEDIATE if the write lock is free this instant; False (nothing begun) if it's held."""
+    conn.execute("PRAGMA busy_timeout=0")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        return True
+    except sqlite3.OperationalError as error:
+        if error.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:
+            return False
+        raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
 
 
 class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
@@ -95,9 +114,15 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
     async def _run(self, operation: Any, parameters: Any, *, many: bool) -> None:
         connection: aiosqlite.Connection = self._connection
         adapted: OneTripConnection = self._adapt_connection  # type: ignore[assignment]
+        conn = connection._conn
         async with adapted._execute_mutex:
             begin, adapted.begin_pending = adapted.begin_pending, False
-            outcome = await connection._execute(_execute, connection._conn, operation, parameters, many, begin)
+            # Inside the unit's transaction nothing waits; outside one (the pragmas) it might.
+            on_loop = _begin_without_waiting(conn, adapted.busy_timeout_ms) if begin else conn.in_transaction
+            if on_loop:
+                outcome = _execute(conn, operation, parameters, many, False)
+            else:  # may wait for another process's lock: wait on the thread, not the loop
+                outcome = await connection._execute(_execute, conn, operation, parameters, many, begin)
         self._description, self._rowcount, self._lastrowid, rows = outcome
         self._rows = collections.deque(rows)
 
@@ -109,12 +134,13 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
 
 class OneTripConnection(AsyncAdapt_aiosqlite_connection):
-    __slots__ = ("begin_pending",)
+    __slots__ = ("begin_pending", "busy_timeout_ms")
     _cursor_cls = OneTripCursor
 
-    def __init__(self, dbapi: Any, connection: aiosqlite.Connection) -> None:
+    def __init__(self, dbapi: Any, connection: aiosqlite.Connection, busy_timeout_ms: int) -> None:
         super().__init__(dbapi, connection)
         self.begin_pending = False
+        self.busy_timeout_ms = busy_timeout_ms
 
     def begin_immediate(self) -> None:
         """BEGIN IMMEDIATE with the next statement, in its trip (a unit with no statement begins nothing)."""
@@ -126,21 +152,25 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
         return connection._connection is None or not connection._conn.in_transaction
 
     def commit(self) -> None:
+        """On the loop: the unit holds the write lock, and a WAL commit waits on nothing."""
         if not self._idle():
-            super().commit()
+            self._connection._conn.commit()
 
     def rollback(self) -> None:
         if not self._idle():
-            super().rollback()
+            self._connection._conn.rollback()
 
 
 class OneTripDBAPI(AsyncAdapt_aiosqlite_dbapi):
     """The DBAPI module handed to `create_async_engine(module=...)`."""
 
     def connect(self, *arg: Any, **kw: Any) -> OneTripConnection:
+        # The connection is used from the loop and, while waiting for a lock, from aiosqlite's
+        # thread: never both at once (one statement at a time per connection, under its mutex).
+        kw["check_same_thread"] = False
         connection = self.aiosqlite.connect(*arg, **kw)
         connection._thread.daemon = True  # as the stock adapter does: never hold the process open
-        return OneTripConnection(self, await_(connection))
+        return OneTripConnection(self, await_(connection), round(kw.get("timeout", 5.0) * 1000))
 
 
 def one_trip_dbapi() -> OneTripDBAPI:

@@ -1,7 +1,9 @@
-"""The one-trip aiosqlite adapter: one thread trip per statement, and the DBAPI behaviour unchanged."""
+"""The SQLite adapter: a unit of work runs on the loop unless it must wait for another process's lock,
+and the DBAPI behaviour is unchanged."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -39,7 +41,8 @@ def trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-async def test_a_unit_of_work_makes_one_trip_per_statement_and_commit(engine: AsyncEngine, trips: list[str]) -> None:
+async def test_a_unit_of_work_makes_no_thread_trip_when_the_lock_is_free(engine: AsyncEngine,
+                                                                         trips: list[str]) -> None:
     sessions = session_factory(engine)
     async with sessions.begin() as s:  # warm the pool: connecting makes its own trips
         await s.execute(text("SELECT 1"))
@@ -48,8 +51,38 @@ async def test_a_unit_of_work_makes_one_trip_per_statement_and_commit(engine: As
         await s.execute(text("INSERT INTO t (name) VALUES ('a')"))
         rows = (await s.execute(text("SELECT id, name FROM t"))).all()
     assert [tuple(r) for r in rows] == [(1, "a")]
-    # BEGIN IMMEDIATE with the insert, the select, COMMIT; the pool's reset finds nothing to roll back.
-    assert trips == ["_execute", "_execute", "commit"]
+    assert trips == []  # BEGIN IMMEDIATE, both statements and COMMIT ran on the loop
+    async with sessions() as s:  # and the commit is real
+        assert (await s.execute(text("SELECT name FROM t"))).scalars().all() == ["a"]
+
+
+async def test_a_unit_of_work_waits_for_another_process_on_the_thread_not_the_loop(
+        engine: AsyncEngine, tmp_path: Path, trips: list[str]) -> None:
+    """While the CLI (say) holds the write lock, a unit of work waits for it off the loop: other
+    coroutines keep running, and the unit goes ahead, whole, once the lock is free."""
+    sessions = session_factory(engine)
+    async with sessions.begin() as s:  # warm the pool
+        await s.execute(text("SELECT 1"))
+    trips.clear()
+    other = sqlite3.connect(tmp_path / "trips.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO t (name) VALUES ('cli')")
+
+    async def unit() -> list[str]:
+        async with sessions.begin() as s:
+            await s.execute(text("INSERT INTO t (name) VALUES ('bot')"))
+            return list((await s.execute(text("SELECT name FROM t ORDER BY id"))).scalars())
+
+    waiting = asyncio.create_task(unit())
+    ticks = 0
+    for _ in range(20):  # the loop is free while the unit waits
+        await asyncio.sleep(0.01)
+        ticks += 1
+    assert ticks == 20 and not waiting.done()
+    other.execute("COMMIT")
+    other.close()
+    assert await waiting == ["cli", "bot"]  # it saw the other process's committed row
+    assert trips == ["_execute"]  # only the first statement (with BEGIN IMMEDIATE) went to the thread
 
 
 async def test_a_unit_of_work_holds_the_write_lock_from_its_first_statement(engine: AsyncEngine,
