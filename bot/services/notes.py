@@ -94,9 +94,9 @@ class NoteService:
         now = self.clock.now()
         async with self.sessions.begin() as session:
             member = await membership(session, caller)
-            if member.entry is None:
+            if member.team_id is None:
                 raise NotFound("You're not on a team in this league, so there's no captain to tell.")
-            team = await core.team_by_id(session, caller.league_id, member.entry.team_id)
+            team = await core.team_by_id(session, caller.league_id, member.team_id)
             assert team is not None
             all_captains = await core.captain_ids(session, team.id)
             captains = tuple(c for c in all_captains if c != caller.discord_id)

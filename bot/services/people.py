@@ -8,24 +8,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
 from bot.errors import NotAllowed, NotFound
-from storage.models import Game, RosterEntry, Team
+from storage.models import Game, Team
 from storage.repos import core
 from storage.text import printable
 
 
 @dataclass(frozen=True)
 class Membership:
-    entry: RosterEntry | None
+    team_id: int | None  # the roster team (None: on no roster in this league)
+    player_id: int | None  # set when team_id is
     captain_of: frozenset[int]
-
-    @property
-    def team_id(self) -> int | None:
-        return self.entry.team_id if self.entry else None
 
 
 async def membership(session: AsyncSession, caller: Caller) -> Membership:
-    entry, captained = await core.roster_entry_and_captained(session, caller.league_id, caller.discord_id)
-    return Membership(entry=entry, captain_of=frozenset(captained))
+    team_id, player_id, captained = await core.roster_place_and_captained(session, caller.league_id,
+                                                                           caller.discord_id)
+    return Membership(team_id=team_id, player_id=player_id, captain_of=frozenset(captained))
 
 
 def own_team_id(member: Membership) -> int | None:

@@ -60,7 +60,7 @@ class ScheduleService:
         async with self.sessions() as session:
             member = await membership(session, caller)
             team = await resolve_team(session, caller, team_name, member)
-            player_id = member.entry.player_id if member.entry is not None and member.entry.team_id == team.id else None
+            player_id = member.player_id if member.team_id == team.id else None
             rows = await core.team_schedule(session, caller.league_id, team.id, self.clock.now(), limit, player_id)
             return ScheduleView(team.name, tuple(GameLine(*row) for row in rows))
 

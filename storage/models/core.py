@@ -50,12 +50,15 @@ class Team(Base):
 
 class TeamCaptain(Base):
     __tablename__ = "team_captains"
-    __table_args__ = (UniqueConstraint("team_id", "discord_id"),)
+    # (discord_id, league_id): "whom does this person captain here", asked by every command, is a
+    # seek, and a lookup by person alone still uses it.
+    __table_args__ = (UniqueConstraint("team_id", "discord_id"),
+                      Index("ix_team_captains_discord_id_league_id", "discord_id", "league_id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
-    discord_id: Mapped[int] = mapped_column(Snowflake, index=True)
+    discord_id: Mapped[int] = mapped_column(Snowflake)
 
 
 class Player(Base):
