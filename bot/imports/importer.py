@@ -51,6 +51,33 @@ def _count(report: ImportReport, created: bool, changed: bool) -> None:
         report.unchanged += 1
 
 
+def _as_stored(game: Game) -> tuple[object, ...]:
+    return game.home_team_id, game.away_team_id, game.starts_at, game.venue, game.kind
+
+
+def _as_row(row: GameRow, home: Team, away: Team) -> tuple[object, ...]:
+    return home.id, away.id, row.starts_at, row.venue, row.kind
+
+
+def _refuse_changes_to_played_games(rows: Sequence[GameRow], games: dict[str, Game], teams: dict[str, Team],
+                                    league: LeagueSettings) -> None:
+    """A game with a result is on the record: its result, the standings, a bracket and any
+    penalties all hang on its teams and kind, so a schedule file may repeat it but not rewrite it
+    (/game move and cancel refuse it too)."""
+    problems = []
+    for r in rows:
+        game = games.get(r.code)
+        if game is None or game.status != "final":
+            continue
+        if _as_stored(game) != _as_row(r, teams[r.home.lower()], teams[r.away.lower()]):
+            when = game.starts_at.astimezone(league.timezone).strftime("%Y-%m-%d %H:%M")
+            played = f"{game.code},{when},{game.home.name},{game.away.name},{game.venue},{game.kind}"
+            problems.append(Problem(r.line, f"{r.code} already has a result, so its row can't change; "
+                                            f"as played it reads {played}"))
+    if problems:
+        raise CsvImportError(problems)
+
+
 class Importer:
     def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
@@ -182,6 +209,7 @@ class Importer:
             teams = await self._teams_or_fail(session, league_id, names)
             games = {g.code: g for g in (await session.scalars(
                 select(Game).where(Game.league_id == league_id))).all()}
+            _refuse_changes_to_played_games(rows, games, teams, league)
             for r in rows:
                 home, away = teams[r.home.lower()], teams[r.away.lower()]
                 game = games.get(r.code)
@@ -194,8 +222,7 @@ class Importer:
                     touched.append(game)
                     _count(report, True, True)
                     continue
-                changed = (game.home_team_id, game.away_team_id, game.starts_at, game.venue, game.kind) != (
-                    home.id, away.id, r.starts_at, r.venue, r.kind)
+                changed = _as_stored(game) != _as_row(r, home, away)
                 game.home_team_id, game.away_team_id = home.id, away.id
                 game.starts_at, game.venue, game.kind = r.starts_at, r.venue, r.kind
                 if changed:

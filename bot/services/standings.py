@@ -175,8 +175,9 @@ async def point_adjustments(session: AsyncSession, league_id: int) -> list[Point
 
 
 # What the table is computed from, in one cheap query: every result write is audited in
-# result_changes (results.record), adjustments are only ever added, a deleted game takes its result
-# and audit rows with it, and the teams (names and divisions) are folded into one string.
+# result_changes (results.record), a played game's teams and kind never change (/game and the
+# importer refuse), adjustments are only ever added, a deleted game takes its result and audit
+# rows with it, and the teams (names and divisions) are folded into one string.
 _TEAMS_AND_DIVISIONS = (
     select(func.aggregate_strings(Team.name + "\x1f" + func.coalesce(Division.name, ""), "\x1e"))
     .select_from(Team).outerjoin(Division, Team.division_id == Division.id)

@@ -118,3 +118,40 @@ async def test_an_imported_youth_forfeit_costs_a_point(harness: Harness, league:
         harness.bot.settings.leagues[0], division="North")
     assert [(r.team, r.pts, r.gf, r.ga, r.forfeits) for r in table.rows] == [
         ("Hawks", 2, 5, 0, 0), ("Owls", -1, 0, 5, 1)]
+
+
+async def test_a_schedule_reimport_cannot_rewrite_a_played_game(harness: Harness, league: SampleLeague) -> None:
+    """Standings, the bracket and penalties hang on a played game's teams and kind: a games file may
+    repeat that row, not change it; the unplayed games in the same file still update."""
+    harness.bot.clock.advance(days=14)  # type: ignore[attr-defined]
+    cfg = harness.bot.settings.leagues[0]
+    await run(harness, csv("G1,3,2,regulation,,"))
+    async with harness.bot.sessions() as s:
+        g1, g5 = [await s.scalar(select(Game).where(Game.code == code)) for code in ("G1", "G5")]
+    assert g1 is not None and g5 is not None
+
+    def row(game: Game, **change: str) -> str:
+        fields = {"when": game.starts_at.astimezone(cfg.timezone).strftime("%Y-%m-%d %H:%M"),
+                  "home": game.home.name, "away": game.away.name, "venue": game.venue, "kind": game.kind} | change
+        return f"{game.code},{fields['when']},{fields['home']},{fields['away']},{fields['venue']},{fields['kind']}\n"
+
+    async def import_games(*rows: str):  # type: ignore[no-untyped-def]
+        data = ("game_id,starts_at,home,away,venue,kind\n" + "".join(rows)).encode()
+        return await Importer(harness.bot.sessions).run("games", data, cfg, now=harness.bot.clock.now(),
+                                                        allow_past=True)
+
+    standings_before = (await StandingsService(harness.bot.sessions, harness.bot.clock).league_table(cfg)).rows
+    for changed in (row(g1, kind="playoff"), row(g1, home=g1.away.name, away=g1.home.name),
+                    row(g1, venue="Elsewhere")):
+        with pytest.raises(CsvImportError) as err:
+            await import_games(row(g5, venue="New Rink"), changed)
+        assert [p.line for p in err.value.problems] == [3]
+        assert "G1 already has a result, so its row can't change; as played it reads " + row(g1).strip() in str(
+            err.value)
+    async with harness.bot.sessions() as s:
+        assert (await s.execute(select(Game.kind, Game.venue).where(Game.code == "G1"))).one() == ("regular", g1.venue)
+        assert await s.scalar(select(Game.venue).where(Game.code == "G5")) == g5.venue  # nothing imported
+    assert (await StandingsService(harness.bot.sessions, harness.bot.clock).league_table(cfg)).rows == standings_before
+
+    report = await import_games(row(g5, venue="New Rink"), row(g1))  # the played row as it was: fine
+    assert (report.updated, report.unchanged) == (1, 1)
