@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label, timestamp
-from bot.services.deadlines import DeadlineLine, DeadlineService
+from bot.services.deadlines import Audience, DeadlineLine, DeadlineService
 from cogs._common import bot_of, requires, suggesting_for
 
 
@@ -52,6 +52,22 @@ async def open_deadline_autocomplete(interaction: discord.Interaction,
                                 value=str(d.id)) for d in found]
 
 
+async def on_server(guild: discord.Guild | None, who: Audience) -> bool:
+    """Whether a role or member audience is on this server (roles come with the server; a member
+    may need asking Discord). Only Discord's "unknown member" counts as no."""
+    if guild is None:
+        return False
+    if who.kind == "role":
+        return who.id != guild.id and guild.get_role(who.id or 0) is not None  # guild.id: @everyone
+    if guild.get_member(who.id or 0) is not None:
+        return True
+    try:
+        await guild.fetch_member(who.id or 0)
+    except discord.NotFound:
+        return False
+    return True
+
+
 @app_commands.guild_only()
 class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="Deadlines with nudges."):
     def __init__(self, bot: SidelineBot) -> None:
@@ -71,7 +87,8 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
                   due: app_commands.Range[str, 1, 40], audience: app_commands.Range[str, 1, 100],
                   nudges: app_commands.Range[str, 1, 100] | None = None, nag: bool = False) -> None:
         added = await self.service.add(self.bot.caller(interaction), name=name, due=due, audience=audience,
-                                       nudges=nudges, nag_until_done=nag)
+                                       nudges=nudges, nag_until_done=nag,
+                                       on_this_server=lambda who: on_server(interaction.guild, who))
         await interaction.response.send_message(
             clip(f"Added {deadline_line(added.deadline)}. {added.nudges_queued} nudges queued.", 2000),
             ephemeral=True, allowed_mentions=NO_MENTIONS)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -321,6 +321,9 @@ class Audience:
     id: int | None
 
 
+AudienceCheck = Callable[[Audience], Awaitable[bool]]
+
+
 def _line(deadline: Deadline, team_names: dict[int, str]) -> DeadlineLine:
     audience = {
         "commissioners": "commissioners",
@@ -359,18 +362,27 @@ def parse_nudges(value: str | None) -> tuple[timedelta, ...] | None:
         raise InvalidInput(f"Nudges: {exc}.") from None
 
 
-async def parse_audience(session: AsyncSession, league_id: int, value: str) -> Audience:
-    """commissioners, a team (by name or ``team:<name>``), a role or a member (mention or ``role:<id>``)."""
+def discord_audience(value: str) -> Audience | None:
+    """A role or member, by mention or ``role:<id>`` / ``player:<id>``; None: not one of those."""
     text = value.strip()
-    lowered = text.casefold()
-    if lowered in ("commissioners", "commissioner", "commish"):
-        return Audience("commissioners", None)
     mention = _MENTION.fullmatch(text)
     if mention:
         return Audience("role" if mention["kind"] == "&" else "player", _snowflake(mention["id"]))
     prefix, _, rest = text.partition(":")
     if prefix.casefold() in ("role", "player", "member") and rest.strip().isascii() and rest.strip().isdigit():
         return Audience("role" if prefix.casefold() == "role" else "player", _snowflake(rest.strip()))
+    return None
+
+
+async def parse_audience(session: AsyncSession, league_id: int, value: str) -> Audience:
+    """commissioners, a team (by name or ``team:<name>``), a role or a member (mention or ``role:<id>``)."""
+    text = value.strip()
+    if text.casefold() in ("commissioners", "commissioner", "commish"):
+        return Audience("commissioners", None)
+    found = discord_audience(text)
+    if found is not None:
+        return found
+    prefix, _, rest = text.partition(":")
     name = rest if prefix.casefold() == "team" else text
     team = await core.team_by_name(session, league_id, name)
     if team is None:
@@ -394,11 +406,18 @@ class DeadlineService:
         self.clock = clock
 
     async def add(self, caller: Caller, *, name: str, due: str, audience: str, nudges: str | None = None,
-                  nag_until_done: bool = False) -> DeadlineAdded:
+                  nag_until_done: bool = False, on_this_server: AudienceCheck | None = None) -> DeadlineAdded:
+        """``on_this_server`` says whether a role or member audience exists on the league's server
+        (the cog asks Discord); a deadline for an id that isn't there would nudge nobody."""
         caller.require(Role.COMMISSIONER)
         now = self.clock.now()
         due_at = parse_due(due, caller.league, now)
         offsets = parse_nudges(nudges)
+        named = discord_audience(audience)
+        if named is not None and on_this_server is not None and not await on_this_server(named):
+            what = "role" if named.kind == "role" else "member"
+            raise NotFound(f"There's no {what} with id {named.id} on this server, so nobody would be nudged. "
+                           f"Mention the {what} instead, or pick from the suggestions.")
         async with self.sessions.begin() as session:
             who = await parse_audience(session, caller.league_id, audience)
             deadline = await create_deadline(

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from bot.clock import FixedClock
 from storage.models import Deadline, OutboxMessage
-from tests.conftest import CHANNELS, ROLES, SampleLeague
+from tests.conftest import CHANNELS, GUILD, ROLES, SampleLeague
 from tests.harness import Harness, Member
 
 HAWKS = 600_000_000_000_000_001
@@ -88,8 +88,10 @@ async def test_a_role_deadline_names_the_role_in_announcements_without_pinging(
 
 
 async def test_a_member_deadline_is_a_dm(harness: Harness, league: SampleLeague, clock: FixedClock) -> None:
-    member = 500_000_000_000_000_003
+    member = harness.member("Volunteer Val").id  # on the server, on no roster, never used a command
+    harness.discord.clear()
     await add(harness, league, audience=f"<@{member}>", nudges="2h", name="Bring the nets")
+    assert harness.discord.sent(method="GET", path_prefix=f"/guilds/{GUILD}/members/{member}")  # asked Discord
     clock.set(DUE - timedelta(hours=2))
     await harness.bot.courier.deliver_due()
     (dm,) = harness.discord.dms(member)
@@ -102,6 +104,10 @@ async def test_a_member_deadline_is_a_dm(harness: Harness, league: SampleLeague,
     ({"due": "tomorrow"}, "is not a date and time"),
     ({"nudges": "soon"}, "Nudges: 'soon' is not a duration"),
     ({"audience": "Ravens"}, "no team, role or member “Ravens”"),
+    ({"audience": "role:123456789012345678"}, "There's no role with id 123456789012345678 on this server"),
+    ({"audience": f"<@&{GUILD}>"}, f"There's no role with id {GUILD} on this server"),  # @everyone
+    ({"audience": "<@123456789012345678>"}, "There's no member with id 123456789012345678 on this server"),
+    ({"audience": "player:5"}, "There's no member with id 5 on this server"),
 ])
 async def test_bad_deadlines_are_refused_and_nothing_is_written(harness: Harness, league: SampleLeague,
                                                                 options: dict[str, str], expected: str) -> None:

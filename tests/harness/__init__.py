@@ -188,6 +188,8 @@ class Harness:
             payload["channel"] = self._channel(guild_id, channel)
             payload["channel_id"] = str(channel)
             payload["member"] = member.member_payload(guild_id)
+            # whoever uses a command on a server is a member of it
+            self.discord.members.setdefault(guild_id, {})[member.id] = payload["member"]
         else:
             payload["user"] = member.user_payload()
             payload["channel"] = {"id": str(next_id()), "type": 1}
@@ -307,5 +309,10 @@ class Harness:
                member_id: int | None = None, manage_guild: bool = False) -> Member:
         cfg = self.bot.settings.leagues[league]
         role_ids = tuple(getattr(cfg.roles, r) for r in roles if getattr(cfg.roles, r))
-        return Member(id=member_id or next_id(), name=name, role_ids=role_ids,
-                      manage_guild=manage_guild)
+        member = Member(id=member_id or next_id(), name=name, role_ids=role_ids, manage_guild=manage_guild)
+        self.join(member, cfg.guild_id)
+        return member
+
+    def join(self, member: Member, guild_id: int) -> None:
+        """Make someone a member of a server, as Discord's member lookup will then find them."""
+        self.discord.members.setdefault(guild_id, {})[member.id] = member.member_payload(guild_id)

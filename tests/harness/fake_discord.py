@@ -150,6 +150,7 @@ class FakeDiscord:
         self.closed_dms: set[int] = set()  # users who refuse DMs from the bot
         self.missing_channels: set[int] = set()  # channel ids that answer 404
         self.forbidden_channels: set[int] = set()  # channel ids that answer 403
+        self.members: dict[int, dict[int, dict[str, Any]]] = {}  # guild id -> user id -> member payload
         self.hooks: list[Callable[[Call], None]] = []
         self.files: dict[str, bytes] = {}  # attachment URL -> bytes
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
@@ -224,6 +225,10 @@ class FakeDiscord:
             if method == "DELETE":
                 return 204, None, {}
             return 200, self._message(0, call.payload), {}
+        m = re.match(r"^/guilds/(\d+)/members/(\d+)$", path)
+        if m and method == "GET":
+            member = self.members.get(int(m.group(1)), {}).get(int(m.group(2)))
+            return (200, member, {}) if member else (404, {"message": "Unknown Member", "code": 10007}, {})
         if method == "POST" and path == "/users/@me/channels":
             user_id = int(call.body["recipient_id"])
             channel_id = next((c for c, u in self.dm_channels.items() if u == user_id), None) or next_id()
