@@ -82,6 +82,43 @@ async def test_reimporting_a_game_at_a_new_time_moves_its_pending_reminders(leag
     assert {r.expires_at for r in g1} == {new_start}
 
 
+async def test_a_team_given_a_new_channel_gets_its_pending_reminders_and_nudges_there(
+        league: SampleLeague, clock: FixedClock) -> None:
+    """Teams set up before their channels existed (or moved to new ones): what is already queued
+    follows the team, while what was sent stays sent and other teams are untouched."""
+    from tests.conftest import DATA
+
+    h = league.h
+    new_channel = 600_000_000_000_000_099
+    await h.slash("/deadline add", as_=league.commissioner(), name="Hawks fees", due="2030-01-11 12:00",
+                  audience="team:Hawks", nudges="2h")
+    await at(h, clock, G1_START - timedelta(hours=48))  # the first G1 reminder goes to the old channel
+    assert len(h.discord.channel_messages(HAWKS)) == 1
+    teams = (DATA / "teams.csv").read_text().replace(f"Hawks,North,{ALICE},{HAWKS}",
+                                                     f"Hawks,North,{ALICE},{new_channel}")
+    report = await Importer(h.bot.sessions).run("teams", teams.encode(), h.bot.settings.leagues[0], now=clock.now())
+    assert (report.updated, report.unchanged) == (1, 3)
+
+    hawks_rows = [r for r in await rows(h, "game-reminders:") if r.args.get("team_id") == await _team_id(h, "Hawks")
+                  and r.kind == "game_reminder"]
+    assert {r.channel_id for r in hawks_rows if r.status == "pending"} == {new_channel}
+    assert {r.channel_id for r in hawks_rows if r.status == "sent"} == {HAWKS}, "sent stays as sent"
+    nudges = [r for r in await rows(h, "deadline:") if r.status == "pending"]
+    assert nudges and {r.channel_id for r in nudges} == {new_channel}
+    owls = [r for r in await rows(h, "game-reminders:") if r.args.get("team_id") == await _team_id(h, "Owls")
+            and r.kind == "game_reminder"]
+    assert {r.channel_id for r in owls} == {OWLS}
+
+    h.discord.clear()
+    await at(h, clock, G1_START - timedelta(hours=24))
+    assert len(h.discord.channel_messages(new_channel)) == 1 and h.discord.channel_messages(HAWKS) == []
+
+
+async def _team_id(h: Harness, name: str) -> int:
+    async with h.bot.sessions() as s:
+        return (await s.scalars(select(Team.id).where(Team.name == name))).one()
+
+
 # --- the reminder itself --------------------------------------------------------------------------
 async def test_reminder_goes_to_the_team_channel_with_buttons_and_pings_only_non_responders(
         league: SampleLeague, clock: FixedClock) -> None:

@@ -22,6 +22,7 @@ from bot.imports.csv_rows import (
     parse_teams,
 )
 from bot.league.lineup import LineupRules, check_roster_limit
+from bot.services import deadlines, reminders
 from bot.services.reminders import plan_games
 from bot.settings import LeagueSettings
 from storage.models import Division, Game, League, Player, RosterEntry, Team, TeamCaptain
@@ -94,7 +95,7 @@ class Importer:
                   allow_past: bool = False) -> ImportReport:
         text = decode(data)
         if kind == "teams":
-            return await self.teams(parse_teams(text), league)
+            return await self.teams(parse_teams(text), league, now=now)
         if kind == "players":
             return await self.players(parse_players(text), league)
         if kind == "games":
@@ -106,8 +107,10 @@ class Importer:
             return await import_results(self.sessions, text, league, now=now)
         raise ValueError(f"unknown import kind {kind!r} (one of {', '.join(KINDS)})")
 
-    async def teams(self, rows: Sequence[TeamRow], league: LeagueSettings) -> ImportReport:
+    async def teams(self, rows: Sequence[TeamRow], league: LeagueSettings, *,
+                    now: datetime | None = None) -> ImportReport:
         report = ImportReport("teams")
+        rechanneled: list[Team] = []  # existing teams given another channel (or none)
         async with self.sessions.begin() as session:
             league_id = await self.league_id(session, league)
             divisions = {d.name.lower(): d for d in (await session.scalars(
@@ -132,10 +135,16 @@ class Importer:
                 division_id = division.id if division else None
                 captains_changed = {c.discord_id for c in team.captains} != set(r.captain_ids)
                 changed = captains_changed or (team.division_id, team.channel_id) != (division_id, r.channel_id)
+                if not created and team.channel_id != r.channel_id:
+                    rechanneled.append(team)
                 team.division_id, team.channel_id = division_id, r.channel_id
                 if captains_changed:
                     team.captains = [TeamCaptain(league_id=league_id, discord_id=cid) for cid in r.captain_ids]
                 _count(report, created, changed and not created)
+            if rechanneled:  # what was queued for the old channel follows the team
+                await session.flush()
+                await reminders.follow_team_channels(session, league, rechanneled, now or datetime.now(UTC))
+                await deadlines.follow_team_channels(session, league, rechanneled)
         return report
 
     async def players(self, rows: Sequence[PlayerRow], league: LeagueSettings) -> ImportReport:

@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
@@ -172,6 +172,27 @@ async def audience_target(session: AsyncSession, league: LeagueSettings, league_
     if team is None:
         return None
     return Target(channel_id=team.channel_id) if team.channel_id else Target(user_id=FANOUT_USER)
+
+
+async def follow_team_channels(session: AsyncSession, league: LeagueSettings, teams: Sequence[Team]) -> int:
+    """Teams whose channel changed: the pending nudges of their open deadlines go where the
+    team's messages go now. Returns how many nudges were redirected."""
+    redirected = 0
+    for team in teams:
+        target = await audience_target(session, league, team.league_id, "team", team.id)
+        if target is None:
+            continue
+        open_ids = (await session.scalars(select(Deadline.id).where(
+            Deadline.league_id == team.league_id, Deadline.audience_kind == "team",
+            Deadline.audience_id == team.id, Deadline.done_at.is_(None)))).all()
+        for deadline_id in open_ids:
+            result = await session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.league_id == team.league_id, OutboxMessage.status == "pending",
+                       OutboxMessage.send_key.startswith(key_prefix(deadline_id), autoescape=True))
+                .values(channel_id=target.channel_id, user_id=target.user_id))
+            redirected += result.rowcount or 0
+    return redirected
 
 
 async def plan_nudges(session: AsyncSession, league: LeagueSettings, deadline: Deadline, now: datetime) -> int:

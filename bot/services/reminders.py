@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -192,6 +192,19 @@ async def _place(session: AsyncSession, league: LeagueSettings, game: Game, key:
     if (row.due_at, row.expires_at) != (when, game.starts_at) or row.next_attempt_at != when:
         outbox.move(session, row, when, game.starts_at)
         result.moved += 1
+
+
+async def follow_team_channels(session: AsyncSession, league: LeagueSettings, teams: Sequence[Team],
+                               now: datetime) -> PlanResult:
+    """Teams whose channel changed: their upcoming games' pending reminders go where the team's
+    messages go now (the channel, or the captains when it has none). Sent ones stay sent."""
+    if not teams:
+        return PlanResult()
+    ids = [t.id for t in teams]
+    games = (await session.scalars(select(Game).where(
+        Game.league_id == teams[0].league_id, Game.status == "scheduled", Game.starts_at > now,
+        or_(Game.home_team_id.in_(ids), Game.away_team_id.in_(ids))))).all()
+    return await plan_games(session, league, games, now)
 
 
 async def notify_teams(session: AsyncSession, league: LeagueSettings, game: Game, notice: str,
