@@ -97,6 +97,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.clock import SystemClock
     from bot.imports.csv_rows import CsvImportError
     from bot.imports.importer import Importer
+    from bot.services import discipline  # noqa: F401  (its result hook: backfilled games count suspensions down)
     from storage import migrate
     from storage.db import create_engine, session_factory
 

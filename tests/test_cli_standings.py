@@ -99,3 +99,26 @@ def test_standings_before_anything_was_imported(tmp_path: Path) -> None:
     assert json.loads(result.stdout) == []
     human = sideline("standings", "--league", "coed", "--config", str(write_config(tmp_path)))
     assert human.stdout.strip() == "Summer Co-ed Ball Hockey: no teams yet."
+
+
+def test_backfilled_results_count_suspensions_down_at_once(config: str, tmp_path: Path) -> None:
+    """The bot counts a suspension down as each of the team's games gets a result; a CLI backfill
+    must too (with the bot running, nothing else would until its next start)."""
+    import sqlite3
+
+    db = sqlite3.connect(tmp_path / "cli.db")
+    (league_id,) = db.execute("SELECT id FROM leagues WHERE key = 'coed'").fetchone()
+    player_id, team_id = db.execute("SELECT p.id, r.team_id FROM players p JOIN roster_entries r ON r.player_id = p.id "
+                                    "WHERE p.name = 'Bea Quinn'").fetchone()  # a Hawk: Hawks play H1 and H3
+    db.execute("INSERT INTO suspensions (league_id, player_id, team_id, games, games_issued, reason, issued_at, "
+               "status, pending_review, games_served) VALUES (?, ?, ?, 2, 2, 'fight', '2020-01-01 00:00:00.000000', "
+               "'active', 0, 0)", (league_id, player_id, team_id))
+    db.commit()
+    results = tmp_path / "results.csv"
+    results.write_text("game_id,home_score,away_score,decided,shootout_home,shootout_away\nH1,1,0,regulation,,\n")
+    assert sideline("import", "results", str(results), "--league", "coed", "--config", config).returncode == 0
+    assert db.execute("SELECT games_served, status FROM suspensions").fetchone() == (1, "active")
+    results.write_text("game_id,home_score,away_score,decided,shootout_home,shootout_away\nH3,2,2,shootout,1,0\n")
+    assert sideline("import", "results", str(results), "--league", "coed", "--config", config).returncode == 0
+    assert db.execute("SELECT games_served, status FROM suspensions").fetchone() == (2, "served")
+    db.close()
