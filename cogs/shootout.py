@@ -11,7 +11,7 @@ from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.errors import UserFacingError
 from bot.services.shootout_orders import OrderCheck, ShootoutOrderService, SubmittedOrder, SuggestedOrder
-from bot.services.shootout_scoring import AttemptRecorded, FloorMarked, ShootoutScoringService
+from bot.services.shootout_scoring import AttemptRecorded, AttemptUndone, FloorMarked, ShootoutScoringService
 from cogs._common import game_autocomplete, requires, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
@@ -74,6 +74,16 @@ def attempt_text(a: AttemptRecorded) -> str:
     elif a.next_team:
         text += f"; {a.next_team} shoot next."
     text += "".join(f"\n⚠️ {w}" for w in a.warnings)
+    return clip(text, LIMIT)
+
+
+def undone_text(u: AttemptUndone) -> str:
+    outcome = "scored" if u.scored else "missed"
+    text = f"Took back attempt {u.seq} in `{u.game.code}`: {u.shooter} ({u.team}) {outcome}. Shootout: {u.score}"
+    if u.next_team:
+        text += f"; {u.next_team} shoot next."
+    else:
+        text += ". No attempt is left: the next one starts the shootout again (with tied_at)."
     return clip(text, LIMIT)
 
 
@@ -154,6 +164,17 @@ class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="S
         await self._reply(interaction, attempt_text(result))
         if result.decided:
             self.bot.dispatch(STANDINGS_CHANGED, interaction.guild_id)
+
+
+    @app_commands.command(name="undo", description="Take back the last attempt of an undecided shootout "
+                                                   "(referees and commissioners).",
+                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.describe(game="The game")
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction, game: GameCode) -> None:
+        result = await self.scoring.undo_last(self.bot.caller(interaction), game)
+        await self._reply(interaction, undone_text(result))
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -15,6 +15,7 @@ the shootout is decided are refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -63,6 +64,17 @@ class AttemptRecorded:
     @property
     def score(self) -> str:
         return f"{self.home} {self.home_goals}-{self.away_goals} {self.away}"
+
+
+@dataclass(frozen=True)
+class AttemptUndone:
+    game: GameLabel
+    seq: int
+    shooter: str
+    team: str
+    scored: bool
+    score: str  # the shootout after the undo, e.g. "Hawks 1-0 Owls"
+    next_team: str | None  # None: no attempt left, the next one starts the shootout again
 
 
 @dataclass(frozen=True)
@@ -195,6 +207,32 @@ class ShootoutScoringService:
         except IntegrityError:
             raise Conflict(f"Another attempt for {game_code.strip()[:64]} was recorded at the same moment, so this "
                            "one wasn't. Check /shootout check and record it again if it's missing.") from None
+
+    async def undo_last(self, caller: Caller, game_code: str) -> AttemptUndone:
+        """Take back the last attempt of an undecided shootout: a referee who tapped the wrong shooter
+        or outcome fixes it at once instead of playing on from a wrong score. A decided shootout is a
+        result, which /result fix corrects."""
+        async with self.sessions.begin() as session:
+            ctx = await load(session, caller, game_code, lock=True)
+            _require_referee(ctx, "take back shootout attempts")
+            if not ctx.attempts:
+                raise Conflict(f"No shootout attempt has been recorded in {ctx.game.code}, so there's nothing "
+                               "to take back.")
+            state = ctx.state()
+            if state.winner is not None:
+                raise Conflict(f"The shootout in {ctx.game.code} is decided and its result entered "
+                               f"({ctx.team(state.winner)} won): a commissioner can correct it with /result fix.")
+            await _require_no_result(session, ctx)
+            last = ctx.attempts.pop()
+            await session.delete(last)
+            if not ctx.attempts and ctx.shootout is not None:  # back to before the shootout started
+                shootout = ctx.shootout
+                shootout.tied_score = shootout.first_side = None
+                shootout.started_by = shootout.started_at = None
+            state = ctx.state()
+            return AttemptUndone(ctx.label, last.seq, last.shooter_name, ctx.team(cast(Side, last.side)), last.scored,
+                                 f"{ctx.team('home')} {state.home_goals}-{state.away_goals} {ctx.team('away')}",
+                                 ctx.team(state.next_side) if ctx.attempts and state.next_side else None)
 
     @staticmethod
     def _tied_score(ctx: ShootoutContext, tied_at: int | None) -> int:

@@ -259,6 +259,55 @@ async def test_a_referee_records_attempts_to_a_decided_result(harness: Harness, 
     assert "has started: orders can't change now" in resubmit.content
 
 
+async def undo(h: Harness, league: SampleLeague, as_: Member | None = None) -> str:
+    return (await h.slash("/shootout undo", as_=as_ or league.referee(), game="G1")).content
+
+
+async def attempts(h: Harness) -> list[tuple[str, str, bool]]:
+    async with h.bot.sessions() as s:
+        rows = (await s.scalars(select(ShootoutAttempt).order_by(ShootoutAttempt.seq))).all()
+        return [(a.side, a.shooter_name, a.scored) for a in rows]
+
+
+async def test_a_referee_takes_back_a_wrong_attempt_and_plays_on(harness: Harness, ready: SampleLeague) -> None:
+    harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
+    assert "nothing to take back" in await undo(harness, ready)
+    await record(harness, ready, "Alice Hart", True, tied_at=3)
+    await record(harness, ready, "Omar Fox", True)  # the referee meant: missed
+    text = await undo(harness, ready)
+    assert text == "Took back attempt 2 in `G1`: Omar Fox (Owls) scored. Shootout: Hawks 1-0 Owls; Owls shoot next."
+    assert await attempts(harness) == [("home", "Alice Hart", True)]
+    assert "Hawks shoot next" in await record(harness, ready, "Omar Fox", False)
+    assert await attempts(harness) == [("home", "Alice Hart", True), ("away", "Omar Fox", False)]
+
+    for who in (ready.player("Alice Hart"), ready.captain("Owls")):  # players and captains may not
+        reply = await harness.slash("/shootout undo", as_=who, game="G1")
+        assert reply.ephemeral and "Only a referee of G1 or a commissioner can take back" in reply.content
+    assert len(await attempts(harness)) == 2
+
+
+async def test_taking_back_the_first_attempt_starts_the_shootout_over(harness: Harness, ready: SampleLeague) -> None:
+    harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
+    await record(harness, ready, "Alice Hart", True, tied_at=3)  # the tie was 2-2, and Owls shot first
+    assert "the next one starts the shootout again (with tied_at)" in await undo(harness, ready)
+    async with harness.bot.sessions() as s:
+        shootout = await s.scalar(select(Shootout))
+        assert shootout is not None and (shootout.tied_score, shootout.first_side, shootout.started_at) == (
+            None, None, None)
+    assert "add tied_at" in await record(harness, ready, "Omar Fox", True)
+    text = await record(harness, ready, "Omar Fox", True, tied_at=2)
+    assert "Shootout: Hawks 0-1 Owls; Hawks shoot next." in text
+
+
+async def test_a_decided_shootout_is_corrected_as_a_result_not_undone(harness: Harness, ready: SampleLeague) -> None:
+    harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
+    for shooter, scored in (("Alice Hart", True), ("Omar Fox", False), ("Carl Diaz", True), ("Pia Lund", False)):
+        await record(harness, ready, shooter, scored, tied_at=3 if shooter == "Alice Hart" else None)
+    text = await undo(harness, ready, as_=ready.commissioner())
+    assert "is decided and its result entered (Hawks won): a commissioner can correct it with /result fix" in text
+    assert len(await attempts(harness)) == 4
+
+
 async def test_only_a_referee_or_commissioner_records(harness: Harness, ready: SampleLeague) -> None:
     harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
     for who in (ready.player("Alice Hart"), ready.captain("Hawks")):

@@ -123,6 +123,9 @@ DISPUTE = do("/dispute file", captain, {"game": "G1", "message": "The winning go
 RELAY = do("/relay send", captain, {"game": "G1", "message": "Number 7 on Owls has no helmet"})
 G1_RESULT = do("/result enter", referee, {"game": "G1", "home": 3, "away": 2, "decided": "regulation"})
 READY = check_in("G1", *HAWKS_IN, *OWLS_IN)
+FIRST_ATTEMPTS = (
+    do("/shootout record", referee, {"game": "G1", "shooter": "Alice Hart", "scored": True, "tied_at": 3}),
+    do("/shootout record", referee, {"game": "G1", "shooter": "Omar Fox", "scored": False}))
 ORDER = do("/shootout submit", captain, {"game": "G1", "shooters": "Alice Hart, Carl Diaz, Dan Roy"})
 # Everyone 1-1, seeded by goals: Wolves, Owls, Bears, Hawks (R1-M1 Wolves v Hawks, R1-M2 Owls v Bears).
 SEASON = (at(AFTER_WEEK_2), *(
@@ -206,6 +209,9 @@ SCENARIOS: dict[str, Scenario] = {
         by("referee", "commissioner"), {"game": "G1", "shooter": "Alice Hart", "scored": True, "tied_at": 3},
         "Attempt 1 in `G1`: Alice Hart (Hawks) scored", ("shootouts", "shootout_attempts"),
         setup=(READY, at(AFTER_G1))),
+    "/shootout undo": Scenario(
+        by("referee", "commissioner"), {"game": "G1"}, "Took back attempt 2 in `G1`: Omar Fox (Owls) missed",
+        ("shootout_attempts",), setup=(READY, at(AFTER_G1), *FIRST_ATTEMPTS)),
     "/shootout submit": Scenario(
         by("captain", "commissioner"), {"game": "G1", "shooters": "Alice Hart, Carl Diaz, Dan Roy", "team": "Hawks"},
         "Saved Hawks's shootout order", ("shootout_orders",), setup=(READY,)),
