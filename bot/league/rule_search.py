@@ -1,7 +1,7 @@
 """Find the rulebook section a player means when typing casually into `/rule`.
 
 BM25F over title, heading and body fields of Snowball stems, with a sports-rules lexicon (slang and
-synonyms, kept as data below), typo correction against the rulebook's own vocabulary (rapidfuzz),
+synonyms, kept as data below), typo correction against the rulebook's own vocabulary (OSA distance),
 compound words (``slap shot``/``slapshot``/``slap-shot``) and a bonus for phrases found intact.
 Each thing the player asks about is one "concept" (the word plus its synonyms) scored as a single
 BM25 term: its best alternative counts fully and the others a little, so a synonym never outscores
@@ -19,10 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import Stemmer  # PyStemmer: Snowball in C (the pure-Python package loads all ~40 languages to use one)
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
 from bot.league.rulebook import Section
+from bot.league.typos import closest
 
 
 def _word_set(text: str) -> frozenset[str]:
@@ -545,8 +544,7 @@ class RuleIndex:
     def _closest(self, word: str) -> str | None:
         max_distance = 1 if len(word) < 8 else 2
         candidates = self._vocabulary.get(word[0], [])
-        match = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=max_distance)
-        return match[0] if match else None
+        return closest(word, candidates, max_distance)
 
     def _split_compound(self, word: str) -> str | None:
         """``slapshot`` -> ``slap shot`` when the rulebook has both words."""
