@@ -14,6 +14,7 @@ the shootout is decided are refused.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import cast
 
@@ -32,6 +33,8 @@ from bot.services.results import Score, check_playable, check_score, record, res
 from bot.services.shootout_orders import NOTHING_SAVED
 from bot.services.shootouts import SIDES, GameLabel, ShootoutContext, load
 from storage.models import Shootout, ShootoutAttempt
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -225,6 +228,10 @@ class ShootoutScoringService:
             await _require_no_result(session, ctx)
             last = ctx.attempts.pop()
             await session.delete(last)
+            # The row goes (the shootout replays from what is left); the log keeps who took what back.
+            log.info("league %s game %s: shootout attempt %d (%s, %s) taken back by %s", caller.league_id,
+                     ctx.game.code, last.seq, last.shooter_name, "scored" if last.scored else "missed",
+                     caller.discord_id)
             if not ctx.attempts and ctx.shootout is not None:  # back to before the shootout started
                 shootout = ctx.shootout
                 shootout.tied_score = shootout.first_side = None
