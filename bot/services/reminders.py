@@ -19,7 +19,8 @@ Choices the spec leaves open, decided here:
   instead of 1), or when it comes back after being fixed.
 - A late drop-out (``bot.services.checkins``) DMs the team's captains at once (the team channel
   when it has no captains) and runs the lineup check right away.
-- Cancelling tells each team once; moving a game with ``/game move`` tells each team the new time.
+- Cancelling tells each team once; moving a game with ``/game move`` tells each team the new time,
+  with the check-in buttons (answers given for the old time still stand).
   A team without a channel hears by DM to each rostered player.
 """
 
@@ -297,15 +298,22 @@ async def render_notice(session: AsyncSession, row: OutboxMessage, now: datetime
     if notice == "cancelled":
         if game.status != "cancelled":
             return None
-        text = (f"❌ {team.name}: **{game.home.name} vs {game.away.name}** on {timestamp(game.starts_at)} "
-                f"(`{game.code}`) is **cancelled**.")
+        message = Outgoing(content=clip(f"❌ {team.name}: **{game.home.name} vs {game.away.name}** on "
+                                        f"{timestamp(game.starts_at)} (`{game.code}`) is **cancelled**.",
+                                        CONTENT_LIMIT))
     else:
         if game.status != "scheduled" or game.starts_at.isoformat() != row.args.get("starts_at"):
             return None  # moved again or cancelled since: a later notice says so
-        text = f"📅 {team.name}: new time for {game_heading(game)}"
-    message = Outgoing(content=clip(text, CONTENT_LIMIT))
-    if row.user_id != FANOUT_USER:
-        return message
+        # Answers given for the old time still stand: the buttons let whoever can't make the new one
+        # say so right here.
+        message = Outgoing(content=clip(f"📅 {team.name}: new time for {game_heading(game)}\n"
+                                        "Can you still make it? Change your answer below if not.", CONTENT_LIMIT),
+                           checkin_game=game.code)
+    return message if row.user_id != FANOUT_USER else await _to_roster(session, row, team, message)
+
+
+async def _to_roster(session: AsyncSession, row: OutboxMessage, team: Team, message: Outgoing) -> Rendered:
+    """A team without a channel hears by DM, each rostered player once."""
     players = [e.player.discord_id for e in await core.roster(session, row.league_id, team.id)]
     return FanOut(tuple((str(u), u, message) for u in dict.fromkeys(players))) if players else None
 
