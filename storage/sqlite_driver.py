@@ -72,7 +72,8 @@ def _begin_without_waiting(conn: sqlite3.Connection, busy_timeout_ms: int) -> bo
 class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
     """A buffered cursor: the statement has run and its rows are here before execute returns."""
 
-    __slots__ = ("_arraysize", "_description", "_lastrowid", "_rowcount")
+    # Plain slots in place of the stock properties, which read a driver cursor kept between calls.
+    __slots__ = ("arraysize", "description", "lastrowid", "rowcount")
 
     def __init__(self, adapt_connection: AsyncAdapt_aiosqlite_connection) -> None:
         self._adapt_connection = adapt_connection
@@ -80,30 +81,10 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
         self._cursor = None  # no driver cursor lives between calls
         self._soft_closed_memoized = {}
         self._rows = collections.deque()
-        self._description: Any = None
-        self._rowcount = -1
-        self._lastrowid: int | None = None
-        self._arraysize = 1
-
-    @property
-    def description(self) -> Any:
-        return self._description
-
-    @property
-    def rowcount(self) -> int:
-        return self._rowcount
-
-    @property
-    def lastrowid(self) -> Any:
-        return self._lastrowid
-
-    @property
-    def arraysize(self) -> int:
-        return self._arraysize
-
-    @arraysize.setter
-    def arraysize(self, value: int) -> None:
-        self._arraysize = value
+        self.description: Any = None
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self.arraysize = 1
 
     async def _execute_async(self, operation: Any, parameters: Any) -> None:
         await self._run(operation, parameters, many=False)
@@ -123,7 +104,7 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
                 outcome = _execute(conn, operation, parameters, many, False)
             else:  # may wait for another process's lock: wait on the thread, not the loop
                 outcome = await connection._execute(_execute, conn, operation, parameters, many, begin)
-        self._description, self._rowcount, self._lastrowid, rows = outcome
+        self.description, self.rowcount, self.lastrowid, rows = outcome
         self._rows = collections.deque(rows)
 
     async def _async_soft_close(self) -> None:

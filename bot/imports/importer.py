@@ -144,7 +144,7 @@ class Importer:
             if rechanneled:  # what was queued for the old channel follows the team
                 await session.flush()
                 await reminders.follow_team_channels(session, league, rechanneled, now or datetime.now(UTC))
-                await deadlines.follow_team_channels(session, league, rechanneled)
+                await deadlines.follow_team_channels(session, rechanneled)
         return report
 
     async def players(self, rows: Sequence[PlayerRow], league: LeagueSettings) -> ImportReport:

@@ -61,6 +61,11 @@ class Target:
     user_id: int | None = None
 
 
+def team_target(team: Team) -> Target:
+    """A team's messages: its channel, else DMs decided at send time."""
+    return Target(channel_id=team.channel_id) if team.channel_id else Target(user_id=FANOUT_USER)
+
+
 def key_prefix(deadline_id: int) -> str:
     return f"deadline:{deadline_id}:"
 
@@ -169,19 +174,15 @@ async def audience_target(session: AsyncSession, league: LeagueSettings, league_
     if audience_kind == "player":
         return Target(user_id=audience_id)
     team = await core.team_by_id(session, league_id, int(audience_id or 0))
-    if team is None:
-        return None
-    return Target(channel_id=team.channel_id) if team.channel_id else Target(user_id=FANOUT_USER)
+    return team_target(team) if team is not None else None
 
 
-async def follow_team_channels(session: AsyncSession, league: LeagueSettings, teams: Sequence[Team]) -> int:
+async def follow_team_channels(session: AsyncSession, teams: Sequence[Team]) -> int:
     """Teams whose channel changed: the pending nudges of their open deadlines go where the
     team's messages go now. Returns how many nudges were redirected."""
     redirected = 0
     for team in teams:
-        target = await audience_target(session, league, team.league_id, "team", team.id)
-        if target is None:
-            continue
+        target = team_target(team)
         open_ids = (await session.scalars(select(Deadline.id).where(
             Deadline.league_id == team.league_id, Deadline.audience_kind == "team",
             Deadline.audience_id == team.id, Deadline.done_at.is_(None)))).all()
@@ -440,7 +441,7 @@ class DeadlineService:
             raise NotFound(f"There's no {what} with id {named.id} on this server, so nobody would be nudged. "
                            f"Mention the {what} instead, or pick from the suggestions.")
         async with self.sessions.begin() as session:
-            who = await parse_audience(session, caller.league_id, audience)
+            who = named if named is not None else await parse_audience(session, caller.league_id, audience)
             deadline = await create_deadline(
                 session, caller.league, caller.league_id, kind="custom", subject=clean_user_text(name, SUBJECT_LIMIT),
                 due_at=due_at, audience_kind=who.kind, audience_id=who.id, now=now, offsets=offsets,

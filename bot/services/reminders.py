@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -49,7 +49,7 @@ from bot.league.lineup import (
 )
 from bot.services import outbox
 from bot.services.checkin_queries import checkins_for_game
-from bot.services.deadlines import FANOUT_USER, Target
+from bot.services.deadlines import FANOUT_USER, Target, team_target
 from bot.services.eligibility import suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings, Settings
@@ -118,10 +118,6 @@ class PlanResult:
         self.created += other.created
         self.moved += other.moved
         self.dropped += other.dropped
-
-
-def team_target(team: Team) -> Target:
-    return Target(channel_id=team.channel_id) if team.channel_id else Target(user_id=FANOUT_USER)
 
 
 async def plan_game(session: AsyncSession, league: LeagueSettings, game: Game, now: datetime) -> PlanResult:
@@ -201,10 +197,7 @@ async def follow_team_channels(session: AsyncSession, league: LeagueSettings, te
     messages go now (the channel, or the captains when it has none). Sent ones stay sent."""
     if not teams:
         return PlanResult()
-    ids = [t.id for t in teams]
-    games = (await session.scalars(select(Game).where(
-        Game.league_id == teams[0].league_id, Game.status == "scheduled", Game.starts_at > now,
-        or_(Game.home_team_id.in_(ids), Game.away_team_id.in_(ids))))).all()
+    games = await core.upcoming_games(session, teams[0].league_id, [t.id for t in teams], now, limit=None)
     return await plan_games(session, league, games, now)
 
 

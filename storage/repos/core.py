@@ -120,7 +120,8 @@ async def game_by_code(session: AsyncSession, league_id: int, code: str) -> Game
 
 
 async def upcoming_games(session: AsyncSession, league_id: int, team_ids: Sequence[int] | None,
-                         after: datetime, limit: int = 10) -> Sequence[Game]:
+                         after: datetime, limit: int | None = 10) -> Sequence[Game]:
+    """Scheduled games from ``after`` on, soonest first (``limit`` None: all of them)."""
     query = select(Game).where(_in_league(league_id, by_team=team_ids is not None), Game.status == "scheduled",
                                Game.starts_at >= after)
     if team_ids is not None:
