@@ -11,6 +11,7 @@ from sqlalchemy import Select, and_, bindparam, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from storage.db import plain_rows
 from storage.models import CheckIn, Game, Player, RosterEntry, Team
 from storage.text import printable
 
@@ -82,11 +83,11 @@ async def checkin_context(session: AsyncSession, league_id: int, discord_id: int
         query, params["code"] = _CONTEXT_BY_CODE, printable(code).strip()  # no NUL for PostgreSQL
     else:
         query, params["game_id"] = _CONTEXT_BY_ID, game_id
-    row = (await session.execute(query, params)).first()
-    if row is None:
+    rows = await plain_rows(session, query, params)
+    if not rows:
         return None
     (gid, gcode, starts_at, venue, status, home_id, away_id, home_name, away_name,
-     team_id, player_id, player_name, previous) = row
+     team_id, player_id, player_name, previous) = rows[0]
     return CheckInContext(gid, GameRef(gcode, starts_at, home_name, away_name, venue, status), home_id, away_id,
                           team_id, player_id, player_name, previous)
 
@@ -156,8 +157,9 @@ _ROSTER_ANSWERS = (
 
 async def roster_answers(session: AsyncSession, league_id: int, team_id: int, game_id: int) -> list[RosterAnswer]:
     """The team's roster in roster order (goalies last, then by name), each with their answer for the game."""
-    rows = await session.execute(_ROSTER_ANSWERS, {"league_id": league_id, "team_id": team_id, "game_id": game_id})
-    return [RosterAnswer(*row) for row in rows.all()]
+    rows = await plain_rows(session, _ROSTER_ANSWERS, {"league_id": league_id, "team_id": team_id,
+                                                        "game_id": game_id})
+    return [RosterAnswer(*row) for row in rows]
 
 
 _FOR_GAME = select(CheckIn).where(CheckIn.game_id == bindparam("game_id")).order_by(CheckIn.updated_at, CheckIn.id)

@@ -41,6 +41,7 @@ from bot.services.eligibility import SUSPENSION_CHECKS
 from bot.services.outbox import Outgoing
 from bot.services.results import RESULT_HOOKS
 from bot.settings import LeagueSettings
+from storage.db import plain_rows
 from storage.models import Appeal, Game, League, Penalty, Result, RosterEntry, Suspension
 
 log = logging.getLogger("sideline.discipline")
@@ -229,8 +230,7 @@ _ANY_ACTIVE = select(Suspension.id).where(
 async def suspended_for(session: AsyncSession, *, league_id: int, player_id: int,
                         game_id: int | None) -> str | None:
     """Why the player may not play the game (shown to the player), or None. Reads only."""
-    active = await session.scalar(_ANY_ACTIVE, {"league_id": league_id, "player_id": player_id})
-    if active is None:
+    if not await plain_rows(session, _ANY_ACTIVE, {"league_id": league_id, "player_id": player_id}):
         return None
     rules = await discipline_rules(session, league_id)
     for serving in await serving_plan(session, league_id, player_id, rules):
@@ -276,8 +276,8 @@ async def players_with_active_suspensions(session: AsyncSession, *, league_id: i
                                          player_ids: Sequence[int]) -> set[int]:
     """The candidates for ``suspended_for`` among many players: one query instead of one each
     (built once: every /lineup asks it)."""
-    return set((await session.scalars(_ACTIVE_AMONG, {"league_id": league_id,
-                                                       "player_ids": list(player_ids)})).all())
+    return {player_id for player_id, in await plain_rows(session, _ACTIVE_AMONG, {
+        "league_id": league_id, "player_ids": list(player_ids)})}
 
 
 suspended_for.candidates = players_with_active_suspensions  # type: ignore[attr-defined]

@@ -33,6 +33,7 @@ from bot.league.standings import (
     compute_standings,
 )
 from bot.settings import LeagueSettings
+from storage.db import plain_rows
 from storage.models import (
     Division,
     Game,
@@ -218,7 +219,7 @@ async def load_table(session: AsyncSession, league: LeagueSettings, league_id: i
     rules = league.rules.standings
     if league_id is None:  # the league has never been used: no teams yet
         return StandingsTable(league.key, league.name, rules, (), 0, now)
-    inputs = tuple((await session.execute(_INPUTS_VERSION, {"league_id": league_id})).one())
+    inputs = tuple((await plain_rows(session, _INPUTS_VERSION, {"league_id": league_id}))[0])
     cache = _computed.setdefault(session.get_bind(), {})
     hit = cache.get(league_id)
     if hit is None or hit.inputs != inputs or hit.rules != rules:

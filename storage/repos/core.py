@@ -14,6 +14,7 @@ from sqlalchemy import BindParameter, ColumnElement, Row, Select, String, and_, 
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from storage.db import plain_rows
 from storage.models import CheckIn, Division, Game, League, Player, RosterEntry, Team, TeamCaptain
 from storage.text import printable
 
@@ -103,10 +104,10 @@ async def roster_place_and_captained(session: AsyncSession, league_id: int,
                                      discord_id: int) -> tuple[int | None, int | None, set[int]]:
     """The person's roster team and player ids (None when not on a roster) and the ids of the
     teams they captain. Plain columns: every command asks this, and an entity costs twice as much."""
-    row = (await session.execute(_MEMBERSHIP, {"league_id": league_id, "discord_id": discord_id})).first()
-    if row is None:
+    rows = await plain_rows(session, _MEMBERSHIP, {"league_id": league_id, "discord_id": discord_id})
+    if not rows:
         return None, None, set()
-    team_id, player_id, captained = row
+    team_id, player_id, captained = rows[0]
     return team_id, player_id, {int(t) for t in captained.split(",")} if captained else set()
 
 
@@ -153,8 +154,8 @@ async def team_schedule(session: AsyncSession, league_id: int, team_id: int, aft
                         player_id: int | None) -> Sequence[Row[Any]]:
     """A team's next games as plain rows: code, starts_at, home, away, venue, kind, status, and the
     answer ``player_id`` gave (None for no answer or no player)."""
-    return (await session.execute(_TEAM_SCHEDULE, {"league_id": league_id, "team_id": team_id, "after": after,
-                                                   "limit": limit, "player_id": player_id})).all()
+    return await plain_rows(session, _TEAM_SCHEDULE, {"league_id": league_id, "team_id": team_id, "after": after,
+                                                      "limit": limit, "player_id": player_id})
 
 
 async def search_games(session: AsyncSession, league_id: int, after: datetime, text: str,
