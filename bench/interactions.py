@@ -1,13 +1,14 @@
 """Slash commands under a large league, through the real command tree, as ratios to the floor.
 
-Run: python -m bench.interactions [--count N] [--burst-players N]
+Run: python -m bench.interactions [--count N]
 
 Builds 200 teams, 4,000 players, 2,000 upcoming games with 20,000 check-ins, and 2,000 played
-games with results in SQLite,
-then replays a mix (check-in 50%, whoisin 10%, lineup 10%, schedule 10%, rule 10%,
-standings 10%) through the offline harness: raw INTERACTION_CREATE in, captured HTTP out.
-The floor is a no-op command through the same tree. Also a check-in burst (players checking
-in concurrently for 50 games) against the raw rate of committed single-row aiosqlite inserts.
+games with results in SQLite, then replays a mix (check-in 50%, whoisin 10%, lineup 10%,
+schedule 10%, rule 10%, standings 10%) through the offline harness: raw INTERACTION_CREATE in,
+captured HTTP out. The floor is a no-op command through the same tree; beside it, a no-op that
+opens one empty unit of work (SELECT 1) shows what the database stack alone costs any command
+that reads. Also a check-in burst (players checking in concurrently for 50 games) against the raw
+rate of committed single-row aiosqlite inserts.
 Prints figures only; never asserts a timing.
 """
 
@@ -25,7 +26,7 @@ from pathlib import Path
 import aiosqlite
 import discord
 from discord import app_commands
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
 
 from bench.idle import league
 from bench.machine import describe, percentile, reproduce
@@ -104,7 +105,16 @@ def add_noop(bot: discord.Client) -> None:
     async def noop(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("ok", ephemeral=True)
 
+    @app_commands.command(name="noopdb", description="One empty unit of work, then answers")
+    @app_commands.guild_only()
+    async def noop_db(interaction: discord.Interaction) -> None:
+        """The cheapest database command the stack allows: what any command that reads pays first."""
+        async with bot.sessions() as session:  # type: ignore[attr-defined]
+            await session.execute(text("SELECT 1"))
+        await interaction.response.send_message("ok", ephemeral=True)
+
     bot.tree.add_command(noop)  # type: ignore[attr-defined]
+    bot.tree.add_command(noop_db)  # type: ignore[attr-defined]
 
 
 async def replay(count: int) -> None:
@@ -127,8 +137,8 @@ async def replay(count: int) -> None:
         timings: dict[str, list[float]] = defaultdict(list)
         plan = (["checkin"] * 50 + ["whoisin"] * 10 + ["lineup"] * 10 + ["schedule"] * 10 + ["rule"] * 10
                 + ["standings"] * 10)
-        for i in range(count + count // 10):
-            kind = "noop" if i % 11 == 10 else rng.choice(plan)
+        for i in range(count * 11 // 9):  # the count, plus one no-op and one no-op with a unit of work per 9
+            kind = "noop" if i % 11 == 10 else "noop_db" if i % 11 == 5 else rng.choice(plan)
             gid, home, _away = rng.choice(upcoming)
             team_i = team_index[home]
             code = f"G{gid - 1}"
@@ -144,6 +154,8 @@ async def replay(count: int) -> None:
                 args = ("/rule", player_for(team_i), {"question": rng.choice(questions)})
             elif kind == "standings":
                 args = ("/standings show", player_for(team_i), {})
+            elif kind == "noop_db":
+                args = ("/noopdb", player_for(team_i), {})
             else:
                 args = ("/noop", player_for(team_i), {})
             started = time.perf_counter()
@@ -153,9 +165,10 @@ async def replay(count: int) -> None:
                 raise RuntimeError(f"{args[0]} did not answer")
             harness.discord.clear()  # the fake Discord keeps every request for tests; a bot keeps none
         floor = percentile(timings["noop"], 99)
-        print(f"{count:,} interactions (+{len(timings['noop']):,} no-op) through the real command tree")
+        print(f"{count:,} interactions (+{len(timings['noop']):,} no-op, +{len(timings['noop_db']):,} no-op with "
+              "one empty unit of work) through the real command tree")
         print(f"{'command':12s} {'n':>6s} {'p50 ms':>8s} {'p99 ms':>8s} {'max ms':>8s} {'p99/floor':>10s}")
-        for kind in ("noop", "checkin", "whoisin", "lineup", "schedule", "rule", "standings"):
+        for kind in ("noop", "noop_db", "checkin", "whoisin", "lineup", "schedule", "rule", "standings"):
             t = timings[kind]
             print(f"{kind:12s} {len(t):6d} {percentile(t, 50):8.2f} {percentile(t, 99):8.2f} {max(t):8.2f} "
                   f"{percentile(t, 99) / floor:9.1f}x")
