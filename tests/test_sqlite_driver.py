@@ -153,3 +153,47 @@ async def test_streaming_results_still_work(engine: AsyncEngine) -> None:
         streamed = await conn.stream(text("SELECT name FROM t ORDER BY id"))
         names = [row.name async for row in streamed]
     assert names == [f"p{i}" for i in range(50)]
+
+
+async def test_a_unit_of_work_commits_and_closes_in_the_callers_task(engine: AsyncEngine) -> None:
+    """No cleanup task per unit (SQLAlchemy's stock exit makes two): commit and close never wait here."""
+    sessions = session_factory(engine)
+    started: list[asyncio.Task[object]] = []
+    loop = asyncio.get_running_loop()
+
+    def recording(loop: asyncio.AbstractEventLoop, coro, **kwargs):  # type: ignore[no-untyped-def]
+        task = asyncio.Task(coro, loop=loop, **kwargs)
+        started.append(task)
+        return task
+
+    loop.set_task_factory(recording)
+    try:
+        async with sessions.begin() as s:
+            await s.execute(text("INSERT INTO t (name) VALUES ('committed')"))
+        async with sessions() as s:
+            names = (await s.execute(text("SELECT name FROM t"))).scalars().all()
+    finally:
+        loop.set_task_factory(None)
+    assert names == ["committed"]
+    assert started == []
+    assert engine.pool.checkedout() == 0  # both sessions gave the connection back
+
+
+async def test_a_cancelled_unit_of_work_rolls_back_and_gives_its_connection_back(engine: AsyncEngine) -> None:
+    sessions = session_factory(engine)
+    inside = asyncio.Event()
+
+    async def unit() -> None:
+        async with sessions.begin() as s:
+            await s.execute(text("INSERT INTO t (name) VALUES ('abandoned')"))
+            inside.set()
+            await asyncio.sleep(60)  # say, waiting on Discord when the bot shuts down
+
+    task = asyncio.create_task(unit())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert engine.pool.checkedout() == 0
+    async with sessions() as s:
+        assert (await s.execute(text("SELECT count(*) FROM t"))).scalar_one() == 0
