@@ -122,7 +122,8 @@ def upsert_insert(session: AsyncSession) -> Any:
     raise RuntimeError(f"an upsert needs PostgreSQL or SQLite; database {name!r} is not supported")
 
 
-async def plain_rows(session: AsyncSession, statement: Any, params: dict[str, Any]) -> Sequence[Row[Any]]:
+async def plain_rows(session: AsyncSession, statement: Any,
+                     params: dict[str, Any] | None = None) -> Sequence[Row[Any]]:
     """A plain-column SELECT's rows through the session's connection, in one greenlet hop.
 
     The session's ORM path (entity set-up, loading context) costs about a third of each hot
@@ -132,7 +133,7 @@ async def plain_rows(session: AsyncSession, statement: Any, params: dict[str, An
     return await session.run_sync(_plain_rows, statement, params)
 
 
-def _plain_rows(session: Session, statement: Any, params: dict[str, Any]) -> Sequence[Row[Any]]:
+def _plain_rows(session: Session, statement: Any, params: dict[str, Any] | None) -> Sequence[Row[Any]]:
     if session.autoflush:
         session.flush()
     return session.connection().execute(statement, params).all()

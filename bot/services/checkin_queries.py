@@ -98,25 +98,25 @@ async def checkin_contexts(session: AsyncSession, league_id: int,
     number. A pair whose game doesn't exist in the league is absent."""
     codes = {code: printable(code).strip() for _, code in asks}
     home, away = aliased(Team), aliased(Team)
-    games = {row[1]: row for row in (await session.execute(
+    games = {row[1]: row for row in await plain_rows(session, (
         select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id,
                Game.away_team_id, home.name, away.name)
         .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
         .where(Game.league_id == league_id, Game.code.in_(set(codes.values())))
-    )).all()}
-    places = {row[0]: row[1:] for row in (await session.execute(
+    ))}
+    places = {row[0]: row[1:] for row in await plain_rows(session, (
         select(Player.discord_id, RosterEntry.team_id, RosterEntry.player_id, Player.name)
         .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
                                                      RosterEntry.player_id == Player.id))
         .where(Player.league_id == league_id, Player.discord_id.in_({d for d, _ in asks}))
-    )).all()}
+    ))}
     answers: dict[tuple[int, int], str] = {}
     if games and places:
-        answers = {(g, p): s for g, p, s in (await session.execute(
+        answers = {(g, p): s for g, p, s in await plain_rows(session, (
             select(CheckIn.game_id, CheckIn.player_id, CheckIn.status)
             .where(CheckIn.game_id.in_({g[0] for g in games.values()}),
                    CheckIn.player_id.in_({p[1] for p in places.values()}))
-        )).all()}
+        ))}
     out: dict[tuple[int, str], CheckInContext] = {}
     for discord_id, code in asks:
         game = games.get(codes[code])
