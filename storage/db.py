@@ -72,9 +72,10 @@ class OnLoopSession(AsyncSession):
 
     SQLAlchemy closes an async session, and commits a ``sessions.begin()`` block, in a task of its
     own, so that a cancelled caller can't abandon the close halfway through a network round trip.
-    Here commit, rollback and handing the connection back run on the loop and never suspend, so
-    there is no halfway to abandon; and the tasks, with their trips round the loop, were a third
-    of what an empty unit of work costs a command (bench/README.md).
+    Here commit, rollback and handing the connection back run on the loop without suspending, so
+    there is no halfway to abandon. (A commit whose flush is the unit's first statement can wait
+    for another process's write lock; cancelled there, the unit rolls back whole.) The two tasks,
+    with their trips round the loop, cost a command about 0.13 ms (bench/README.md).
     """
 
     async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
