@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, event
-from sqlalchemy.engine import make_url
+from sqlalchemy import Executable, Row, Select, event
+from sqlalchemy.engine import Dialect, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
 from sqlalchemy.orm import Session
@@ -123,15 +126,103 @@ def upsert_insert(session: AsyncSession) -> Any:
     raise RuntimeError(f"an upsert needs PostgreSQL or SQLite; database {name!r} is not supported")
 
 
-async def plain_rows(session: AsyncSession, statement: Any,
-                     params: dict[str, Any] | None = None) -> Sequence[Row[Any]]:
-    """A plain-column SELECT's rows through the session's connection, in one greenlet hop.
+class PlainQuery:
+    """A hot plain-column SELECT, built once at import with bound parameters only.
+
+    On SQLite it runs straight on the unit's connection: its SQL compiled once, its values and
+    columns converted by the column types as SQLAlchemy would, and none of SQLAlchemy's
+    per-statement machinery, which costs twenty times the SQLite work of an indexed lookup
+    (bench/README.md). Elsewhere, or when it can't run at once, it is an ordinary statement.
+    """
+
+    __slots__ = ("_compiled", "statement")
+
+    def __init__(self, statement: Select[Any]) -> None:
+        self.statement = statement
+        self._compiled: dict[type[Dialect], _Compiled | None] = {}
+
+    def compiled_for(self, dialect: Dialect) -> _Compiled | None:
+        try:
+            return self._compiled[type(dialect)]
+        except KeyError:
+            compiled = self._compiled[type(dialect)] = _Compiled.of(self.statement, dialect)
+            return compiled
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    sql: str
+    names: tuple[str, ...]  # the bound parameters in the SQL's order
+    given: dict[str, Any]  # values the statement itself carries (``Game.status == "scheduled"``)
+    to_database: tuple[Callable[[Any], Any] | None, ...]  # per parameter in ``names``
+    from_database: tuple[Callable[[Any], Any] | None, ...]  # per column
+
+    @classmethod
+    def of(cls, statement: Select[Any], dialect: Dialect) -> _Compiled | None:
+        """None when the SQL depends on the values (an expanding IN list): only SQLAlchemy runs that."""
+        compiled = statement.compile(dialect=dialect)
+        names = tuple(compiled.positiontup or ())
+        binds = compiled.binds
+        if (compiled.positiontup is None or compiled.post_compile_params or compiled.literal_execute_params
+                or not all(name in binds for name in names)):
+            return None
+        # The processors SQLAlchemy's own execution applies (engine/default.py, engine/cursor.py).
+        return cls(
+            sql=compiled.string,
+            names=names,
+            given={name: binds[name].effective_value for name in set(names) if not binds[name].required},
+            to_database=tuple(binds[name].type._cached_bind_processor(dialect) for name in names),
+            from_database=tuple(column.type._cached_result_processor(dialect, None)
+                                for column in compiled._result_columns),
+        )
+
+    def arguments(self, params: dict[str, Any]) -> list[Any]:
+        values = self.given | params
+        return [value if convert is None else convert(value)
+                for value, convert in zip((values[name] for name in self.names), self.to_database, strict=True)]
+
+    def rows(self, raw: list[Any]) -> list[tuple[Any, ...]]:
+        converters = self.from_database
+        if not any(converters):
+            return [tuple(row) for row in raw]
+        return [tuple(value if convert is None else convert(value)
+                      for value, convert in zip(row, converters, strict=True)) for row in raw]
+
+
+async def plain_rows(session: AsyncSession, query: PlainQuery | Executable,
+                     params: dict[str, Any] | None = None) -> Sequence[Sequence[Any]]:
+    """A plain-column SELECT's rows through the session's connection, in one greenlet hop at most.
 
     The session's ORM path (entity set-up, loading context) costs about a third of each hot
-    statement and gives plain columns nothing (bench/README.md). Pending changes are flushed
-    first, as the session's own autoflush would.
+    statement and gives plain columns nothing (bench/README.md); a :class:`PlainQuery` on SQLite
+    skips the engine's machinery too. Pending changes are flushed first, as the session's own
+    autoflush would.
     """
-    return await session.run_sync(_plain_rows, statement, params)
+    if isinstance(query, PlainQuery):
+        rows = await _rows_on_the_loop(session, query, params or {})
+        if rows is not None:
+            return rows
+        query = query.statement
+    return await session.run_sync(_plain_rows, query, params)
+
+
+async def _rows_on_the_loop(session: AsyncSession, query: PlainQuery,
+                            params: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+    """The rows straight from SQLite; None: the usual path must run it (PostgreSQL, changes to
+    flush first, SQL that depends on the values, the write lock held by another process)."""
+    if not isinstance(session, OnLoopSession) or session.new or session.dirty or session.deleted:
+        return None
+    connection = await session.connection()  # begins the unit's transaction if it hasn't yet
+    compiled = query.compiled_for(connection.dialect)
+    if compiled is None:
+        return None
+    dbapi_connection = connection.sync_connection.connection.dbapi_connection  # type: ignore[union-attr]
+    arguments = compiled.arguments(params)
+    try:
+        raw = dbapi_connection.rows_now(compiled.sql, arguments)
+    except sqlite3.Error as error:  # as SQLAlchemy would raise it
+        raise DBAPIError.instance(compiled.sql, arguments, error, sqlite3.Error) from error
+    return None if raw is None else compiled.rows(raw)
 
 
 def _plain_rows(session: Session, statement: Any, params: dict[str, Any] | None) -> Sequence[Row[Any]]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import aiosqlite
@@ -131,6 +132,25 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
         self.begin_pending = False
         connection: aiosqlite.Connection = self._connection
         return connection._connection is None or not connection._conn.in_transaction
+
+    def rows_now(self, operation: str, parameters: Sequence[Any]) -> list[Any] | None:
+        """A read's rows, run right here because nothing can make it wait (storage.db.PlainQuery);
+        None when it must go the usual way: the unit's write lock is held by another process (its
+        BEGIN then waits on the thread), or another statement of this connection is under way."""
+        if self._execute_mutex.locked():
+            return None
+        conn = self._connection._conn
+        if self.begin_pending:
+            if not _begin_without_waiting(conn, self.busy_timeout_ms):
+                return None
+            self.begin_pending = False
+        elif not conn.in_transaction:
+            return None
+        cursor = conn.execute(operation, parameters)
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()
 
     def commit(self) -> None:
         """On the loop: the unit holds the write lock, and a WAL commit waits on nothing."""

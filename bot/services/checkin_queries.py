@@ -11,8 +11,8 @@ from sqlalchemy import Select, and_, bindparam, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from storage.db import plain_rows
-from storage.models import CheckIn, Game, Player, RosterEntry, Team
+from storage.db import PlainQuery, plain_rows
+from storage.models import CheckIn, Division, Game, Player, RosterEntry, Team
 from storage.text import printable
 
 
@@ -34,6 +34,57 @@ class GameRef:
 
 def game_ref(game: Game) -> GameRef:
     return GameRef(game.code, game.starts_at, game.home.name, game.away.name, game.venue, game.status)
+
+
+@dataclass(frozen=True)
+class Side:
+    """A team as one side of a game: what /whoisin and /lineup need of it."""
+
+    id: int
+    name: str
+    division: str | None
+
+    @classmethod
+    def of(cls, team: Team) -> Side:
+        return cls(team.id, team.name, team.division.name if team.division else None)
+
+
+@dataclass(frozen=True)
+class GameSides:
+    """A game with both its teams, read as plain columns."""
+
+    id: int
+    ref: GameRef
+    home: Side
+    away: Side
+
+    @classmethod
+    def of(cls, game: Game) -> GameSides:
+        return cls(game.id, game_ref(game), Side.of(game.home), Side.of(game.away))
+
+
+def _game_sides_query() -> Select[Any]:
+    home, away = aliased(Team), aliased(Team)
+    home_division, away_division = aliased(Division), aliased(Division)
+    return (select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status,
+                   home.id, home.name, home_division.name, away.id, away.name, away_division.name)
+            .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
+            .outerjoin(home_division, home.division_id == home_division.id)
+            .outerjoin(away_division, away.division_id == away_division.id)
+            .where(Game.league_id == bindparam("league_id"), Game.code == bindparam("code")))
+
+
+_GAME_SIDES = PlainQuery(_game_sides_query())
+
+
+async def game_sides(session: AsyncSession, league_id: int, code: str) -> GameSides | None:
+    """The game with this code in the league, with both teams (None: no such game)."""
+    rows = await plain_rows(session, _GAME_SIDES, {"league_id": league_id, "code": printable(code).strip()})
+    if not rows:
+        return None
+    gid, gcode, starts_at, venue, status, home_id, home, home_division, away_id, away, away_division = rows[0]
+    return GameSides(gid, GameRef(gcode, starts_at, home, away, venue, status),
+                     Side(home_id, home, home_division), Side(away_id, away, away_division))
 
 
 @dataclass(frozen=True)
@@ -72,7 +123,7 @@ def _context_query(by_code: bool) -> Select[Any]:
 
 
 # Built once: a check-in is the hottest path, and building a statement costs more than running it.
-_CONTEXT_BY_CODE, _CONTEXT_BY_ID = _context_query(True), _context_query(False)
+_CONTEXT_BY_CODE, _CONTEXT_BY_ID = PlainQuery(_context_query(True)), PlainQuery(_context_query(False))
 
 
 async def checkin_context(session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
@@ -145,7 +196,7 @@ class RosterAnswer:
 
 # A team's roster with each player's answer, as plain rows in one query: /whoisin and /lineup read
 # nothing else about the players, and loading ORM objects cost more than the query (bench/).
-_ROSTER_ANSWERS = (
+_ROSTER_ANSWERS = PlainQuery(
     select(RosterEntry.player_id, Player.name, RosterEntry.position, Player.gender, CheckIn.status,
            CheckIn.updated_at, CheckIn.id)
     .join(Player, RosterEntry.player_id == Player.id)

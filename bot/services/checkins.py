@@ -36,15 +36,16 @@ from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.checkin_queries import (
     CheckInContext,
     GameRef,
+    GameSides,
+    Side,
     checkin_context,
     checkin_contexts,
-    game_ref,
     roster_answers,
 )
 from bot.services.eligibility import active_suspension_reason, suspension_candidates, suspension_reasons
 from bot.services.group_commit import GroupCommit
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team
-from bot.services.schedule import find_game
+from bot.services.schedule import find_game_sides
 from storage.db import upsert_insert
 from storage.models import CheckIn, Game, Team
 from storage.repos import core
@@ -238,22 +239,22 @@ class CheckInService:
             groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, None)}
             for r in await roster_answers(session, caller.league_id, team.id, game.id):
                 groups[r.status].append(AttendanceLine(r.name, r.position == "goalie"))
-            return Attendance(game_ref(game), team.name, tuple(groups["in"]), tuple(groups["out"]),
+            return Attendance(game.ref, team.name, tuple(groups["in"]), tuple(groups["out"]),
                               tuple(groups["maybe"]), tuple(groups[None]))
 
     async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
-                                 game_code: str | None) -> tuple[Team, Game]:
+                                 game_code: str | None) -> tuple[Side, GameSides]:
         """The caller's team and the named game (else its next one); refuses a game their team isn't in."""
         if game_code is None or not game_code.strip():
             team = await resolve_team(session, caller, None, member)
-            return team, await _next_game(session, caller, member, self.clock.now(), team=team)
-        game = await find_game(session, caller, game_code)
+            return Side.of(team), GameSides.of(await _next_game(session, caller, member, self.clock.now(), team=team))
+        game = await find_game_sides(session, caller, game_code)
         own = own_team_id(member)
-        for team in (game.home, game.away):  # loaded with the game: no second lookup
-            if team.id == own:
-                return team, game
+        for side in (game.home, game.away):  # read with the game: no second lookup
+            if side.id == own:
+                return side, game
         team = await resolve_team(session, caller, None, member)  # refuses when there's no own team
-        raise InvalidInput(f"{game.code} is {game.home.name} vs {game.away.name}, not a {team.name} "
+        raise InvalidInput(f"{game.ref.code} is {game.ref.title}, not a {team.name} "
                            "game. /whoisin shows your own team's answers.")
 
     async def lineup(self, caller: Caller, game_code: str | None = None) -> tuple[TeamLineup, ...]:
@@ -269,11 +270,11 @@ class CheckInService:
             teams = [t for t in (game.home, game.away) if caller.is_commissioner or is_captain_of(caller, member, t.id)]
             if not teams:
                 raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name}, or a commissioner, "
-                                 f"can check the lineup for {game.code}.")
+                                 f"can check the lineup for {game.ref.code}.")
             return tuple([await self._team_lineup(session, caller, game, team) for team in teams])
 
-    async def _team_lineup(self, session: AsyncSession, caller: Caller, game: Game, team: Team) -> TeamLineup:
-        division = team.division.name if team.division else None
+    async def _team_lineup(self, session: AsyncSession, caller: Caller, game: GameSides, team: Side) -> TeamLineup:
+        division = team.division
         try:
             rules = lineup_rules_for(caller.league.rules.lineup, division)
         except ValueError:
@@ -290,15 +291,15 @@ class CheckInService:
                                    rostered=True, suspended=r.player_id in suspended) for r in going]
         maybe = [r.name for r in answered if r.status == "maybe"]
         report = check_lineup(rules, players, roster_size=len(roster))
-        return TeamLineup(game_ref(game), team.name, report, tuple(players), tuple(maybe),
+        return TeamLineup(game.ref, team.name, report, tuple(players), tuple(maybe),
                           no_reply=len(roster) - len(answered), roster_size=len(roster))
 
     async def _game(self, session: AsyncSession, caller: Caller, member: Membership, code: str | None,
-                    now: datetime) -> Game:
+                    now: datetime) -> GameSides:
         """The named game, or the next one for the caller's team."""
         if code is not None and code.strip():
-            return await find_game(session, caller, code)
-        return await _next_game(session, caller, member, now)
+            return await find_game_sides(session, caller, code)
+        return GameSides.of(await _next_game(session, caller, member, now))
 
 
 async def _check_in(session: AsyncSession, ask: _Ask, *, previous_exact: bool) -> _Answer:

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import NotFound
+from bot.services.checkin_queries import GameSides, game_sides
 from bot.services.people import membership, resolve_team
 from storage.models import Game
 from storage.repos import core
@@ -43,12 +44,23 @@ def game_line(game: Game, my_status: str | None = None) -> GameLine:
 
 
 async def find_game(session: AsyncSession, caller: Caller, code: str) -> Game:
-    code = printable(code)  # the refusal below repeats it: no control characters in a reply either
     game = await core.game_by_code(session, caller.league_id, code)
     if game is None:
-        raise NotFound(f"There's no game “{code.strip()[:64]}” in {caller.league.name}. "
-                       "Pick one from the suggestions.")
+        raise no_such_game(caller, code)
     return game
+
+
+async def find_game_sides(session: AsyncSession, caller: Caller, code: str) -> GameSides:
+    """The game as plain columns, for commands that only read it (/whoisin, /lineup)."""
+    game = await game_sides(session, caller.league_id, code)
+    if game is None:
+        raise no_such_game(caller, code)
+    return game
+
+
+def no_such_game(caller: Caller, code: str) -> NotFound:
+    code = printable(code)  # the refusal repeats it: no control characters in a reply
+    return NotFound(f"There's no game “{code.strip()[:64]}” in {caller.league.name}. Pick one from the suggestions.")
 
 
 class ScheduleService:

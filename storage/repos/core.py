@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BindParameter, ColumnElement, Row, Select, String, and_, bindparam, cast, func, or_, select
+from sqlalchemy import BindParameter, ColumnElement, Select, and_, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from storage.db import plain_rows
+from storage.db import PlainQuery, plain_rows
 from storage.models import CheckIn, Division, Game, League, Player, RosterEntry, Team, TeamCaptain
 from storage.text import printable
 
@@ -88,16 +88,14 @@ _CAPTAINS = select(TeamCaptain.discord_id).where(TeamCaptain.team_id == bindpara
 _GAME_BY_CODE = select(Game).where(Game.league_id == _LEAGUE, Game.code == bindparam("code"))
 
 
-# Who someone is in a league, in one query: their roster place (NULL when none) and the ids of the
-# teams they captain, from the league's row so there is a row even for a stranger.
-_CAPTAINED_LIST = (select(func.aggregate_strings(cast(TeamCaptain.team_id, String), ","))
-                   .where(TeamCaptain.league_id == _LEAGUE, TeamCaptain.discord_id == bindparam("discord_id"))
-                   .scalar_subquery())
-_MEMBERSHIP = (select(RosterEntry.team_id, RosterEntry.player_id, _CAPTAINED_LIST).select_from(League)
-               .outerjoin(Player, and_(Player.league_id == League.id, Player.discord_id == bindparam("discord_id")))
-               .outerjoin(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
-                                            RosterEntry.player_id == Player.id))
-               .where(League.id == _LEAGUE))
+# Who someone is in a league, in one query: their roster place (NULL when none) and a row per team
+# they captain, from the league's row so there is a row even for a stranger.
+_MEMBERSHIP = PlainQuery(
+    select(RosterEntry.team_id, RosterEntry.player_id, TeamCaptain.team_id).select_from(League)
+    .outerjoin(Player, and_(Player.league_id == League.id, Player.discord_id == bindparam("discord_id")))
+    .outerjoin(RosterEntry, and_(RosterEntry.league_id == Player.league_id, RosterEntry.player_id == Player.id))
+    .outerjoin(TeamCaptain, and_(TeamCaptain.league_id == League.id, TeamCaptain.discord_id == bindparam("discord_id")))
+    .where(League.id == _LEAGUE))
 
 
 async def roster_place_and_captained(session: AsyncSession, league_id: int,
@@ -107,8 +105,8 @@ async def roster_place_and_captained(session: AsyncSession, league_id: int,
     rows = await plain_rows(session, _MEMBERSHIP, {"league_id": league_id, "discord_id": discord_id})
     if not rows:
         return None, None, set()
-    team_id, player_id, captained = rows[0]
-    return team_id, player_id, {int(t) for t in captained.split(",")} if captained else set()
+    team_id, player_id, _ = rows[0]
+    return team_id, player_id, {captained for _, _, captained in rows if captained is not None}
 
 
 async def captain_ids(session: AsyncSession, team_id: int) -> list[int]:
@@ -147,11 +145,11 @@ def _team_schedule() -> Select[Any]:
             .order_by(Game.starts_at, Game.id).limit(bindparam("limit")))
 
 
-_TEAM_SCHEDULE = _team_schedule()
+_TEAM_SCHEDULE = PlainQuery(_team_schedule())
 
 
 async def team_schedule(session: AsyncSession, league_id: int, team_id: int, after: datetime, limit: int,
-                        player_id: int | None) -> Sequence[Row[Any]]:
+                        player_id: int | None) -> Sequence[Sequence[Any]]:
     """A team's next games as plain rows: code, starts_at, home, away, venue, kind, status, and the
     answer ``player_id`` gave (None for no answer or no player)."""
     return await plain_rows(session, _TEAM_SCHEDULE, {"league_id": league_id, "team_id": team_id, "after": after,
