@@ -13,6 +13,7 @@ from sqlalchemy.orm import aliased
 
 from storage.db import PlainQuery, plain_rows
 from storage.models import CheckIn, Division, Game, Player, RosterEntry, Team
+from storage.repos.core import TeamRef
 from storage.text import printable
 
 
@@ -37,30 +38,17 @@ def game_ref(game: Game) -> GameRef:
 
 
 @dataclass(frozen=True)
-class Side:
-    """A team as one side of a game: what /whoisin and /lineup need of it."""
-
-    id: int
-    name: str
-    division: str | None
-
-    @classmethod
-    def of(cls, team: Team) -> Side:
-        return cls(team.id, team.name, team.division.name if team.division else None)
-
-
-@dataclass(frozen=True)
 class GameSides:
     """A game with both its teams, read as plain columns."""
 
     id: int
     ref: GameRef
-    home: Side
-    away: Side
+    home: TeamRef
+    away: TeamRef
 
     @classmethod
     def of(cls, game: Game) -> GameSides:
-        return cls(game.id, game_ref(game), Side.of(game.home), Side.of(game.away))
+        return cls(game.id, game_ref(game), TeamRef.of(game.home), TeamRef.of(game.away))
 
 
 def _game_sides_query() -> Select[Any]:
@@ -84,7 +72,7 @@ async def game_sides(session: AsyncSession, league_id: int, code: str) -> GameSi
         return None
     gid, gcode, starts_at, venue, status, home_id, home, home_division, away_id, away, away_division = rows[0]
     return GameSides(gid, GameRef(gcode, starts_at, home, away, venue, status),
-                     Side(home_id, home, home_division), Side(away_id, away, away_division))
+                     TeamRef(home_id, home, home_division), TeamRef(away_id, away, away_division))
 
 
 @dataclass(frozen=True)

@@ -37,18 +37,18 @@ from bot.services.checkin_queries import (
     CheckInContext,
     GameRef,
     GameSides,
-    Side,
     checkin_context,
     checkin_contexts,
     roster_answers,
 )
 from bot.services.eligibility import active_suspension_reason, suspension_candidates, suspension_reasons
 from bot.services.group_commit import GroupCommit
-from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team
+from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
 from storage.db import upsert_insert
-from storage.models import CheckIn, Game, Team
+from storage.models import CheckIn, Game
 from storage.repos import core
+from storage.repos.core import TeamRef
 
 log = logging.getLogger("sideline.checkins")
 
@@ -243,17 +243,17 @@ class CheckInService:
                               tuple(groups["maybe"]), tuple(groups[None]))
 
     async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
-                                 game_code: str | None) -> tuple[Side, GameSides]:
+                                 game_code: str | None) -> tuple[TeamRef, GameSides]:
         """The caller's team and the named game (else its next one); refuses a game their team isn't in."""
         if game_code is None or not game_code.strip():
-            team = await resolve_team(session, caller, None, member)
-            return Side.of(team), GameSides.of(await _next_game(session, caller, member, self.clock.now(), team=team))
+            team = await resolve_team_ref(session, caller, None, member)
+            return team, GameSides.of(await _next_game(session, caller, member, self.clock.now(), team=team))
         game = await find_game_sides(session, caller, game_code)
         own = own_team_id(member)
         for side in (game.home, game.away):  # read with the game: no second lookup
             if side.id == own:
                 return side, game
-        team = await resolve_team(session, caller, None, member)  # refuses when there's no own team
+        team = await resolve_team_ref(session, caller, None, member)  # refuses when there's no own team
         raise InvalidInput(f"{game.ref.code} is {game.ref.title}, not a {team.name} "
                            "game. /whoisin shows your own team's answers.")
 
@@ -273,7 +273,7 @@ class CheckInService:
                                  f"can check the lineup for {game.ref.code}.")
             return tuple([await self._team_lineup(session, caller, game, team) for team in teams])
 
-    async def _team_lineup(self, session: AsyncSession, caller: Caller, game: GameSides, team: Side) -> TeamLineup:
+    async def _team_lineup(self, session: AsyncSession, caller: Caller, game: GameSides, team: TeamRef) -> TeamLineup:
         division = team.division
         try:
             rules = lineup_rules_for(caller.league.rules.lineup, division)
@@ -406,10 +406,10 @@ def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime)
 
 
 async def _next_game(session: AsyncSession, caller: Caller, member: Membership, now: datetime, *,
-                     team: Team | None = None) -> Game:
+                     team: TeamRef | None = None) -> Game:
     """The next game of ``team``, by default the caller's (their roster team, else the one they captain)."""
     if team is None:
-        team = await resolve_team(session, caller, None, member)
+        team = await resolve_team_ref(session, caller, None, member)
     games = await core.upcoming_games(session, caller.league_id, [team.id], now, limit=1)
     if not games:
         raise NotFound(f"{team.name} has no upcoming games. Name a game to pick one.")

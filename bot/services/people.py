@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -11,6 +13,8 @@ from bot.errors import NotAllowed, NotFound
 from storage.models import Game, Team
 from storage.repos import core
 from storage.text import printable
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -41,15 +45,27 @@ def is_captain_of(caller: Caller, member: Membership, team_id: int) -> bool:
 async def resolve_team(session: AsyncSession, caller: Caller, team_name: str | None,
                        member: Membership) -> Team:
     """The named team, or the caller's own (their roster team, else the team they captain)."""
+    return await _resolve(session, caller, team_name, member, core.team_by_name, core.team_by_id)
+
+
+async def resolve_team_ref(session: AsyncSession, caller: Caller, team_name: str | None,
+                           member: Membership) -> core.TeamRef:
+    """As :func:`resolve_team`, as plain columns: for replies that only read the team."""
+    return await _resolve(session, caller, team_name, member, core.team_ref_by_name, core.team_ref_by_id)
+
+
+async def _resolve(session: AsyncSession, caller: Caller, team_name: str | None, member: Membership,
+                      by_name: Callable[[AsyncSession, int, str], Awaitable[T | None]],
+                      by_id: Callable[[AsyncSession, int, int], Awaitable[T | None]]) -> T:
     if team_name:
-        team = await core.team_by_name(session, caller.league_id, team_name)
+        team = await by_name(session, caller.league_id, team_name)
         if team is None:
             raise NotFound(f"There's no team called “{printable(team_name)[:100]}” in {caller.league.name}.")
         return team
     team_id = own_team_id(member)
     if team_id is None:
         raise NotFound("You're not on a team in this league yet. Name a team, or ask your captain to add you.")
-    team = await core.team_by_id(session, caller.league_id, team_id)
+    team = await by_id(session, caller.league_id, team_id)
     assert team is not None
     return team
 

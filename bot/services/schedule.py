@@ -11,7 +11,7 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import NotFound
 from bot.services.checkin_queries import GameSides, game_sides
-from bot.services.people import membership, resolve_team
+from bot.services.people import membership, resolve_team_ref
 from storage.models import Game
 from storage.repos import core
 from storage.text import printable
@@ -71,7 +71,7 @@ class ScheduleService:
     async def upcoming(self, caller: Caller, team_name: str | None, limit: int = 10) -> ScheduleView:
         async with self.sessions() as session:
             member = await membership(session, caller)
-            team = await resolve_team(session, caller, team_name, member)
+            team = await resolve_team_ref(session, caller, team_name, member)
             player_id = member.player_id if member.team_id == team.id else None
             rows = await core.team_schedule(session, caller.league_id, team.id, self.clock.now(), limit, player_id)
             return ScheduleView(team.name, tuple(GameLine(*row) for row in rows))

@@ -7,6 +7,7 @@ dropped before it becomes a query parameter, whichever service passes it on.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -31,6 +32,40 @@ async def team_by_name(session: AsyncSession, league_id: int, name: str) -> Team
 
 async def team_by_id(session: AsyncSession, league_id: int, team_id: int) -> Team | None:
     return await session.scalar(_TEAM_BY_ID, {"league_id": league_id, "id": team_id})
+
+
+@dataclass(frozen=True)
+class TeamRef:
+    """A team as plain columns: all that a reply which only reads a team needs of it."""
+
+    id: int
+    name: str
+    division: str | None
+
+    @classmethod
+    def of(cls, team: Team) -> TeamRef:
+        return cls(team.id, team.name, team.division.name if team.division else None)
+
+
+def _team_ref_query(*, by_name: bool) -> PlainQuery:
+    return PlainQuery(select(Team.id, Team.name, Division.name)
+                      .outerjoin(Division, Team.division_id == Division.id)
+                      .where(Team.league_id == _LEAGUE,
+                             func.lower(Team.name) == bindparam("name") if by_name else Team.id == _ID))
+
+
+_TEAM_REF_BY_NAME, _TEAM_REF_BY_ID = _team_ref_query(by_name=True), _team_ref_query(by_name=False)
+
+
+async def team_ref_by_name(session: AsyncSession, league_id: int, name: str) -> TeamRef | None:
+    rows = await plain_rows(session, _TEAM_REF_BY_NAME, {"league_id": league_id,
+                                                         "name": printable(name).strip().lower()})
+    return TeamRef(*rows[0]) if rows else None
+
+
+async def team_ref_by_id(session: AsyncSession, league_id: int, team_id: int) -> TeamRef | None:
+    rows = await plain_rows(session, _TEAM_REF_BY_ID, {"league_id": league_id, "id": team_id})
+    return TeamRef(*rows[0]) if rows else None
 
 
 async def teams(session: AsyncSession, league_id: int) -> Sequence[Team]:

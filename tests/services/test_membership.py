@@ -5,7 +5,13 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from storage.models import Player, Team, TeamCaptain
-from storage.repos.core import roster_place_and_captained
+from storage.repos.core import (
+    TeamRef,
+    roster_place_and_captained,
+    team_by_name,
+    team_ref_by_id,
+    team_ref_by_name,
+)
 from tests.conftest import SampleLeague
 from tests.harness import Harness
 
@@ -28,3 +34,17 @@ async def test_a_stranger_has_no_place_and_no_team(harness: Harness, league: Sam
     async with harness.bot.sessions() as session:
         assert await roster_place_and_captained(session, league_id, 700_000_000_000_000_003) == (None, None, set())
         assert await roster_place_and_captained(session, league_id + 1, ALICE) == (None, None, set())  # no league
+
+
+async def test_a_team_ref_reads_what_the_team_row_holds(harness: Harness, league: SampleLeague) -> None:
+    """The plain-column team lookups (/schedule, /whoisin) agree with the ORM's, names case-blind."""
+    league_id = next(iter(harness.bot.league_ids.values()))
+    async with harness.bot.sessions() as session:
+        hawks = await team_by_name(session, league_id, "Hawks")
+        assert hawks is not None
+        expected = TeamRef(hawks.id, "Hawks", "North")
+        assert TeamRef.of(hawks) == expected
+        assert await team_ref_by_name(session, league_id, "  hAWKS ") == expected
+        assert await team_ref_by_id(session, league_id, hawks.id) == expected
+        assert await team_ref_by_id(session, league_id + 1, hawks.id) is None  # another league's view
+        assert await team_ref_by_name(session, league_id, "Nobody") is None
