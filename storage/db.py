@@ -127,7 +127,7 @@ def upsert_insert(session: AsyncSession) -> Any:
 
 
 class PlainQuery:
-    """A hot plain-column SELECT, built once at import with bound parameters only.
+    """A hot plain-column SELECT (or write: :func:`plain_write`), built once with bound parameters only.
 
     On SQLite it runs straight on the unit's connection: its SQL compiled once, its values and
     columns converted by the column types as SQLAlchemy would, and none of SQLAlchemy's
@@ -164,6 +164,7 @@ class _Compiled:
         names = tuple(compiled.positiontup or ())
         binds = compiled.binds
         if (compiled.positiontup is None or compiled.post_compile_params or compiled.literal_execute_params
+                or compiled.insert_prefetch or compiled.update_prefetch  # Python-side defaults to fill
                 or not all(name in binds for name in names)):
             return None
         # The processors SQLAlchemy's own execution applies (engine/default.py, engine/cursor.py).
@@ -223,6 +224,13 @@ async def _rows_on_the_loop(session: AsyncSession, query: PlainQuery,
     except sqlite3.Error as error:  # as SQLAlchemy would raise it
         raise DBAPIError.instance(compiled.sql, arguments, error, sqlite3.Error) from error
     return None if raw is None else compiled.rows(raw)
+
+
+async def plain_write(session: AsyncSession, query: PlainQuery, params: dict[str, Any]) -> None:
+    """A hot INSERT or UPDATE, built once with bound parameters for every value it writes: on SQLite
+    it runs as :func:`plain_rows` runs a query (a write with Python-side defaults doesn't)."""
+    if await _rows_on_the_loop(session, query, params) is None:
+        await session.execute(query.statement, params)
 
 
 def _plain_rows(session: Session, statement: Any, params: dict[str, Any] | None) -> Sequence[Row[Any]]:

@@ -11,12 +11,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import Select, bindparam, event, literal_column, select, table, text
+from sqlalchemy import Select, bindparam, event, insert, literal_column, select, table, text
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from storage.db import PlainQuery, create_engine, plain_rows, session_factory
-from storage.models import Game, Player
+from storage.db import PlainQuery, create_engine, plain_rows, plain_write, session_factory
+from storage.models import CheckIn, Game, Player
 from tests.conftest import SampleLeague
 from tests.harness import Harness
 
@@ -147,3 +147,40 @@ async def test_a_plain_query_error_is_sqlalchemys_exception(engine: AsyncEngine)
     async with session_factory(engine)() as session:
         with pytest.raises(OperationalError, match="no such table"):
             await plain_rows(session, query)
+
+
+async def _a_game_and_player(session: Any) -> tuple[int, int, int]:
+    league_id, game_id = (await session.execute(select(Game.league_id, Game.id).order_by(Game.id).limit(1))).one()
+    player_id = await session.scalar(select(Player.id).order_by(Player.id).limit(1))
+    return league_id, game_id, player_id
+
+
+async def test_a_plain_write_lands_like_the_engines(harness: Harness, league: SampleLeague) -> None:
+    """The row reads back through the ORM exactly as written, its time in the column's own format."""
+    at = datetime(2030, 1, 6, 18, 30, 15, 250, tzinfo=ZoneInfo("America/Toronto"))
+    write = PlainQuery(insert(CheckIn.__table__).values(
+        {c: bindparam(c) for c in ("league_id", "game_id", "player_id", "status", "updated_at")}))
+    async with harness.bot.sessions.begin() as session:
+        league_id, game_id, player_id = await _a_game_and_player(session)
+        await plain_write(session, write, {"league_id": league_id, "game_id": game_id, "player_id": player_id,
+                                           "status": "maybe", "updated_at": at})
+    async with harness.bot.sessions() as session:
+        row = await session.scalar(select(CheckIn).where(CheckIn.game_id == game_id, CheckIn.player_id == player_id))
+        assert row is not None and (row.status, row.updated_at) == ("maybe", at)
+        later = await session.scalar(select(CheckIn.id).where(CheckIn.updated_at > at - timedelta(microseconds=1)))
+        assert later == row.id  # stored comparable to the ORM's own writes
+
+
+async def test_a_write_with_python_side_defaults_goes_the_usual_way(harness: Harness, league: SampleLeague) -> None:
+    """``updated_at`` is left to the model's default: only SQLAlchemy's execution fills it in."""
+    write = PlainQuery(insert(CheckIn.__table__).values(
+        {c: bindparam(c) for c in ("league_id", "game_id", "player_id", "status")}))
+    async with harness.bot.sessions.begin() as session:
+        league_id, game_id, player_id = await _a_game_and_player(session)
+        await plain_write(session, write, {"league_id": league_id, "game_id": game_id, "player_id": player_id,
+                                           "status": "in"})
+    assert write.compiled_for(harness.bot.engine.dialect) is None
+    async with harness.bot.sessions() as session:
+        stamp = await session.scalar(select(CheckIn.updated_at).where(CheckIn.game_id == game_id,
+                                                                      CheckIn.player_id == player_id))
+    assert stamp is not None and stamp.tzinfo is not None

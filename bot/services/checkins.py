@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
@@ -45,7 +45,7 @@ from bot.services.eligibility import active_suspension_reason, suspension_candid
 from bot.services.group_commit import GroupCommit
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
-from storage.db import upsert_insert
+from storage.db import PlainQuery, plain_write, upsert_insert
 from storage.models import CheckIn, Game
 from storage.repos import core
 from storage.repos.core import TeamRef
@@ -137,24 +137,25 @@ async def record_checkin(session: AsyncSession, *, league_id: int, game_id: int,
             if created is not None:
                 return None
             previous = await session.scalar(current.with_for_update())
-    await session.execute(_upsert(insert), values)
+    await plain_write(session, _upsert(insert), values)
     return previous
 
 
-_UPSERTS: dict[Any, Any] = {}
+_UPSERTS: dict[Any, PlainQuery] = {}
+_UPSERTED = ("league_id", "game_id", "player_id", "status", "updated_at")
 
 
-def _upsert(insert: Any) -> Any:
-    """The dialect's check-in upsert, built once per dialect (hot path; values are bound at execute)."""
-    stmt = _UPSERTS.get(insert)
-    if stmt is None:
+def _upsert(insert: Any) -> PlainQuery:
+    """The dialect's check-in upsert, built once per dialect (the hot path's one write)."""
+    query = _UPSERTS.get(insert)
+    if query is None:
         table = CheckIn.__table__
-        stmt = insert(table)
-        stmt = _UPSERTS[insert] = stmt.on_conflict_do_update(
+        stmt = insert(table).values({column: bindparam(column) for column in _UPSERTED})
+        query = _UPSERTS[insert] = PlainQuery(stmt.on_conflict_do_update(
             index_elements=[table.c.game_id, table.c.player_id],
             set_={"status": stmt.excluded.status, "updated_at": stmt.excluded.updated_at},
-        )
-    return stmt
+        ))
+    return query
 
 
 async def forget_checkins(session: AsyncSession, league_id: int, player_id: int) -> int:
@@ -372,7 +373,7 @@ async def _check_in_many(session: AsyncSession, asks: Sequence[_Ask]) -> list[_A
                      "status": ask.status, "updated_at": now}
         answers[i] = _answer(ask, ctx, previous, now)
     if rows:
-        await session.execute(_upsert(upsert_insert(session)), list(rows.values()))
+        await session.execute(_upsert(upsert_insert(session)).statement, list(rows.values()))
     return [a if a is not None else RuntimeError("check-in not handled") for a in answers]
 
 
