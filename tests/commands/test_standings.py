@@ -203,3 +203,20 @@ async def test_the_table_follows_every_write_that_changes_it(harness: Harness, l
     await Importer(harness.bot.sessions).run("teams", b"team,division,captain_discord_ids\nHawks,South,\n",
                                              harness.bot.settings.leagues[0], now=harness.bot.clock.now())
     assert await north() == ["Owls"]
+
+
+async def test_a_renamed_team_shows_at_once_though_the_table_is_cached(harness: Harness,
+                                                                       league: SampleLeague) -> None:
+    """Renamed by another process (the CLI, say): the freshness check reads the teams, not a flag."""
+    before = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="North")
+    assert "Owls" in before.text
+    other = create_engine(harness.bot.engine.url.render_as_string(hide_password=False))
+    try:
+        async with session_factory(other).begin() as s:
+            owls = await s.scalar(select(Team).where(Team.name == "Owls"))
+            assert owls is not None
+            owls.name = "Night Owls"
+    finally:
+        await other.dispose()
+    after = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="North")
+    assert "Night Owls" in after.text
