@@ -26,10 +26,11 @@ from pathlib import Path
 import aiosqlite
 import discord
 from discord import app_commands
-from sqlalchemy import insert, select, text
+from sqlalchemy import insert, literal, select
 
 from bench.idle import league
 from bench.machine import describe, percentile, reproduce
+from storage.db import PlainQuery, plain_rows
 
 TEAMS, PLAYERS, GAMES, CHECKINS, RESULTS = 200, 4000, 2000, 20_000, 2000
 PLAYED = RESULTS  # played games carry the results; the GAMES upcoming ones carry check-ins
@@ -105,12 +106,15 @@ def add_noop(bot: discord.Client) -> None:
     async def noop(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("ok", ephemeral=True)
 
+    one = PlainQuery(select(literal(1)))
+
     @app_commands.command(name="noopdb", description="One empty unit of work, then answers")
     @app_commands.guild_only()
     async def noop_db(interaction: discord.Interaction) -> None:
-        """The cheapest database command the stack allows: what any command that reads pays first."""
+        """The cheapest database command the stack allows: what any command that reads pays first
+        (a unit of work and one query, run the way the hot queries run: storage.db.PlainQuery)."""
         async with bot.sessions() as session:  # type: ignore[attr-defined]
-            await session.execute(text("SELECT 1"))
+            await plain_rows(session, one)
         await interaction.response.send_message("ok", ephemeral=True)
 
     bot.tree.add_command(noop)  # type: ignore[attr-defined]
