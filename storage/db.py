@@ -81,8 +81,21 @@ class OnLoopSession(AsyncSession):
     with their trips round the loop, cost a command about 0.13 ms (bench/README.md).
     """
 
+    _direct: tuple[Any, OneTripConnection] | None = None  # (the unit's transaction, its connection)
+
     async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
         await self.close()
+
+    async def dbapi_connection(self) -> OneTripConnection:
+        """The unit's SQLite connection inside its transaction (begun if it wasn't yet), for
+        :class:`PlainQuery`: a greenlet hop the first time in each transaction, none after."""
+        transaction = self.sync_session.get_transaction()
+        if self._direct is not None and transaction is self._direct[0] and transaction.is_active:
+            return self._direct[1]
+        connection = await self.connection()
+        direct = connection.sync_connection.connection.dbapi_connection  # type: ignore[union-attr]
+        self._direct = (self.sync_session.get_transaction(), direct)
+        return direct  # type: ignore[return-value]
 
 
 class OnLoopSessions(async_sessionmaker[OnLoopSession]):
@@ -155,7 +168,7 @@ class _Compiled:
     names: tuple[str, ...]  # the bound parameters in the SQL's order
     given: dict[str, Any]  # values the statement itself carries (``Game.status == "scheduled"``)
     to_database: tuple[Callable[[Any], Any] | None, ...]  # per parameter in ``names``
-    from_database: tuple[Callable[[Any], Any] | None, ...]  # per column
+    from_database: tuple[tuple[int, Callable[[Any], Any]], ...]  # (column, conversion), where there is one
 
     @classmethod
     def of(cls, statement: Select[Any], dialect: Dialect) -> _Compiled | None:
@@ -173,8 +186,8 @@ class _Compiled:
             names=names,
             given={name: binds[name].effective_value for name in set(names) if not binds[name].required},
             to_database=tuple(binds[name].type._cached_bind_processor(dialect) for name in names),
-            from_database=tuple(column.type._cached_result_processor(dialect, None)
-                                for column in compiled._result_columns),
+            from_database=tuple((i, convert) for i, column in enumerate(compiled._result_columns)
+                                if (convert := column.type._cached_result_processor(dialect, None)) is not None),
         )
 
     def arguments(self, params: dict[str, Any]) -> list[Any]:
@@ -182,12 +195,16 @@ class _Compiled:
         return [value if convert is None else convert(value)
                 for value, convert in zip((values[name] for name in self.names), self.to_database, strict=True)]
 
-    def rows(self, raw: list[Any]) -> list[tuple[Any, ...]]:
-        converters = self.from_database
-        if not any(converters):
-            return [tuple(row) for row in raw]
-        return [tuple(value if convert is None else convert(value)
-                      for value, convert in zip(row, converters, strict=True)) for row in raw]
+    def rows(self, raw: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        if not self.from_database:
+            return raw  # sqlite3's rows are plain tuples already
+        out = []
+        for row in raw:
+            values = list(row)
+            for i, convert in self.from_database:
+                values[i] = convert(values[i])
+            out.append(tuple(values))
+        return out
 
 
 async def plain_rows(session: AsyncSession, query: PlainQuery | Executable,
@@ -213,11 +230,10 @@ async def _rows_on_the_loop(session: AsyncSession, query: PlainQuery,
     flush first, SQL that depends on the values, the write lock held by another process)."""
     if not isinstance(session, OnLoopSession) or session.new or session.dirty or session.deleted:
         return None
-    connection = await session.connection()  # begins the unit's transaction if it hasn't yet
-    compiled = query.compiled_for(connection.dialect)
+    compiled = query.compiled_for(session.sync_session.get_bind().dialect)
     if compiled is None:
         return None
-    dbapi_connection = connection.sync_connection.connection.dbapi_connection  # type: ignore[union-attr]
+    dbapi_connection = await session.dbapi_connection()
     arguments = compiled.arguments(params)
     try:
         raw = dbapi_connection.rows_now(compiled.sql, arguments)

@@ -184,3 +184,18 @@ async def test_a_write_with_python_side_defaults_goes_the_usual_way(harness: Har
         stamp = await session.scalar(select(CheckIn.updated_at).where(CheckIn.game_id == game_id,
                                                                       CheckIn.player_id == player_id))
     assert stamp is not None and stamp.tzinfo is not None
+
+
+async def test_a_plain_query_after_a_commit_runs_in_the_next_transaction(engine: AsyncEngine,
+                                                                         tmp_path: Path) -> None:
+    """The unit's connection is remembered for one transaction only: after a commit the next query
+    begins a new one, sees other processes' commits, and holds the write lock again."""
+    other = sqlite3.connect(tmp_path / "plain.db", timeout=0, isolation_level=None)
+    async with session_factory(engine)() as session:
+        assert [name for name, in await plain_rows(session, _NAMES)] == ["bot"]
+        await session.commit()
+        other.execute("INSERT INTO t (name) VALUES ('cli')")
+        assert [name for name, in await plain_rows(session, _NAMES)] == ["bot", "cli"]
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+    other.close()
