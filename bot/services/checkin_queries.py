@@ -9,7 +9,6 @@ from typing import Any
 
 from sqlalchemy import Select, and_, bindparam, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from storage.db import PlainQuery, plain_rows
 from storage.models import CheckIn, Division, Game, Player, RosterEntry, Team
@@ -51,14 +50,20 @@ class GameSides:
         return cls(game.id, game_ref(game), TeamRef.of(game.home), TeamRef.of(game.away))
 
 
+def _teams_as(*names: str) -> list[Any]:
+    """The teams table under each name: a game's two sides. (A table alias, not ``aliased(Team)``:
+    plain columns need no ORM class, and each aliased class holds about 30 KB, bench/idle.py.)"""
+    return [Team.__table__.alias(name) for name in names]
+
+
 def _game_sides_query() -> Select[Any]:
-    home, away = aliased(Team), aliased(Team)
-    home_division, away_division = aliased(Division), aliased(Division)
+    home, away = _teams_as("home", "away")
+    home_division, away_division = Division.__table__.alias("home_division"), Division.__table__.alias("away_division")
     return (select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status,
-                   home.id, home.name, home_division.name, away.id, away.name, away_division.name)
-            .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
-            .outerjoin(home_division, home.division_id == home_division.id)
-            .outerjoin(away_division, away.division_id == away_division.id)
+                   home.c.id, home.c.name, home_division.c.name, away.c.id, away.c.name, away_division.c.name)
+            .join(home, Game.home_team_id == home.c.id).join(away, Game.away_team_id == away.c.id)
+            .outerjoin(home_division, home.c.division_id == home_division.c.id)
+            .outerjoin(away_division, away.c.division_id == away_division.c.id)
             .where(Game.league_id == bindparam("league_id"), Game.code == bindparam("code")))
 
 
@@ -91,7 +96,7 @@ class CheckInContext:
 
 
 def _context_query(by_code: bool) -> Select[Any]:
-    home, away = aliased(Team), aliased(Team)
+    home, away = _teams_as("home", "away")
     # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
     place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name)
              .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
@@ -100,9 +105,9 @@ def _context_query(by_code: bool) -> Select[Any]:
              .subquery())
     query = (
         select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
-               home.name, away.name, place.c.team_id, place.c.player_id, place.c.name, CheckIn.status)
-        .join(home, Game.home_team_id == home.id)
-        .join(away, Game.away_team_id == away.id)
+               home.c.name, away.c.name, place.c.team_id, place.c.player_id, place.c.name, CheckIn.status)
+        .join(home, Game.home_team_id == home.c.id)
+        .join(away, Game.away_team_id == away.c.id)
         .outerjoin(place, true())
         .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == place.c.player_id))
         .where(Game.league_id == bindparam("league_id"))
@@ -136,11 +141,11 @@ async def checkin_contexts(session: AsyncSession, league_id: int,
     """Contexts for many (discord id, game code) pairs in one league, in three queries whatever their
     number. A pair whose game doesn't exist in the league is absent."""
     codes = {code: printable(code).strip() for _, code in asks}
-    home, away = aliased(Team), aliased(Team)
+    home, away = _teams_as("home", "away")
     games = {row[1]: row for row in await plain_rows(session, (
         select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id,
-               Game.away_team_id, home.name, away.name)
-        .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
+               Game.away_team_id, home.c.name, away.c.name)
+        .join(home, Game.home_team_id == home.c.id).join(away, Game.away_team_id == away.c.id)
         .where(Game.league_id == league_id, Game.code.in_(set(codes.values())))
     ))}
     places = {row[0]: row[1:] for row in await plain_rows(session, (

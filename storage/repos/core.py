@@ -13,7 +13,6 @@ from typing import Any
 
 from sqlalchemy import BindParameter, ColumnElement, Select, and_, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from storage.db import PlainQuery, plain_rows
 from storage.models import CheckIn, Division, Game, League, Player, RosterEntry, Team, TeamCaptain
@@ -171,9 +170,10 @@ def _in_league(league_id: int | BindParameter[Any], *, by_team: bool) -> ColumnE
 
 
 def _team_schedule() -> Select[Any]:
-    home, away = aliased(Team), aliased(Team)
-    return (select(Game.code, Game.starts_at, home.name, away.name, Game.venue, Game.kind, Game.status, CheckIn.status)
-            .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
+    home, away = Team.__table__.alias("home"), Team.__table__.alias("away")  # not aliased(Team): ~30 KB each
+    return (select(Game.code, Game.starts_at, home.c.name, away.c.name, Game.venue, Game.kind, Game.status,
+                   CheckIn.status)
+            .join(home, Game.home_team_id == home.c.id).join(away, Game.away_team_id == away.c.id)
             .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == bindparam("player_id")))
             .where(_in_league(_LEAGUE, by_team=True), Game.status == "scheduled", Game.starts_at >= bindparam("after"),
                    or_(Game.home_team_id == bindparam("team_id"), Game.away_team_id == bindparam("team_id")))
