@@ -6,9 +6,9 @@ Builds 200 teams, 4,000 players, 2,000 upcoming games with 20,000 check-ins, and
 games with results in SQLite, then replays a mix (check-in 50%, whoisin 10%, lineup 10%,
 schedule 10%, rule 10%, standings 10%) through the offline harness: raw INTERACTION_CREATE in,
 captured HTTP out. The floor is a no-op command through the same tree; beside it, a no-op that
-opens one empty unit of work (SELECT 1) shows what the database stack alone costs any command
-that reads. Also a check-in burst (players checking in concurrently for 50 games) against the raw
-rate of committed single-row aiosqlite inserts.
+opens a unit of work and runs one query (SELECT 1, as the hot queries run) shows what the
+database stack alone costs any command that reads. Also a check-in burst (players checking in
+concurrently for 50 games) against the raw rate of committed single-row aiosqlite inserts.
 Prints figures only; never asserts a timing.
 """
 
@@ -108,7 +108,7 @@ def add_noop(bot: discord.Client) -> None:
 
     one = PlainQuery(select(literal(1)))
 
-    @app_commands.command(name="noopdb", description="One empty unit of work, then answers")
+    @app_commands.command(name="noopdb", description="A unit of work and one query, then answers")
     @app_commands.guild_only()
     async def noop_db(interaction: discord.Interaction) -> None:
         """The cheapest database command the stack allows: what any command that reads pays first
@@ -170,7 +170,7 @@ async def replay(count: int) -> None:
             harness.discord.clear()  # the fake Discord keeps every request for tests; a bot keeps none
         floor = percentile(timings["noop"], 99)
         print(f"{count:,} interactions (+{len(timings['noop']):,} no-op, +{len(timings['noop_db']):,} no-op with "
-              "one empty unit of work) through the real command tree")
+              "a unit of work and one query) through the real command tree")
         print(f"{'command':12s} {'n':>6s} {'p50 ms':>8s} {'p99 ms':>8s} {'max ms':>8s} {'p99/floor':>10s}")
         for kind in ("noop", "noop_db", "checkin", "whoisin", "lineup", "schedule", "rule", "standings"):
             t = timings[kind]
