@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Executable, Row, Select, event
+from sqlalchemy import Executable, Row, event
 from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -150,7 +150,7 @@ class PlainQuery:
 
     __slots__ = ("_compiled", "statement")
 
-    def __init__(self, statement: Select[Any]) -> None:
+    def __init__(self, statement: Executable) -> None:
         self.statement = statement
         self._compiled: dict[type[Dialect], _Compiled | None] = {}
 
@@ -171,9 +171,9 @@ class _Compiled:
     from_database: tuple[tuple[int, Callable[[Any], Any]], ...]  # (column, conversion), where there is one
 
     @classmethod
-    def of(cls, statement: Select[Any], dialect: Dialect) -> _Compiled | None:
+    def of(cls, statement: Executable, dialect: Dialect) -> _Compiled | None:
         """None when the SQL depends on the values (an expanding IN list): only SQLAlchemy runs that."""
-        compiled = statement.compile(dialect=dialect)
+        compiled = statement.compile(dialect=dialect)  # type: ignore[attr-defined]
         names = tuple(compiled.positiontup or ())
         binds = compiled.binds
         if (compiled.positiontup is None or compiled.post_compile_params or compiled.literal_execute_params
@@ -195,7 +195,7 @@ class _Compiled:
         return [value if convert is None else convert(value)
                 for value, convert in zip((values[name] for name in self.names), self.to_database, strict=True)]
 
-    def rows(self, raw: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    def rows(self, raw: Sequence[tuple[Any, ...]]) -> Sequence[tuple[Any, ...]]:
         if not self.from_database:
             return raw  # sqlite3's rows are plain tuples already
         out = []
@@ -225,7 +225,7 @@ async def plain_rows(session: AsyncSession, query: PlainQuery | Executable,
 
 
 async def _rows_on_the_loop(session: AsyncSession, query: PlainQuery,
-                            params: dict[str, Any]) -> list[tuple[Any, ...]] | None:
+                            params: dict[str, Any]) -> Sequence[tuple[Any, ...]] | None:
     """The rows straight from SQLite; None: the usual path must run it (PostgreSQL, changes to
     flush first, SQL that depends on the values, the write lock held by another process)."""
     if not isinstance(session, OnLoopSession) or session.new or session.dirty or session.deleted:

@@ -133,10 +133,11 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
         connection: aiosqlite.Connection = self._connection
         return connection._connection is None or not connection._conn.in_transaction
 
-    def rows_now(self, operation: str, parameters: Sequence[Any]) -> list[Any] | None:
-        """A read's rows, run right here because nothing can make it wait (storage.db.PlainQuery);
-        None when it must go the usual way: the unit's write lock is held by another process (its
-        BEGIN then waits on the thread), or another statement of this connection is under way."""
+    def rows_now(self, operation: str, parameters: Sequence[Any]) -> tuple[Any, ...] | None:
+        """A statement run right here, because nothing can make it wait (storage.db.PlainQuery), and
+        its rows; None when it must go the usual way: the unit's write lock is held by another
+        process (its BEGIN then waits on the thread), or another statement of this connection is
+        under way."""
         if self._execute_mutex.locked():
             return None
         conn = self._connection._conn
@@ -146,11 +147,8 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
             self.begin_pending = False
         elif not conn.in_transaction:
             return None
-        cursor = conn.execute(operation, parameters)
-        try:
-            return cursor.fetchall()
-        finally:
-            cursor.close()
+        _description, _rowcount, _lastrowid, rows = _execute(conn, operation, parameters, False, False)
+        return rows
 
     def commit(self) -> None:
         """On the loop: the unit holds the write lock, and a WAL commit waits on nothing."""

@@ -11,8 +11,8 @@ from sqlalchemy import Select, and_, bindparam, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.db import PlainQuery, plain_rows
-from storage.models import CheckIn, Division, Game, Player, RosterEntry, Team
-from storage.repos.core import TeamRef
+from storage.models import CheckIn, Division, Game, Player, RosterEntry
+from storage.repos.core import TeamRef, teams_as
 from storage.text import printable
 
 
@@ -50,14 +50,8 @@ class GameSides:
         return cls(game.id, game_ref(game), TeamRef.of(game.home), TeamRef.of(game.away))
 
 
-def _teams_as(*names: str) -> list[Any]:
-    """The teams table under each name: a game's two sides. (A table alias, not ``aliased(Team)``:
-    plain columns need no ORM class, and each aliased class holds about 30 KB, bench/idle.py.)"""
-    return [Team.__table__.alias(name) for name in names]
-
-
 def _game_sides_query() -> Select[Any]:
-    home, away = _teams_as("home", "away")
+    home, away = teams_as("home", "away")
     home_division, away_division = Division.__table__.alias("home_division"), Division.__table__.alias("away_division")
     return (select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status,
                    home.c.id, home.c.name, home_division.c.name, away.c.id, away.c.name, away_division.c.name)
@@ -96,7 +90,7 @@ class CheckInContext:
 
 
 def _context_query(by_code: bool) -> Select[Any]:
-    home, away = _teams_as("home", "away")
+    home, away = teams_as("home", "away")
     # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
     place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name)
              .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
@@ -141,7 +135,7 @@ async def checkin_contexts(session: AsyncSession, league_id: int,
     """Contexts for many (discord id, game code) pairs in one league, in three queries whatever their
     number. A pair whose game doesn't exist in the league is absent."""
     codes = {code: printable(code).strip() for _, code in asks}
-    home, away = _teams_as("home", "away")
+    home, away = teams_as("home", "away")
     games = {row[1]: row for row in await plain_rows(session, (
         select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id,
                Game.away_team_id, home.c.name, away.c.name)

@@ -55,8 +55,8 @@ async def resolve_team_ref(session: AsyncSession, caller: Caller, team_name: str
 
 
 async def _resolve(session: AsyncSession, caller: Caller, team_name: str | None, member: Membership,
-                      by_name: Callable[[AsyncSession, int, str], Awaitable[T | None]],
-                      by_id: Callable[[AsyncSession, int, int], Awaitable[T | None]]) -> T:
+                   by_name: Callable[[AsyncSession, int, str], Awaitable[T | None]],
+                   by_id: Callable[[AsyncSession, int, int], Awaitable[T | None]]) -> T:
     if team_name:
         team = await by_name(session, caller.league_id, team_name)
         if team is None:

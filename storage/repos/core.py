@@ -169,8 +169,15 @@ def _in_league(league_id: int | BindParameter[Any], *, by_team: bool) -> ColumnE
     return (Game.league_id + 0 if by_team else Game.league_id) == league_id
 
 
+def teams_as(*names: str) -> list[Any]:
+    """The teams table under each name: a game's two sides in a plain-column query. (A table
+    alias, not ``aliased(Team)``: plain columns need no ORM class, and each one holds about 30 KB,
+    bench/idle.py.)"""
+    return [Team.__table__.alias(name) for name in names]
+
+
 def _team_schedule() -> Select[Any]:
-    home, away = Team.__table__.alias("home"), Team.__table__.alias("away")  # not aliased(Team): ~30 KB each
+    home, away = teams_as("home", "away")
     return (select(Game.code, Game.starts_at, home.c.name, away.c.name, Game.venue, Game.kind, Game.status,
                    CheckIn.status)
             .join(home, Game.home_team_id == home.c.id).join(away, Game.away_team_id == away.c.id)
