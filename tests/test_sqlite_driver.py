@@ -197,3 +197,34 @@ async def test_a_cancelled_unit_of_work_rolls_back_and_gives_its_connection_back
     assert engine.pool.checkedout() == 0
     async with sessions() as s:
         assert (await s.execute(text("SELECT count(*) FROM t"))).scalar_one() == 0
+
+
+async def test_a_unit_of_work_enters_sqlalchemys_greenlet_twice(engine: AsyncEngine,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once for the connection, once to commit and close: each entry costs a command about 8 µs."""
+    import sqlalchemy.ext.asyncio.session as async_session
+
+    import storage.db
+
+    entries: list[str] = []
+    real = async_session.greenlet_spawn
+
+    async def counting(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        entries.append(getattr(fn, "__name__", repr(fn)))
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(async_session, "greenlet_spawn", counting)
+    monkeypatch.setattr(storage.db, "greenlet_spawn", counting)
+    sessions = session_factory(engine)
+    async with sessions.begin() as s:
+        await s.execute(text("INSERT INTO t (name) VALUES ('kept')"))
+    assert len(entries) == 2
+    entries.clear()
+    with pytest.raises(RuntimeError):
+        async with sessions.begin() as s:
+            await s.execute(text("INSERT INTO t (name) VALUES ('rolled back')"))
+            raise RuntimeError("the command failed")
+    assert len(entries) == 2
+    assert engine.pool.checkedout() == 0
+    async with sessions() as s:
+        assert (await s.execute(text("SELECT name FROM t"))).scalars().all() == ["kept"]
