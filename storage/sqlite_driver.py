@@ -13,6 +13,8 @@ the loop: microseconds each, no trip. If another process holds the lock, that fi
 goes to aiosqlite's thread and waits there (the busy timeout) while the loop serves everyone
 else. A statement outside any transaction (the connection's pragmas) goes to the thread too.
 The price: a statement that is slow in itself (a big import) holds the loop for its duration.
+SQLite's checkpoints, which a commit would otherwise run every 1,000 pages of log, run on a
+worker thread while the bot runs (storage/checkpoints.py).
 
 The DBAPI surface SQLAlchemy uses is unchanged, and errors are the same sqlite3 exceptions,
 mapped by the stock adapter. `tests/test_sqlite_driver.py` counts the trips and holds the lock
