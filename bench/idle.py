@@ -29,7 +29,7 @@ def league(i: int, preset: str) -> dict[str, object]:
 
 async def start_bot(db: Path) -> float:
     """Start the bot and return its RSS once it is idle."""
-    from bot.app import create_bot
+    from bot.app import create_bot, freeze_startup_objects
     from bot.settings import parse_settings
     from tests.harness import Harness
 
@@ -39,6 +39,7 @@ async def start_bot(db: Path) -> float:
                     enumerate(("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer"), start=1)],
     })
     harness = await Harness(create_bot(settings)).start()
+    freeze_startup_objects()  # as `sideline run` does once the bot has logged in
     await asyncio.sleep(1.0)
     gc.collect()
     rss = rss_mb()

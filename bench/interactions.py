@@ -39,7 +39,7 @@ RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "rulebooks" / "coed-
 
 
 async def build(db: Path):  # type: ignore[no-untyped-def]
-    from bot.app import create_bot
+    from bot.app import create_bot, freeze_startup_objects
     from bot.clock import FixedClock
     from bot.settings import parse_settings
     from storage.models import CheckIn, Division, Game, Player, Result, RosterEntry, Team, TeamCaptain
@@ -49,6 +49,7 @@ async def build(db: Path):  # type: ignore[no-untyped-def]
                                "leagues": [{**league(1, "coed-ball-hockey"), "rules": {"roster_limit": 40}}]})
     bot = create_bot(settings, clock=FixedClock(NOW), run_scheduler=False)
     harness = await Harness(bot).start()
+    freeze_startup_objects()  # as `sideline run` does once the bot has logged in
     league_id = next(iter(bot.league_ids.values()))
     rng = random.Random(10)
     async with bot.sessions.begin() as s:

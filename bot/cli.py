@@ -30,7 +30,7 @@ async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     import aiohttp
     import discord
 
-    from bot.app import create_bot
+    from bot.app import create_bot, freeze_startup_objects
 
     token = Settings.token()
     if token is None:
@@ -43,6 +43,7 @@ async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             await bot.login(token)
             if args.sync:
                 await bot.sync_commands()
+            freeze_startup_objects()
             await bot.connect(reconnect=True)
     except discord.LoginFailure:
         return _fail(f"Discord rejected the token in {TOKEN_ENV}; copy it again from the "

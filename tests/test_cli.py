@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 import os
 import subprocess
@@ -12,6 +14,7 @@ import discord
 import pytest
 
 from bot import cli
+from tests.harness.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -84,6 +87,34 @@ def test_a_rejected_token_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.
     assert err.strip().splitlines() == ["sideline: Discord rejected the token in SIDELINE_TOKEN; copy it "
                                         "again from the Developer Portal (Bot > Reset Token)"]
     assert "not-a-real-token" not in err
+
+
+def test_run_takes_start_up_objects_out_of_full_collections(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeDiscord(bot_user={"id": "1", "username": "Sideline", "discriminator": "0", "avatar": None,
+                                 "bot": True, "global_name": None}, application_id=2)
+
+    async def accept(self: discord.http.HTTPClient, token: str) -> dict[str, object]:  # as tests/harness does
+        self._HTTPClient__session = fake  # type: ignore[attr-defined]
+        self._global_over = asyncio.Event()
+        self._global_over.set()
+        self.token = token
+        return await self.request(discord.http.Route("GET", "/users/@me"))  # type: ignore[no-any-return]
+
+    frozen: list[int] = []
+
+    async def connect(self: discord.Client, *, reconnect: bool = True) -> None:  # the gateway: not here
+        frozen.append(gc.get_freeze_count())
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", accept)
+    monkeypatch.setattr(discord.Client, "connect", connect)
+    monkeypatch.setenv("SIDELINE_TOKEN", "accepted-token")
+    before = gc.get_freeze_count()
+    try:
+        code = cli.main(["--config", str(write_config(tmp_path)), "run"])
+    finally:
+        gc.unfreeze()  # the rest of the test run collects as usual
+    assert code == 0
+    assert frozen and frozen[0] > before + 10_000  # the modules, the mappings, the bot: all started
 
 
 def test_db_upgrade_then_import_samples(tmp_path: Path) -> None:
