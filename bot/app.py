@@ -152,9 +152,11 @@ class SidelineBot(commands.Bot):
     async def close(self) -> None:
         self.scheduler.shutdown()
         await super().close()
-        if self.checkpoints is not None:
-            await self.checkpoints.stop()
-        await self.engine.dispose()
+        try:
+            if self.checkpoints is not None:
+                await self.checkpoints.stop()
+        finally:
+            await self.engine.dispose()
 
 
 def freeze_startup_objects() -> None:

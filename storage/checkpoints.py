@@ -50,6 +50,7 @@ class WalCheckpoints:
         self._commits = 0  # since the last checkpoint
         self._connection: sqlite3.Connection | None = None  # opened at the first checkpoint
         self._one_at_a_time = asyncio.Lock()  # the connection is used from one worker thread at a time
+        self._in_thread: asyncio.Future[Any] | None = None  # outlives a cancelled caller: close waits for it
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -82,6 +83,9 @@ class WalCheckpoints:
             await self._set_commit_checkpoints(COMMIT_CHECKPOINT_PAGES)
         finally:
             async with self._one_at_a_time:
+                if self._in_thread is not None:  # a checkpoint the cancelled task left running
+                    with contextlib.suppress(Exception):
+                        await self._in_thread
                 connection, self._connection = self._connection, None
                 if connection is not None:
                     await asyncio.to_thread(connection.close)
@@ -91,10 +95,17 @@ class WalCheckpoints:
         async with self._one_at_a_time:
             self._commits = 0
             if self._connection is None:
-                self._connection = await asyncio.to_thread(_connect, self.path)
-            outcome = await asyncio.to_thread(_checkpoint, self._connection, mode)
+                self._connection = await self._on_thread(_connect, self.path)
+            outcome: tuple[int, int, int] = await self._on_thread(_checkpoint, self._connection, mode)
             self.checkpoints += 1
             return outcome
+
+    async def _on_thread(self, function: Any, *args: Any) -> Any:
+        """A cancelled caller stops waiting, but the thread runs on: ``stop`` waits for it before closing."""
+        self._in_thread = asyncio.ensure_future(asyncio.to_thread(function, *args))
+        result = await asyncio.shield(self._in_thread)
+        self._in_thread = None
+        return result
 
     def _committed(self, _connection: Any) -> None:
         self._commits += 1

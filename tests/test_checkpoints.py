@@ -105,3 +105,45 @@ async def test_the_bot_runs_them_while_it_runs(harness: Harness) -> None:
         return
     assert bot.checkpoints is not None
     assert await commit_checkpoint_pages(bot.engine) == VALVE_CHECKPOINT_PAGES
+
+
+async def test_stopping_mid_checkpoint_waits_for_it_before_closing(engine: AsyncEngine,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    import storage.checkpoints as module
+
+    order: list[str] = []
+    running = threading.Event()
+
+    class Watched:
+        def __init__(self, connection: sqlite3.Connection) -> None:
+            self.connection = connection
+
+        def execute(self, sql: str) -> sqlite3.Cursor:
+            return self.connection.execute(sql)
+
+        def close(self) -> None:
+            order.append("closed")
+            self.connection.close()
+
+    real_connect, real_checkpoint = module._connect, module._checkpoint
+
+    def slow_checkpoint(connection: sqlite3.Connection, mode: str) -> tuple[int, int, int]:
+        running.set()
+        time.sleep(0.2)  # a big log on a slow disk
+        outcome = real_checkpoint(connection, mode)
+        order.append("checkpointed")
+        return outcome
+
+    monkeypatch.setattr(module, "_connect", lambda path: Watched(real_connect(path)))
+    monkeypatch.setattr(module, "_checkpoint", slow_checkpoint)
+    checkpoints = WalCheckpoints.for_engine(engine, after_commits=1, every=0.01)
+    assert checkpoints is not None
+    await checkpoints.start()
+    await write(engine, 1)
+    assert await asyncio.to_thread(running.wait, 5)
+    await checkpoints.stop()  # cancels the background while the thread is inside the checkpoint
+    assert order == ["checkpointed", "closed"]
+    assert await commit_checkpoint_pages(engine) == COMMIT_CHECKPOINT_PAGES
