@@ -46,7 +46,7 @@ class WalCheckpoints:
         self.path = path
         self.after_commits = after_commits  # about 400 pages of check-ins: SQLite's default is 1,000
         self.every = every  # seconds between looks at the commit count
-        self.checkpoints = 0  # how many ran (tests, the log)
+        self.checkpoints = 0  # how many ran (for tests)
         self._commits = 0  # since the last checkpoint
         self._connection: sqlite3.Connection | None = None  # opened at the first checkpoint
         self._one_at_a_time = asyncio.Lock()  # the connection is used from one worker thread at a time

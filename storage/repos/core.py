@@ -21,12 +21,18 @@ from storage.text import printable
 # The lookups every command makes are built once, with bound parameters: building a statement
 # costs more than running it on an indexed table (bench/interactions).
 _LEAGUE, _ID = bindparam("league_id"), bindparam("id")
-_TEAM_BY_NAME = select(Team).where(Team.league_id == _LEAGUE, func.lower(Team.name) == bindparam("name"))
+_NAME_MATCHES = func.lower(Team.name) == bindparam("name")  # with name_key(the name typed)
+_TEAM_BY_NAME = select(Team).where(Team.league_id == _LEAGUE, _NAME_MATCHES)
 _TEAM_BY_ID = select(Team).where(Team.league_id == _LEAGUE, Team.id == _ID)
 
 
+def name_key(name: str) -> str:
+    """A typed name (a team's, a division's, a search) as the lookups compare it: printable, trimmed, any case."""
+    return printable(name).strip().lower()
+
+
 async def team_by_name(session: AsyncSession, league_id: int, name: str) -> Team | None:
-    return await session.scalar(_TEAM_BY_NAME, {"league_id": league_id, "name": printable(name).strip().lower()})
+    return await session.scalar(_TEAM_BY_NAME, {"league_id": league_id, "name": name_key(name)})
 
 
 async def team_by_id(session: AsyncSession, league_id: int, team_id: int) -> Team | None:
@@ -49,16 +55,14 @@ class TeamRef:
 def _team_ref_query(*, by_name: bool) -> PlainQuery:
     return PlainQuery(select(Team.id, Team.name, Division.name)
                       .outerjoin(Division, Team.division_id == Division.id)
-                      .where(Team.league_id == _LEAGUE,
-                             func.lower(Team.name) == bindparam("name") if by_name else Team.id == _ID))
+                      .where(Team.league_id == _LEAGUE, _NAME_MATCHES if by_name else Team.id == _ID))
 
 
 _TEAM_REF_BY_NAME, _TEAM_REF_BY_ID = _team_ref_query(by_name=True), _team_ref_query(by_name=False)
 
 
 async def team_ref_by_name(session: AsyncSession, league_id: int, name: str) -> TeamRef | None:
-    rows = await plain_rows(session, _TEAM_REF_BY_NAME, {"league_id": league_id,
-                                                         "name": printable(name).strip().lower()})
+    rows = await plain_rows(session, _TEAM_REF_BY_NAME, {"league_id": league_id, "name": name_key(name)})
     return TeamRef(*rows[0]) if rows else None
 
 
@@ -72,7 +76,7 @@ async def teams(session: AsyncSession, league_id: int) -> Sequence[Team]:
 
 
 async def search_teams(session: AsyncSession, league_id: int, prefix: str, limit: int = 25) -> Sequence[Team]:
-    pattern = f"%{_escape_like(printable(prefix).strip().lower())}%"
+    pattern = f"%{_escape_like(name_key(prefix))}%"
     return (await session.scalars(
         select(Team).where(Team.league_id == league_id, func.lower(Team.name).like(pattern, escape="\\"))
         .order_by(Team.name).limit(limit)
@@ -82,7 +86,7 @@ async def search_teams(session: AsyncSession, league_id: int, prefix: str, limit
 async def division_by_name(session: AsyncSession, league_id: int, name: str) -> Division | None:
     return await session.scalar(
         select(Division).where(Division.league_id == league_id,
-                               func.lower(Division.name) == printable(name).strip().lower())
+                               func.lower(Division.name) == name_key(name))
     )
 
 
@@ -204,7 +208,7 @@ async def search_games(session: AsyncSession, league_id: int, after: datetime, t
     query = select(Game).where(_in_league(league_id, by_team=team_ids is not None), Game.starts_at >= after)
     if team_ids is not None:
         query = query.where(or_(Game.home_team_id.in_(team_ids), Game.away_team_id.in_(team_ids)))
-    needle = printable(text).strip().lower()
+    needle = name_key(text)
     if needle:
         home, away = Team.__table__.alias("h"), Team.__table__.alias("a")
         pattern = f"%{_escape_like(needle)}%"
