@@ -1,15 +1,15 @@
 """Game results: entered by referees, corrected by commissioners, backfilled from CSV files.
 
 Every change is one transaction: the result row, the game marked final, an audit entry (with the
-old values for a correction), the playoff bracket moved on, and every hook in ``RESULT_HOOKS``.
+old values for a correction), the playoff bracket moved on, and the ``on_result`` hook.
 
-Hooks
------
-``RESULT_HOOKS`` holds async callables ``hook(session, league_id, game_id)`` that run inside the same
-transaction after a result is entered, fixed or imported (e.g. discipline counts suspensions down).
-A hook may run more than once for a game (after the entry and after each correction), so it must
-be idempotent per game. A hook that raises rolls the whole result back: a ``UserFacingError`` is
-shown to the person who entered it; anything else is a bug and is logged.
+The hook
+--------
+``on_result(session, league_id, game_id)`` runs inside the same transaction after a result is
+entered, fixed or imported: discipline counts suspensions down (``Discipline.count_down``, handed in
+by the composition root, bot/composition.py). It may run more than once for a game (after the entry
+and after each correction), so it must be idempotent per game. If it raises, the whole result rolls
+back: a ``UserFacingError`` is shown to the person who entered it; anything else is a bug and is logged.
 """
 
 from __future__ import annotations
@@ -37,10 +37,8 @@ from bot.settings import LeagueSettings
 from storage.models import Game, League, Result, ResultChange, Team
 from storage.text import printable
 
-ResultHook = Callable[[AsyncSession, int, int], Awaitable[None]]
-
 #: Run inside the result's transaction after it is recorded or fixed: ``await hook(session, league_id, game_id)``.
-RESULT_HOOKS: list[ResultHook] = []
+ResultHook = Callable[[AsyncSession, int, int], Awaitable[None]]
 
 PLAYED = ("regulation", "overtime", "shootout")
 MAX_SCORE = 99
@@ -220,7 +218,7 @@ def _apply(row: Result, game: Game, score: Score) -> None:
 
 
 async def record(session: AsyncSession, rules: Rules, game: Game, score: Score, *, by: int | None,
-                 now: datetime, action: Literal["entered", "fixed", "imported"],
+                 now: datetime, action: Literal["entered", "fixed", "imported"], on_result: ResultHook,
                  reason: str | None = None) -> tuple[Result, Score | None, str | None]:
     """Store a (validated) result and everything that follows from it, in the caller's transaction.
 
@@ -243,8 +241,7 @@ async def record(session: AsyncSession, rules: Rules, game: Game, score: Score, 
     if game.kind == "playoff":
         note = await playoffs.advance_from_result(session, game.league_id, game.code, game.home.name,
                                                   game.away.name, view_of(game, score).winner, now)
-    for hook in list(RESULT_HOOKS):
-        await hook(session, game.league_id, game.id)
+    await on_result(session, game.league_id, game.id)
     return row, old, note
 
 
@@ -256,9 +253,10 @@ def _deducted(rules: Rules, score: Score) -> int:
 
 # --- use cases ------------------------------------------------------------------------------------
 class ResultService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, on_result: ResultHook) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.on_result = on_result
 
     async def enter(self, caller: Caller, game_code: str, *, home: int, away: int, decided: str,
                     shootout_home: int | None = None, shootout_away: int | None = None) -> RecordedResult:
@@ -292,7 +290,7 @@ class ResultService:
                     raise Conflict(f"Game {game.code} already has a result ({view_of(game, current).summary}). "
                                    "A commissioner can correct it with /result fix.")
                 _, _, note = await record(session, rules, game, score, by=caller.discord_id, now=now,
-                                          action="entered")
+                                          action="entered", on_result=self.on_result)
                 return RecordedResult("entered", view_of(game, score), None, _deducted(rules, score), note)
         except IntegrityError:
             raise Conflict(f"Someone entered a result for game {printable(game_code).strip()[:64]} at the same "
@@ -320,7 +318,7 @@ class ResultService:
             if new == old:
                 return RecordedResult("unchanged", view_of(game, new), view_of(game, old))
             _, _, note = await record(session, rules, game, new, by=caller.discord_id, now=now, action="fixed",
-                                      reason=why)
+                                      on_result=self.on_result, reason=why)
             return RecordedResult("fixed", view_of(game, new), view_of(game, old), _deducted(rules, new), note)
 
     @staticmethod
@@ -381,7 +379,7 @@ class ResultService:
 
 # --- CSV backfill ---------------------------------------------------------------------------------
 async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, league: LeagueSettings, *,
-                         now: datetime) -> ImportReport:
+                         now: datetime, on_result: ResultHook) -> ImportReport:
     """Backfill results from paper game sheets: every row checked first, then all stored or none.
 
     Unknown game ids, games not played yet, cancelled games and results the league's rules don't allow
@@ -432,7 +430,7 @@ async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, 
                 continue
             try:
                 _, old, note = await record(session, rules, game, score, by=None, now=now, action="imported",
-                                            reason="CSV import")
+                                            on_result=on_result, reason="CSV import")
             except UserFacingError as exc:
                 raise CsvImportError([Problem(line, f"game {game.code}: {exc.message}")]) from None
             if old is None:

@@ -11,8 +11,6 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.imports.importer import Importer
-from bot.services import eligibility
 from storage.db import create_engine
 from storage.models import (
     Game,
@@ -24,7 +22,7 @@ from storage.models import (
     ShootoutAttempt,
     ShootoutOrder,
 )
-from tests.conftest import SampleLeague, league_config, make_settings
+from tests.conftest import SampleLeague, league_config, make_settings, suspend_by_check
 from tests.harness import Harness, Member
 
 HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
@@ -132,7 +130,7 @@ async def test_players_who_cannot_shoot_are_named_with_why(harness: Harness, rea
         name = await session.scalar(select(Player.name).where(Player.id == player_id))
         return "suspended" if name == "Dan Roy" else None
 
-    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [suspended])
+    suspend_by_check(monkeypatch, harness.bot, suspended)
     reply = await harness.slash("/shootout submit", as_=ready.captain("Hawks"), game="G1",
                                 shooters="Alice Hart, Finn Cole, Dan Roy, Hana Kim")
     text = reply.content
@@ -356,7 +354,7 @@ async def indoor(db_url: str, clock: FixedClock) -> AsyncIterator[tuple[Harness,
     h = await Harness(create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)).start()
     try:
         sample = await SampleLeague(h).load()
-        await Importer(h.bot.sessions).run("games", b"game_id,starts_at,home,away,venue,kind\n"
+        await h.bot.services.imports.importer.run("games", b"game_id,starts_at,home,away,venue,kind\n"
                                            b"P1,2030-01-12 19:00,Hawks,Owls,Rink A,playoff\n",
                                            settings.leagues[0], now=clock.now())
         yield h, sample
