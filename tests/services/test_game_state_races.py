@@ -233,7 +233,7 @@ class GatedSessions:
             await self.rendezvous.arrive()
 
 
-def consistent(state: dict[str, Any]) -> list[str]:
+def inconsistencies(state: dict[str, Any]) -> list[str]:
     """What no sequence of commands can leave behind."""
     wrong = []
     if state["status"] == "cancelled" and state["result"] is not None:
@@ -280,8 +280,8 @@ async def test_two_state_changes_at_once_end_as_one_after_the_other(world: World
         both, a_first, b_first = runs(n, a, b)
         a_then_b, b_then_a = serial[2 * n], serial[2 * n + 1][::-1]  # answers in the order (a, b)
         allowed = [(a_then_b, ends[a_first]), (b_then_a, ends[b_first])]
-        assert not any(consistent(end) for _, end in allowed), (a, b, allowed)
+        assert not any(inconsistencies(end) for _, end in allowed), (a, b, allowed)
         if (concurrent[n], ends[both]) not in allowed:
-            problems = consistent(ends[both]) or ["not the end of either order"]
+            problems = inconsistencies(ends[both]) or ["not the end of either order"]
             broken.append(f"{a} + {b}: {'; '.join(problems)}; answers {concurrent[n]}")
     assert not broken, "\n".join(broken)
