@@ -2,6 +2,8 @@
 
 Every change is one transaction: the result row, the game marked final, an audit entry (with the
 old values for a correction), the playoff bracket moved on, and the ``on_result`` hook.
+It starts by locking the game's row (``lock_game``), so a result and a cancellation (or a second
+result) typed at the same moment act one after the other, and the second is told what the first did.
 
 The hook
 --------
@@ -32,7 +34,7 @@ from bot.imports.importer import ImportReport
 from bot.league.rules import Rules
 from bot.league.vocabulary import DECISIONS
 from bot.services import playoffs
-from bot.services.schedule import find_game
+from bot.services.schedule import check_change, lock_game
 from bot.settings import LeagueSettings
 from storage.models import Game, League, Result, ResultChange, Team
 from storage.text import printable
@@ -226,13 +228,14 @@ async def record(session: AsyncSession, rules: Rules, game: Game, score: Score, 
     """
     row = await result_for(session, game)
     old = score_of(row) if row is not None else None
+    status = check_change(game, "enter_result" if row is None else "fix_result")
     if row is None:
         row = Result(league_id=game.league_id, game_id=game.id, entered_by=by, entered_at=now)
         session.add(row)
     else:
         row.updated_by, row.updated_at = by, now
     _apply(row, game, score)
-    game.status = "final"
+    game.status = status
     session.add(ResultChange(league_id=game.league_id, game_id=game.id, action=action,
                              old=old.as_json() if old else None, new=score.as_json(), changed_by=by,
                              changed_at=now, reason=reason))
@@ -278,7 +281,7 @@ class ResultService:
         rules, now = caller.league.rules, self.clock.now()
         try:
             async with self.sessions.begin() as session:
-                game = await find_game(session, caller, game_code)
+                game = await lock_game(session, caller, game_code)
                 check_playable(game, now)
                 score = make(game)
                 check_score(rules, game.kind, score)
@@ -305,8 +308,9 @@ class ResultService:
         rules, now = caller.league.rules, self.clock.now()
         why = clean_user_text(reason, 300) if reason else None
         async with self.sessions.begin() as session:
-            game = await find_game(session, caller, game_code)
+            game = await lock_game(session, caller, game_code)
             check_playable(game, now)
+            check_change(game, "fix_result")
             existing = await result_for(session, game)
             if existing is None:
                 raise NotFound(f"Game {game.code} has no result yet: enter it with /result enter.")
@@ -393,8 +397,9 @@ async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, 
         games: dict[str, Game] = {}
         if league_id is not None:
             codes = [r.code for r in rows]
-            games = {g.code: g for g in (await session.scalars(
-                select(Game).where(Game.league_id == league_id, Game.code.in_(codes)))).all()}
+            games = {g.code: g for g in (await session.scalars(  # locked in one order: no deadlock
+                select(Game).where(Game.league_id == league_id, Game.code.in_(codes)).order_by(Game.id)
+                .with_for_update(of=Game))).all()}
         problems: list[Problem] = []
         planned: list[tuple[int, Game, Score]] = []
         for r in rows:

@@ -40,6 +40,7 @@ from bot.services.results import (
     score_of,
     view_of,
 )
+from bot.services.schedule import check_change
 from bot.services.shootout_orders import NOTHING_SAVED
 from bot.services.shootouts import SIDES, GameLabel, ShootoutContext, load
 from storage.models import Shootout, ShootoutAttempt
@@ -177,13 +178,14 @@ class ShootoutScoringService:
                 ctx = await load(session, caller, game_code, self.suspensions, lock=True)
                 _require_referee(ctx, "record shootout attempts")
                 game = ctx.game
-                check_playable(game, now)
                 state = ctx.state()
                 if state.winner is not None:
                     raise Conflict(f"The shootout in {game.code} is already decided: {ctx.team(state.winner)} won "
                                    f"{state.home_goals}-{state.away_goals}. A commissioner can correct the result "
                                    "with /result fix.")
                 await _require_no_result(session, ctx)
+                check_change(game, "shootout_attempt")
+                check_playable(game, now)
                 candidates = [c for s in SIDES for c in ctx.pools[s].candidates]
                 where = f"{ctx.team('home')}'s or {ctx.team('away')}'s roster"
                 picked = resolve_names(shooter, candidates, where=where)
@@ -239,6 +241,7 @@ class ShootoutScoringService:
                 raise Conflict(f"The shootout in {ctx.game.code} is decided and its result entered "
                                f"({ctx.team(state.winner)} won): a commissioner can correct it with /result fix.")
             await _require_no_result(session, ctx)
+            check_change(ctx.game, "shootout_undo")
             last = ctx.attempts.pop()
             await session.delete(last)
             # The row goes (the shootout replays from what is left); the log keeps who took what back.

@@ -40,7 +40,7 @@ from bot.services.checkin_queries import checkins_for_game
 from bot.services.eligibility import SuspensionCheck
 from bot.services.name_resolution import Candidate
 from bot.services.people import Membership, is_captain_of, membership
-from bot.services.schedule import find_game
+from bot.services.schedule import find_game, lock_game
 from storage.models import Game, Player, RefereeAssignment, Shootout, ShootoutAttempt, ShootoutOrder, Team
 from storage.repos import core
 
@@ -184,10 +184,9 @@ async def is_game_referee(session: AsyncSession, caller: Caller, game: Game) -> 
 
 async def load(session: AsyncSession, caller: Caller, game_code: str, suspensions: SuspensionCheck, *,
                lock: bool = False) -> ShootoutContext:
-    """The game's shootout context; ``lock`` serialises writers on the game (PostgreSQL row lock)."""
-    game = await find_game(session, caller, game_code)
-    if lock:
-        await session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    """The game's shootout context; ``lock`` serialises writers on the game (``lock_game``): load it
+    first in the unit of work, so everything after sees what the writer before did."""
+    game = await (lock_game if lock else find_game)(session, caller, game_code)
     shootout_in_game(caller, game)
     rules = caller.league.rules.shootout
     member = await membership(session, caller)

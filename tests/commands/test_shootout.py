@@ -306,6 +306,16 @@ async def test_a_decided_shootout_is_corrected_as_a_result_not_undone(harness: H
     assert len(await attempts(harness)) == 4
 
 
+async def test_a_cancelled_game_has_no_shootout_to_record_or_take_back(harness: Harness, ready: SampleLeague) -> None:
+    harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
+    await record(harness, ready, "Alice Hart", True, tied_at=3)
+    cancelled = await harness.slash("/game cancel", as_=ready.commissioner(), game="G1")
+    assert "Cancelled `G1`" in cancelled.content
+    assert await undo(harness, ready) == "Game G1 was cancelled: there's no shootout to run."
+    assert await record(harness, ready, "Omar Fox", True) == "Game G1 was cancelled: there's no shootout to run."
+    assert await attempts(harness) == [("home", "Alice Hart", True)]
+
+
 async def test_only_a_referee_or_commissioner_records(harness: Harness, ready: SampleLeague) -> None:
     harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
     for who in (ready.player("Alice Hart"), ready.captain("Hawks")):
