@@ -83,14 +83,17 @@ async def cmd_db_backup(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_check_config(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.services.leagues import check_against_database
+
+    database = await check_against_database(settings)  # read-only; SettingsError if it would not start
     leagues = [{"key": lg.key, "name": lg.name, "guild_id": lg.guild_id, "preset": lg.preset,
                 "timezone": lg.timezone.key} for lg in settings.leagues]
     human = f"{settings.source}: OK, {len(leagues)} league(s)" + "".join(
         f"\n  {lg['key']}: {lg['name']} (server {lg['guild_id']}, {lg['preset']}, {lg['timezone']})"
-        for lg in leagues)
+        for lg in leagues) + f"\n{database}"
     if Settings.token() is None:
         human += f"\nnote: {TOKEN_ENV} is not set; `sideline run` needs it"
-    _out(args, human, {"ok": True, "leagues": leagues})
+    _out(args, human, {"ok": True, "leagues": leagues, "database": database})
     return 0
 
 
@@ -99,6 +102,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.imports.csv_rows import CsvImportError
     from bot.imports.importer import Importer
     from bot.services import discipline  # noqa: F401  (its result hook: backfilled games count suspensions down)
+    from bot.services.leagues import register_leagues
     from storage import migrate
     from storage.db import create_engine, session_factory
 
@@ -111,7 +115,12 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     engine = create_engine(settings.database_url)
     try:
         await migrate.upgrade(engine)
-        report = await Importer(session_factory(engine)).run(
+        sessions = session_factory(engine)
+        async with sessions.begin() as session:  # as at start: a renamed key keeps its server's data
+            _, notes = await register_leagues(session, settings)
+        for note in notes:
+            print(f"sideline: {note}", file=sys.stderr)
+        report = await Importer(sessions).run(
             args.kind, data, league, now=SystemClock().now(), allow_past=args.allow_past)
     except CsvImportError as exc:
         print(f"sideline: {path}: nothing was imported:", file=sys.stderr)
