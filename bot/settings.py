@@ -30,8 +30,13 @@ class SettingsError(ValueError):
     """A config problem, phrased for the operator: file, key, what is wrong."""
 
     def __init__(self, path: Path | str, key: str, problem: str) -> None:
+        key, problem = _one_line(key), _one_line(problem)  # a quoted TOML key may hold a newline
         self.path, self.key, self.problem = str(path), key, problem
         super().__init__(f"{path}: {key}: {problem}")
+
+
+def _one_line(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 @dataclass(frozen=True)
