@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from bot import cli
 from bot.league import deadlines, discipline, lineup, shootout, standings
-from bot.league.rules import PRESET_NAMES, preset
+from bot.league.rules import BOUNDS, CHOICES, OFFSET_LISTS, PRESET_NAMES, preset
 from bot.settings import SettingsError, parse_settings
 from tests.conftest import GUILD, league_config
 
@@ -104,9 +104,32 @@ _VALUES = st.one_of(
 )
 
 
+def _near_bounds(key: str) -> st.SearchStrategy[Any]:
+    """Values around what the setting accepts, so that accepted overrides are common too."""
+    if key in CHOICES:
+        return st.lists(st.sampled_from([*CHOICES[key], "bogus"]), max_size=4)
+    if key in OFFSET_LISTS:
+        return st.lists(st.sampled_from(["0m", "30m", "2h", "48h", "366d", "367d", "1w"]), max_size=4)
+    if key in BOUNDS:
+        low, high = BOUNDS[key]
+        numbers = st.integers(min_value=low - 1, max_value=high + 1)
+        if key == "court_sizes_by_division":
+            return st.dictionaries(st.sampled_from(["North", "south", "Élite"]), numbers, max_size=3)
+        if key == "standings_forfeit_score":
+            return st.lists(numbers, min_size=1, max_size=3)
+        return numbers
+    return st.booleans()
+
+
+def _setting(key: str) -> st.SearchStrategy[tuple[str, Any]]:
+    near = _near_bounds(key)
+    return st.tuples(st.just(key), st.integers(0, 3).flatmap(lambda i: _VALUES if i == 0 else near))
+
+
 @given(
     preset_name=st.sampled_from(PRESET_NAMES),
-    overrides=st.dictionaries(st.sampled_from(RULE_KEYS), _VALUES, min_size=1, max_size=3),
+    overrides=st.lists(st.sampled_from(RULE_KEYS).flatmap(_setting), min_size=1, max_size=4,
+                       unique_by=lambda kv: kv[0]).map(dict),
 )
 def test_every_rule_setting_is_accepted_and_usable_or_one_config_line(
     preset_name: str, overrides: dict[str, Any],
