@@ -25,9 +25,10 @@ from tests.harness.fake_discord import FakeDiscord
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def write_config(tmp_path: Path, *leagues: tuple[str, int]) -> Path:
-    """A config with these (key, server) leagues, all on one SQLite file in tmp_path."""
-    parts = [f'[bot]\ndatabase_url = "sqlite+aiosqlite:///{tmp_path / "league.db"}"\n']
+def write_config(tmp_path: Path, *leagues: tuple[str, int], url: str | None = None) -> Path:
+    """A config with these (key, server) leagues, on `url` (default: a SQLite file in tmp_path)."""
+    url = url or f"sqlite+aiosqlite:///{tmp_path / 'league.db'}"
+    parts = [f'[bot]\ndatabase_url = "{url}"\n']
     for key, guild in leagues:
         parts.append(f'[[leagues]]\nkey = "{key}"\nname = "{key.title()} League"\nguild_id = {guild}\n'
                      'preset = "coed-ball-hockey"\ntimezone = "America/Toronto"\n')
@@ -65,12 +66,12 @@ async def start_bot(config: Path) -> Harness:
 
 
 def test_renaming_a_league_key_keeps_its_data(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                              caplog: pytest.LogCaptureFixture) -> None:
-    config = write_config(tmp_path, ("summer", GUILD))
+                                              caplog: pytest.LogCaptureFixture, db_url: str) -> None:
+    config = write_config(tmp_path, ("summer", GUILD), url=db_url)
     code, out, err = import_teams(capsys, config, "summer")
     assert code == 0, err
 
-    config = write_config(tmp_path, ("summer26", GUILD))
+    config = write_config(tmp_path, ("summer26", GUILD), url=db_url)
     code, out, err = run_cli(capsys, "check-config", str(config))
     assert code == 0, err
     assert f"league 'summer' on server {GUILD} is now 'summer26'" in out
@@ -95,13 +96,13 @@ def test_renaming_a_league_key_keeps_its_data(tmp_path: Path, capsys: pytest.Cap
     assert code == 0 and "is now" not in out  # the rename happened once
 
 
-def test_swapping_two_leagues_servers_is_refused_in_one_line(tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
-    config = write_config(tmp_path, ("north", GUILD), ("south", OTHER_GUILD))
+def test_swapping_two_leagues_servers_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            db_url: str) -> None:
+    config = write_config(tmp_path, ("north", GUILD), ("south", OTHER_GUILD), url=db_url)
     for key in ("north", "south"):
         assert import_teams(capsys, config, key)[0] == 0
 
-    swapped = write_config(tmp_path, ("north", OTHER_GUILD), ("south", GUILD))
+    swapped = write_config(tmp_path, ("north", OTHER_GUILD), ("south", GUILD), url=db_url)
     expected = (f"sideline: {swapped}: leagues[0].guild_id: server {OTHER_GUILD} already holds league "
                 f"'south' (its data stays with that server)")
     code, _, err = run_cli(capsys, "check-config", str(swapped))
@@ -112,7 +113,7 @@ def test_swapping_two_leagues_servers_is_refused_in_one_line(tmp_path: Path,
     with pytest.raises(SettingsError) as refused:  # at start: the same line, nothing written
         asyncio.run(start_bot(swapped))
     assert f"sideline: {refused.value}".startswith(expected)
-    assert import_teams(capsys, write_config(tmp_path, ("north", GUILD), ("south", OTHER_GUILD)),
+    assert import_teams(capsys, write_config(tmp_path, ("north", GUILD), ("south", OTHER_GUILD), url=db_url),
                         "north")[0] == 0
 
 

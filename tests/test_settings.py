@@ -84,3 +84,31 @@ def test_shootout_settings_can_be_overridden_per_league() -> None:
     settings = parse_settings({"leagues": [league_config(preset="youth-ball-hockey", rules={
         "shootout": {"shootout_initial_shooters_playoff": 3}})]})
     assert settings.leagues[0].rules.shootout.initial_shooters(playoff=True) == 3
+
+
+def test_every_number_rule_setting_has_bounds() -> None:
+    """A number without bounds is how `shootout_block_size = 1000` reached /shootout suggest (#20 item 6)."""
+    import dataclasses
+    import typing
+
+    from bot.league.rules import BOUNDS, PRESET_NAMES, preset
+
+    rules = preset(PRESET_NAMES[0])
+    for section in ("lineup", "game_format", "shootout", "standings", "discipline", "deadlines"):
+        current = getattr(rules, section)
+        hints = typing.get_type_hints(type(current))
+        for f in dataclasses.fields(current):
+            if "int" in str(hints[f.name]):
+                assert f.name in BOUNDS, f"{section}.{f.name} has no bounds"
+
+
+def test_a_rule_in_a_section_table_is_named_as_written() -> None:
+    with pytest.raises(SettingsError) as err:
+        parse_settings({"leagues": [league_config(rules={"shootout": {"shootout_block_size": 1000}})]}, "x.toml")
+    assert str(err.value) == "x.toml: leagues[0].rules.shootout.shootout_block_size: must be between 0 and 20, not 1000"
+
+
+def test_a_config_error_is_one_line_even_with_a_newline_in_a_key() -> None:
+    with pytest.raises(SettingsError) as err:
+        parse_settings({"leagues": [league_config(rules={"women\non_court": 2})]}, "x.toml")
+    assert str(err.value) == "x.toml: leagues[0].rules.women\\non_court: unknown rule setting"
