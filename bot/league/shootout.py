@@ -643,6 +643,23 @@ def _group_open(t: _Tracker) -> bool:
     return not (t.n + 1 == start or end is None or gmin == 0)
 
 
+def _worth_trying(t: _Tracker, priority: Sequence[Shooter]) -> list[int]:
+    """The candidates for the next position of an open group, without those that can't lead
+    anywhere: once the W/NB shooters the group still needs fill its last positions, only W/NB
+    players (any other choice misses the quota), and nobody once they no longer fit."""
+    start, end, gmin = t.group(t.n + 1)
+    candidates = _candidates(t, priority)
+    if end is None:
+        return candidates
+    need = gmin - (0 if t.n + 1 == start else len(t.group_women))
+    slots = end - t.n
+    if need > slots:
+        return []
+    if need == slots:
+        return [pid for pid in candidates if t.is_woman(t.own[pid])]
+    return candidates
+
+
 def _can_finish_group(t: _Tracker, priority: Sequence[Shooter]) -> bool:
     """Whether the current group can still be completed legally (a fresh group always can).
 
@@ -651,7 +668,7 @@ def _can_finish_group(t: _Tracker, priority: Sequence[Shooter]) -> bool:
     if not _group_open(t):
         return True
     states = [t]
-    pending = [iter(_candidates(t, priority))]
+    pending = [iter(_worth_trying(t, priority))]
     budget = _SEARCH_BUDGET
     while pending:
         for pid in pending[-1]:
@@ -664,7 +681,7 @@ def _can_finish_group(t: _Tracker, priority: Sequence[Shooter]) -> bool:
             if not _group_open(trial):
                 return True
             states.append(trial)
-            pending.append(iter(_candidates(trial, priority)))
+            pending.append(iter(_worth_trying(trial, priority)))
             break
         else:
             states.pop()
