@@ -112,3 +112,23 @@ def test_a_config_error_is_one_line_even_with_a_newline_in_a_key() -> None:
     with pytest.raises(SettingsError) as err:
         parse_settings({"leagues": [league_config(rules={"women\non_court": 2})]}, "x.toml")
     assert str(err.value) == "x.toml: leagues[0].rules.women\\non_court: unknown rule setting"
+
+
+@pytest.mark.parametrize("preset_name", ["coed-ball-hockey", "youth-ball-hockey", "indoor-soccer"])
+def test_every_preset_value_is_within_the_bounds(preset_name: str) -> None:
+    """Bounds are never tighter than a shipped rulebook: each preset, written out in config, is itself."""
+    import dataclasses
+
+    from bot.league.rules import build_rules, preset
+
+    rules = preset(preset_name)
+    written: dict[str, object] = {}
+    for section in ("lineup", "game_format", "shootout", "standings", "discipline", "deadlines"):
+        current = getattr(rules, section)
+        for f in dataclasses.fields(current):
+            value = getattr(current, f.name)
+            if f.name.endswith("citations") or value is None:  # TOML has no None
+                continue
+            written[f.name] = list(value) if isinstance(value, tuple) else (
+                dict(value) if hasattr(value, "items") else value)
+    assert build_rules(preset_name, written) == rules
