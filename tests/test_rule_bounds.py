@@ -8,6 +8,7 @@ exits 2: never a traceback.
 from __future__ import annotations
 
 import dataclasses
+import typing
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from bot import cli
 from bot.league import deadlines, discipline, lineup, shootout, standings
-from bot.league.rules import BOUNDS, CHOICES, OFFSET_LISTS, PRESET_NAMES, preset
+from bot.league.rules import PRESET_NAMES, preset
 from bot.settings import SettingsError, parse_settings
 from tests.conftest import GUILD, league_config
 
@@ -104,26 +105,36 @@ _VALUES = st.one_of(
 )
 
 
-def _near_bounds(key: str) -> st.SearchStrategy[Any]:
-    """Values around what the setting accepts, so that accepted overrides are common too."""
-    if key in CHOICES:
-        return st.lists(st.sampled_from([*CHOICES[key], "bogus"]), max_size=4)
-    if key in OFFSET_LISTS:
-        return st.lists(st.sampled_from(["0m", "30m", "2h", "48h", "366d", "367d", "1w"]), max_size=4)
-    if key in BOUNDS:
-        low, high = BOUNDS[key]
-        numbers = st.integers(min_value=low - 1, max_value=high + 1)
-        if key == "court_sizes_by_division":
-            return st.dictionaries(st.sampled_from(["North", "south", "Élite"]), numbers, max_size=3)
-        if key == "standings_forfeit_score":
-            return st.lists(numbers, min_size=1, max_size=3)
-        return numbers
+def _hints() -> dict[str, Any]:
+    rules = preset(PRESET_NAMES[0])
+    hints: dict[str, Any] = {}
+    for section in ("lineup", "game_format", "shootout", "standings", "discipline", "deadlines"):
+        hints.update(typing.get_type_hints(type(getattr(rules, section))))
+    return hints
+
+
+HINTS = _hints()
+_SMALL = st.integers(min_value=-1, max_value=12) | st.sampled_from([20, 21, 30, 60, 100, 1000, 10**12])
+
+
+def _plausible(key: str) -> st.SearchStrategy[Any]:
+    """Values of the setting's own type, mostly small, so that accepted overrides are common too."""
+    hint = str(HINTS[key])
+    if "Mapping" in hint:
+        return st.dictionaries(st.sampled_from(["North", "south", "Élite"]), _SMALL, max_size=3)
+    if "tuple[int, int]" in hint:
+        return st.lists(_SMALL, min_size=1, max_size=3)
+    if "tuple" in hint:
+        return st.lists(st.sampled_from([*_WORDS, "minor", "major", "misconduct_10", "fewest_losses"]),
+                        max_size=4)
+    if "int" in hint:
+        return _SMALL
     return st.booleans()
 
 
 def _setting(key: str) -> st.SearchStrategy[tuple[str, Any]]:
-    near = _near_bounds(key)
-    return st.tuples(st.just(key), st.integers(0, 3).flatmap(lambda i: _VALUES if i == 0 else near))
+    plausible = _plausible(key)
+    return st.tuples(st.just(key), st.integers(0, 3).flatmap(lambda i: _VALUES if i == 0 else plausible))
 
 
 @given(
