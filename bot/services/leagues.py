@@ -26,6 +26,7 @@ import logging
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
@@ -151,11 +152,9 @@ async def check_against_database(settings: Settings) -> str:
 
 
 def _sqlite_rows(path: str) -> Sequence[StoredLeague] | None:
-    import pathlib
-
-    if not pathlib.Path(path).is_file():
+    if not Path(path).is_file():
         raise FileNotFoundError(path)
-    conn = sqlite3.connect(f"{pathlib.Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)  # never creates it
     try:
         if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'leagues'").fetchone() is None:
             return None
