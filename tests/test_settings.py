@@ -132,3 +132,14 @@ def test_every_preset_value_is_within_the_bounds(preset_name: str) -> None:
             written[f.name] = list(value) if isinstance(value, tuple) else (
                 dict(value) if hasattr(value, "items") else value)
     assert build_rules(preset_name, written) == rules
+
+
+@pytest.mark.parametrize(("url", "fragment"), [
+    ("not a url", "is not a database URL"),
+    ("sqlite:///sideline.db", "'sqlite' is not supported"),
+    ("mysql+aiomysql://u@h/db", "'mysql+aiomysql' is not supported"),
+])
+def test_a_database_url_the_bot_cant_open_is_one_config_line(url: str, fragment: str) -> None:
+    with pytest.raises(SettingsError) as err:
+        parse_settings({"bot": {"database_url": url}, "leagues": [league_config()]}, "x.toml")
+    assert err.value.key == "bot.database_url" and fragment in err.value.problem
