@@ -244,7 +244,7 @@ class _Reader:
         tz_name = self.string(raw, f"{where}.timezone", "UTC")
         try:
             tz = ZoneInfo(tz_name)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # "America" is a folder of zones
             raise self.fail(f"{where}.timezone", f"unknown time zone {tz_name!r} (e.g. America/Toronto)") from None
 
         roles_raw = self.table(raw, f"{where}.roles")

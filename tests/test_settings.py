@@ -35,6 +35,8 @@ def test_rule_overrides_flat_and_by_section() -> None:
 @pytest.mark.parametrize(("league", "key", "fragment"), [
     ({"preset": "curling"}, "leagues[0].preset", "unknown preset 'curling'"),
     ({"timezone": "Mars/Olympus"}, "leagues[0].timezone", "unknown time zone"),
+    ({"timezone": "America"}, "leagues[0].timezone", "unknown time zone"),
+    ({"timezone": "x" * 300}, "leagues[0].timezone", "unknown time zone"),
     ({"guild_id": "12345"}, "leagues[0].guild_id", "must be an integer Discord id"),
     ({"guild_id": 1.5}, "leagues[0].guild_id", "must be an integer Discord id"),
     ({"roles": {"captain": "abc"}}, "leagues[0].roles.captain", "must be an integer Discord id"),
