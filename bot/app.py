@@ -11,7 +11,6 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import cogs
@@ -21,11 +20,11 @@ from bot.composition import build_services
 from bot.courier import Courier
 from bot.errors import NoLeague, UserFacingError
 from bot.scheduler import Scheduler
+from bot.services.leagues import register_leagues
 from bot.settings import LeagueSettings, Settings
 from storage import migrate
 from storage.checkpoints import WalCheckpoints
 from storage.db import create_engine, session_factory
-from storage.models import League
 
 log = logging.getLogger("sideline")
 
@@ -106,21 +105,11 @@ class SidelineBot(commands.Bot):
             await self.scheduler.start()
 
     async def _register_leagues(self) -> None:
-        """Mirror the configured leagues into the database (config is the source of truth)."""
+        """Mirror the configured leagues into the database: a renamed key keeps its server's data, and
+        a config that would hand one server's data to another league stops the start (SettingsError)."""
         async with self.sessions.begin() as session:
-            rows = {lg.key: lg for lg in (await session.scalars(select(League))).all()}
-            for cfg in self.settings.leagues:
-                row = rows.get(cfg.key)
-                if row is None:
-                    row = League(key=cfg.key, guild_id=cfg.guild_id, name=cfg.name, preset=cfg.preset)
-                    session.add(row)
-                else:
-                    row.guild_id, row.name, row.preset = cfg.guild_id, cfg.name, cfg.preset
-            await session.flush()
-            for cfg in self.settings.leagues:
-                row = rows.get(cfg.key) or await session.scalar(select(League).where(League.key == cfg.key))
-                assert row is not None
-                self.league_ids[cfg.guild_id] = row.id
+            ids, _ = await register_leagues(session, self.settings)
+        self.league_ids = {lg.guild_id: ids[lg.key] for lg in self.settings.leagues}
 
     def league_of(self, guild_id: int | None) -> tuple[LeagueSettings, int]:
         league = self.settings.league_for_guild(guild_id)

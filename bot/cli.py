@@ -83,14 +83,17 @@ async def cmd_db_backup(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_check_config(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.services.leagues import check_against_database
+
+    database = await check_against_database(settings)  # read-only; SettingsError if it would not start
     leagues = [{"key": lg.key, "name": lg.name, "guild_id": lg.guild_id, "preset": lg.preset,
                 "timezone": lg.timezone.key} for lg in settings.leagues]
     human = f"{settings.source}: OK, {len(leagues)} league(s)" + "".join(
         f"\n  {lg['key']}: {lg['name']} (server {lg['guild_id']}, {lg['preset']}, {lg['timezone']})"
-        for lg in leagues)
+        for lg in leagues) + f"\n{database}"
     if Settings.token() is None:
         human += f"\nnote: {TOKEN_ENV} is not set; `sideline run` needs it"
-    _out(args, human, {"ok": True, "leagues": leagues})
+    _out(args, human, {"ok": True, "leagues": leagues, "database": database})
     return 0
 
 
@@ -98,6 +101,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.clock import SystemClock
     from bot.composition import build_services
     from bot.imports.csv_rows import CsvImportError
+    from bot.services.leagues import register_leagues
     from storage import migrate
     from storage.db import create_engine, session_factory
 
@@ -110,7 +114,12 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     engine = create_engine(settings.database_url)
     try:
         await migrate.upgrade(engine)
-        services = build_services(settings, session_factory(engine), SystemClock())  # the bot's own wiring
+        sessions = session_factory(engine)
+        async with sessions.begin() as session:  # as at start: a renamed key keeps its server's data
+            _, notes = await register_leagues(session, settings)
+        for note in notes:
+            print(f"sideline: {note}", file=sys.stderr)
+        services = build_services(settings, sessions, SystemClock())  # the bot's own wiring
         report = await services.imports.importer.run(
             args.kind, data, league, now=SystemClock().now(), allow_past=args.allow_past)
     except CsvImportError as exc:

@@ -28,6 +28,7 @@ async def _service(settings: Settings, league_key: str, *, create: bool) -> Asyn
 
     from bot.clock import SystemClock
     from bot.composition import build_services
+    from bot.services.leagues import register_leagues
     from storage import migrate
     from storage.db import create_engine, session_factory
     from storage.models import League
@@ -38,12 +39,10 @@ async def _service(settings: Settings, league_key: str, *, create: bool) -> Asyn
         await migrate.upgrade(engine)
         sessions = session_factory(engine)
         async with sessions.begin() as session:  # the bot mirrors leagues at start; the CLI may run first
-            league_id = await session.scalar(select(League.id).where(League.key == league.key))
-            if league_id is None and create:
-                row = League(key=league.key, guild_id=league.guild_id, name=league.name, preset=league.preset)
-                session.add(row)
-                await session.flush()
-                league_id = row.id
+            if create:  # as at start: a renamed key keeps its server's data, a swap is refused
+                league_id: int | None = (await register_leagues(session, settings))[0][league.key]
+            else:
+                league_id = await session.scalar(select(League.id).where(League.key == league.key))
         yield build_services(settings, sessions, SystemClock()).rules, league_id
     finally:
         await engine.dispose()

@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
 from bot.league.deadlines import parse_offset
 from bot.league.rules import PRESET_NAMES, Rules, RulesError, build_rules
 
@@ -24,14 +27,20 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///sideline.db"
 DEFAULT_GAME_OFFSETS = ("48h", "24h", "2h")
 DEFAULT_CAPTAIN_ALERT_OFFSETS = ("24h", "3h")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 
 
 class SettingsError(ValueError):
     """A config problem, phrased for the operator: file, key, what is wrong."""
 
     def __init__(self, path: Path | str, key: str, problem: str) -> None:
+        key, problem = _one_line(key), _one_line(problem)  # a quoted TOML key may hold a newline
         self.path, self.key, self.problem = str(path), key, problem
         super().__init__(f"{path}: {key}: {problem}")
+
+
+def _one_line(text: str) -> str:
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 @dataclass(frozen=True)
@@ -119,6 +128,7 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL)
+    _check_database_url(path, database_url)
     log_level = reader.string(bot, "bot.log_level", "INFO").upper()
     if log_level not in _LOG_LEVELS:
         raise SettingsError(path, "bot.log_level", f"must be one of {', '.join(_LOG_LEVELS)}")
@@ -129,6 +139,18 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
     _check_unique(path, leagues)
     return Settings(database_url=database_url, log_level=log_level, leagues=leagues, source=Path(path))
+
+
+def _check_database_url(path: Path | str, url: str) -> None:
+    """The engine would fail at start with a traceback; check-config reads the database too."""
+    try:
+        driver = make_url(url).drivername
+    except ArgumentError:
+        raise SettingsError(path, "bot.database_url", "is not a database URL (e.g. "
+                            f"{DEFAULT_DATABASE_URL} or postgresql+asyncpg://user@host/dbname)") from None
+    if driver not in _DATABASE_DRIVERS:
+        raise SettingsError(path, "bot.database_url", f"{driver!r} is not supported (use one of: "
+                            f"{', '.join(_DATABASE_DRIVERS)})")
 
 
 def _check_unique(path: Path | str, leagues: tuple[LeagueSettings, ...]) -> None:
@@ -222,7 +244,7 @@ class _Reader:
         tz_name = self.string(raw, f"{where}.timezone", "UTC")
         try:
             tz = ZoneInfo(tz_name)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # "America" is a folder of zones
             raise self.fail(f"{where}.timezone", f"unknown time zone {tz_name!r} (e.g. America/Toronto)") from None
 
         roles_raw = self.table(raw, f"{where}.roles")

@@ -35,6 +35,8 @@ def test_rule_overrides_flat_and_by_section() -> None:
 @pytest.mark.parametrize(("league", "key", "fragment"), [
     ({"preset": "curling"}, "leagues[0].preset", "unknown preset 'curling'"),
     ({"timezone": "Mars/Olympus"}, "leagues[0].timezone", "unknown time zone"),
+    ({"timezone": "America"}, "leagues[0].timezone", "unknown time zone"),
+    ({"timezone": "x" * 300}, "leagues[0].timezone", "unknown time zone"),
     ({"guild_id": "12345"}, "leagues[0].guild_id", "must be an integer Discord id"),
     ({"guild_id": 1.5}, "leagues[0].guild_id", "must be an integer Discord id"),
     ({"roles": {"captain": "abc"}}, "leagues[0].roles.captain", "must be an integer Discord id"),
@@ -84,3 +86,62 @@ def test_shootout_settings_can_be_overridden_per_league() -> None:
     settings = parse_settings({"leagues": [league_config(preset="youth-ball-hockey", rules={
         "shootout": {"shootout_initial_shooters_playoff": 3}})]})
     assert settings.leagues[0].rules.shootout.initial_shooters(playoff=True) == 3
+
+
+def test_every_number_rule_setting_has_bounds() -> None:
+    """A number without bounds is how `shootout_block_size = 1000` reached /shootout suggest (#20 item 6)."""
+    import dataclasses
+    import typing
+
+    from bot.league.rules import BOUNDS, PRESET_NAMES, preset
+
+    rules = preset(PRESET_NAMES[0])
+    for section in ("lineup", "game_format", "shootout", "standings", "discipline", "deadlines"):
+        current = getattr(rules, section)
+        hints = typing.get_type_hints(type(current))
+        for f in dataclasses.fields(current):
+            if "int" in str(hints[f.name]):
+                assert f.name in BOUNDS, f"{section}.{f.name} has no bounds"
+
+
+def test_a_rule_in_a_section_table_is_named_as_written() -> None:
+    with pytest.raises(SettingsError) as err:
+        parse_settings({"leagues": [league_config(rules={"shootout": {"shootout_block_size": 1000}})]}, "x.toml")
+    assert str(err.value) == "x.toml: leagues[0].rules.shootout.shootout_block_size: must be between 0 and 20, not 1000"
+
+
+def test_a_config_error_is_one_line_even_with_a_newline_in_a_key() -> None:
+    with pytest.raises(SettingsError) as err:
+        parse_settings({"leagues": [league_config(rules={"women\non_court": 2})]}, "x.toml")
+    assert str(err.value) == "x.toml: leagues[0].rules.women\\non_court: unknown rule setting"
+
+
+@pytest.mark.parametrize("preset_name", ["coed-ball-hockey", "youth-ball-hockey", "indoor-soccer"])
+def test_every_preset_value_is_within_the_bounds(preset_name: str) -> None:
+    """Bounds are never tighter than a shipped rulebook: each preset, written out in config, is itself."""
+    import dataclasses
+
+    from bot.league.rules import build_rules, preset
+
+    rules = preset(preset_name)
+    written: dict[str, object] = {}
+    for section in ("lineup", "game_format", "shootout", "standings", "discipline", "deadlines"):
+        current = getattr(rules, section)
+        for f in dataclasses.fields(current):
+            value = getattr(current, f.name)
+            if f.name.endswith("citations") or value is None:  # TOML has no None
+                continue
+            written[f.name] = list(value) if isinstance(value, tuple) else (
+                dict(value) if hasattr(value, "items") else value)
+    assert build_rules(preset_name, written) == rules
+
+
+@pytest.mark.parametrize(("url", "fragment"), [
+    ("not a url", "is not a database URL"),
+    ("sqlite:///sideline.db", "'sqlite' is not supported"),
+    ("mysql+aiomysql://u@h/db", "'mysql+aiomysql' is not supported"),
+])
+def test_a_database_url_the_bot_cant_open_is_one_config_line(url: str, fragment: str) -> None:
+    with pytest.raises(SettingsError) as err:
+        parse_settings({"bot": {"database_url": url}, "leagues": [league_config()]}, "x.toml")
+    assert err.value.key == "bot.database_url" and fragment in err.value.problem

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules
+from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
 from bot.league.discipline import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.lineup import LINEUP_PRESETS, LineupRules
 from bot.league.shootout import SHOOTOUT_PRESETS, ShootoutRules
-from bot.league.standings import STANDINGS_PRESETS, StandingsRules
+from bot.league.standings import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
 
 PRESET_NAMES = ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")
 
@@ -64,35 +64,159 @@ def _field_owners(rules: Rules) -> dict[str, str]:
     return owners
 
 
+# Bounds of every number a config may set: (lowest, highest). Generous for any rec league, tight
+# enough that nothing downstream overflows or searches for ever (a shootout block of 1000 shooters
+# once made /shootout suggest recurse too deep). Tables and lists bound their items the same way.
+BOUNDS: dict[str, tuple[int, int]] = {
+    # lineup: players and minutes
+    "players_on_court": (1, 30),
+    "women_nonbinary_on_court": (0, 29),
+    "min_skaters_to_start": (0, 29),
+    "min_players_to_start": (0, 30),
+    "start_grace_minutes": (0, 120),
+    "late_start_bench_minor_minutes": (0, 20),
+    "forfeit_after_minutes": (0, 120),
+    "roster_limit": (1, 100),
+    "court_sizes_by_division": (1, 30),
+    # game format
+    "periods": (1, 10),
+    "period_minutes": (1, 90),
+    "stopped_clock_final_minutes": (0, 90),
+    "intermission_minutes": (0, 60),
+    "regular_overtime_periods": (0, 10),
+    "regular_overtime_minutes": (0, 60),
+    "playoff_overtime_periods": (0, 10),
+    "playoff_overtime_minutes": (0, 60),
+    "timeouts_per_game": (0, 10),
+    "timeouts_per_period": (0, 10),
+    "timeout_seconds": (0, 600),
+    "playoff_overtime_timeouts": (0, 10),
+    # shootout: shooters
+    "shootout_initial_shooters": (1, 20),
+    "shootout_initial_shooters_playoff": (1, 20),
+    "shootout_min_women_initial": (0, 20),
+    "shootout_block_size": (0, 20),
+    "shootout_min_women_per_block": (0, 20),
+    # standings: points and the forfeit score
+    "points_win": (0, 20),
+    "points_tie": (0, 20),
+    "points_loss": (0, 20),
+    "points_otl": (0, 20),
+    "points_forfeit_penalty": (0, 20),
+    "standings_forfeit_score": (0, 99),
+    # discipline: counts, minutes, games, days
+    "discipline_game_misconduct_after_majors": (1, 20),
+    "discipline_game_misconduct_after_misconducts": (1, 20),
+    "discipline_game_misconduct_after_minors": (1, 20),
+    "discipline_minors_per_double_minor": (0, 10),
+    "discipline_late_major_minutes": (0, 90),
+    "discipline_late_major_suspension_games": (0, 50),
+    "discipline_late_misconduct_minutes": (0, 90),
+    "discipline_late_misconduct_suspension_games": (0, 50),
+    "discipline_referee_max_suspension_games": (0, 50),
+    "discipline_review_after_infractions": (1, 20),
+    "appeal_window_days": (0, 60),
+    "appeal_decision_days": (0, 60),
+    "appeals_allowed": (0, 10),
+    # deadlines: days, weeks, hours, counts
+    "payment_due_days_after_registration": (1, 365),
+    "trade_deadline_week": (1, 52),
+    "trade_notice_hours": (0, 720),
+    "injury_replacement_until_week": (1, 52),
+    "injury_replacement_decision_days": (0, 60),
+    "dispute_decision_days": (0, 60),
+    "relay_window_hours": (0, 168),
+    "relay_limit_per_game": (0, 50),
+}
+
+# The words a list setting may hold.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "standings_tiebreakers": tuple(TIEBREAKERS),
+    "standings_counted_kinds": tuple(sorted(GAME_KINDS)),
+}
+# List settings of durations ("48h", "30m"), parsed as the reminders are.
+OFFSET_LISTS = frozenset({"default_nudge_offsets", "game_reminder_offsets", "captain_alert_lead_times"})
+# List settings that must not be empty.
+NON_EMPTY = frozenset({"standings_tiebreakers", "standings_counted_kinds"})
+
+
 def build_rules(preset_name: str, overrides: Mapping[str, Any] | None = None) -> Rules:
-    """The preset with config overrides applied: a flat key, or a [rules.<section>] table."""
+    """The preset with config overrides applied: a flat key, or a [rules.<section>] table.
+
+    Every value is checked against its type and bounds, then against the other settings of its
+    section; a problem is a RulesError naming the key, never a bare ValueError."""
     rules = preset(preset_name)
     if not overrides:
         return rules
     owners = _field_owners(rules)
     changes: dict[str, dict[str, Any]] = {}
+    spelled: dict[str, str] = {}  # a setting given in a [rules.<section>] table is named that way
     for key, value in overrides.items():
         if key in _SECTIONS and isinstance(value, Mapping):
             for sub_key, sub_value in value.items():
                 if sub_key not in {f.name for f in dataclasses.fields(getattr(rules, key))}:
                     raise RulesError(f"{key}.{sub_key}", "unknown rule setting")
                 changes.setdefault(key, {})[sub_key] = sub_value
+                spelled[sub_key] = f"{key}.{sub_key}"
         elif key in owners:
             changes.setdefault(owners[key], {})[key] = value
         else:
             raise RulesError(key, "unknown rule setting")
-    updated: dict[str, Any] = {}
-    for section, values in changes.items():
-        current = getattr(rules, section)
-        hints = typing.get_type_hints(type(current))
-        for name, value in values.items():
-            values[name] = _coerce(f"{name}", hints[name], value, getattr(current, name))
-        updated[section] = dataclasses.replace(current, **values)
-    return dataclasses.replace(rules, **updated)
+    try:
+        return dataclasses.replace(rules, **{
+            section: _apply(section, getattr(rules, section), values) for section, values in changes.items()})
+    except RulesError as exc:
+        raise RulesError(spelled.get(exc.key, exc.key), exc.problem) from None
+
+
+def _apply(section: str, current: Any, values: dict[str, Any]) -> Any:
+    hints = typing.get_type_hints(type(current))
+    for name, value in values.items():
+        values[name] = _coerce(name, hints[name], value, getattr(current, name))
+    _check_together(section, current, values)
+    try:
+        return dataclasses.replace(current, **values)
+    except ValueError as exc:  # the section's own checks across settings
+        raise _blame(values, exc) from None
+
+
+def _check_together(section: str, current: Any, values: Mapping[str, Any]) -> None:
+    """Checks across settings that the section's dataclass leaves to the rules that use them."""
+    if section != "shootout":
+        return
+    merged = {f.name: values.get(f.name, getattr(current, f.name)) for f in dataclasses.fields(current)}
+    first = min(merged["shootout_initial_shooters"], merged["shootout_initial_shooters_playoff"])
+    if merged["shootout_min_women_initial"] > first:
+        raise _blame(values, ValueError(
+            f"rules.shootout_min_women_initial ({merged['shootout_min_women_initial']}) must not exceed "
+            f"the initial shooters ({first})"), prefer="shootout_min_women_initial")
+    block, per_block = merged["shootout_block_size"], merged["shootout_min_women_per_block"]
+    if block > 0 and per_block > block:
+        raise _blame(values, ValueError(
+            f"rules.shootout_min_women_per_block ({per_block}) must not exceed shootout_block_size "
+            f"({block})"), prefer="shootout_min_women_per_block")
+
+
+def _blame(values: Mapping[str, Any], exc: ValueError, prefer: str | None = None) -> RulesError:
+    """A section's check failed: name the overridden key it is about (the message names the rule)."""
+    text = str(exc).strip().replace("\n", " ")
+    if text.startswith("rules."):
+        text = text.removeprefix("rules.")
+    changed = list(values)
+    mentioned = sorted((text.find(k), k) for k in changed if k in text)
+    if prefer in values:
+        key = prefer
+    elif mentioned:
+        key = mentioned[0][1]
+    else:
+        key = changed[0]
+    if text.startswith(key):
+        text = text[len(key):].lstrip(" :")
+    return RulesError(key, text)
 
 
 def _coerce(key: str, hint: Any, value: Any, current: Any) -> Any:
-    """Check an override against the field's declared type; lists become tuples."""
+    """Check an override against the field's declared type and bounds; lists become tuples."""
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -106,19 +230,13 @@ def _coerce(key: str, hint: Any, value: Any, current: Any) -> Any:
                 errors.append(exc)
         raise errors[0] if errors else RulesError(key, "has no allowed value")
     if origin is typing.Literal:
-        if value not in typing.get_args(hint):
-            raise RulesError(key, f"must be one of {', '.join(map(repr, typing.get_args(hint)))}")
+        if not isinstance(value, str | int) or value not in typing.get_args(hint):
+            raise RulesError(key, f"must be one of {', '.join(map(repr, typing.get_args(hint)))}, not {value!r}")
         return value
     if origin is tuple:
-        if not isinstance(value, list | tuple):
-            raise RulesError(key, "must be a list")
-        args = typing.get_args(hint)
-        item = args[0] if args else Any
-        return tuple(_coerce(key, item, v, None) for v in value)
+        return _coerce_list(key, hint, value)
     if origin is dict or origin is Mapping:
-        if not isinstance(value, Mapping):
-            raise RulesError(key, "must be a table")
-        return dict(value)
+        return _coerce_table(key, hint, value)
     if hint is Any:
         return value
     if hint is bool:
@@ -128,19 +246,59 @@ def _coerce(key: str, hint: Any, value: Any, current: Any) -> Any:
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise RulesError(key, f"must be a whole number, not {value!r}")
-        if value < 0:
-            raise RulesError(key, f"must not be negative ({value})")
+        low, high = BOUNDS[key]
+        if not low <= value <= high:
+            raise RulesError(key, f"must be between {low} and {high}, not {value}")
         return value
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise RulesError(key, f"must be a number, not {value!r}")
-        return float(value)
     if hint is str:
         if not isinstance(value, str):
             raise RulesError(key, f"must be text, not {value!r}")
         return value
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         raise RulesError(key, "can't be overridden from config")
-    if isinstance(hint, type) and not isinstance(value, hint):
-        raise RulesError(key, f"must be a {hint.__name__}, not {value!r}")
-    return value
+    raise RulesError(key, "can't be overridden from config")
+
+
+def _coerce_list(key: str, hint: Any, value: Any) -> tuple[Any, ...]:
+    if not isinstance(value, list | tuple):
+        raise RulesError(key, "must be a list")
+    args = typing.get_args(hint)
+    fixed = not (len(args) == 2 and args[1] is Ellipsis)
+    if fixed and len(value) != len(args):
+        raise RulesError(key, f"must be a list of {len(args)} items, not {len(value)}")
+    if key in NON_EMPTY and not value:
+        raise RulesError(key, "must list at least one item")
+    items = []
+    for i, item in enumerate(value):
+        item_hint = args[i] if fixed else args[0]
+        if key in OFFSET_LISTS:
+            if not isinstance(item, str):
+                raise RulesError(key, f'must be a list of durations like ["48h", "2h", "30m"], not {item!r}')
+            try:
+                parse_offset(item)
+            except ValueError as exc:
+                raise RulesError(key, str(exc)) from None
+        elif key in CHOICES and item not in CHOICES[key]:
+            raise RulesError(key, f"unknown item {item!r} (one of: {', '.join(CHOICES[key])})")
+        items.append(_coerce(key, item_hint, item, None))
+    if key in CHOICES and len(set(items)) != len(items):
+        raise RulesError(key, f"lists an item twice: {items}")
+    return tuple(items)
+
+
+def _coerce_table(key: str, hint: Any, value: Any) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise RulesError(key, "must be a table")
+    _, value_hint = typing.get_args(hint) or (str, Any)
+    table: dict[str, Any] = {}
+    for name, item in value.items():
+        if not isinstance(name, str) or not name.strip():
+            raise RulesError(key, f"has an empty name {name!r}")
+        folded = name.strip().casefold()
+        if folded in table:
+            raise RulesError(key, f"names {name.strip()!r} twice")
+        try:
+            table[folded] = _coerce(key, value_hint, item, None)
+        except RulesError as exc:
+            raise RulesError(key, f"{name.strip()!r} {exc.problem}") from None
+    return table

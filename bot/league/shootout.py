@@ -632,15 +632,60 @@ def _candidates(t: _Tracker, priority: Sequence[Shooter]) -> list[int]:
     return [s.player_id for s in sorted(priority, key=rank)]
 
 
-def _can_finish_group(t: _Tracker, priority: Sequence[Shooter]) -> bool:
-    """Whether the current group can still be completed legally (a fresh group always can)."""
+# Positions a group-completion search may try before it gives up on a choice (the rules bound a
+# block to 20 shooters; a block that can be completed is found in a few dozen steps).
+_SEARCH_BUDGET = 20_000
+
+
+def _group_open(t: _Tracker) -> bool:
+    """Whether the next shooter joins a group that still has a W/NB quota to fill."""
     start, end, gmin = t.group(t.n + 1)
-    if t.n + 1 == start or end is None or gmin == 0:
+    return not (t.n + 1 == start or end is None or gmin == 0)
+
+
+def _worth_trying(t: _Tracker, priority: Sequence[Shooter]) -> list[int]:
+    """The candidates for the next position of an open group, without those that can't lead
+    anywhere: once the W/NB shooters the group still needs fill its last positions, only W/NB
+    players (any other choice misses the quota), and nobody once they no longer fit."""
+    start, end, gmin = t.group(t.n + 1)
+    candidates = _candidates(t, priority)
+    if end is None:
+        return candidates
+    need = gmin - (0 if t.n + 1 == start else len(t.group_women))
+    slots = end - t.n
+    if need > slots:
+        return []
+    if need == slots:
+        return [pid for pid in candidates if t.is_woman(t.own[pid])]
+    return candidates
+
+
+def _can_finish_group(t: _Tracker, priority: Sequence[Shooter]) -> bool:
+    """Whether the current group can still be completed legally (a fresh group always can).
+
+    A depth-first search with its own stack, so a long block can't overflow Python's; when the
+    search runs out of budget the choice that led here counts as unfinishable."""
+    if not _group_open(t):
         return True
-    for pid in _candidates(t, priority):
-        trial = t.copy()
-        if not trial.place(pid) and _can_finish_group(trial, priority):
-            return True
+    states = [t]
+    pending = [iter(_worth_trying(t, priority))]
+    budget = _SEARCH_BUDGET
+    while pending:
+        for pid in pending[-1]:
+            budget -= 1
+            if budget < 0:
+                return False
+            trial = states[-1].copy()
+            if trial.place(pid):
+                continue
+            if not _group_open(trial):
+                return True
+            states.append(trial)
+            pending.append(iter(_worth_trying(trial, priority)))
+            break
+        else:
+            states.pop()
+            pending.pop()
     return False
 
 
