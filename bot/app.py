@@ -30,6 +30,8 @@ log = logging.getLogger("sideline")
 
 #: Nothing the bot sends pings anyone unless a call opts in for a specific user.
 NO_MENTIONS = discord.AllowedMentions.none()
+#: A command used in a DM: the league comes from the server, and a DM has none.
+IN_A_DM = "Sideline's commands work in your league's server, not in direct messages. Use them there."
 
 
 def new_reference() -> str:
@@ -54,6 +56,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         text = error.message
     elif isinstance(error, app_commands.CheckFailure):
         text = str(error) or "You can't use that command here."
+    elif isinstance(error, app_commands.TransformerError):
+        text = unreadable_option(interaction, error)
     else:
         ref = new_reference()
         command = interaction.command.qualified_name if interaction.command else "component"
@@ -64,6 +68,16 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await send_ephemeral(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell user %s about an error", interaction.user.id, exc_info=True)
+
+
+def unreadable_option(interaction: discord.Interaction, error: app_commands.TransformerError) -> str:
+    """An option discord.py could not turn into what the command takes: a member option in a DM (there
+    is no server to be a member of), or naming someone who isn't in the server."""
+    if interaction.guild_id is None:
+        return IN_A_DM
+    if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+        return "That person isn't a member of this server, so I can't use them here. Pick a server member."
+    return "I couldn't read one of the options you gave. Pick a value from the suggestions and try again."
 
 
 class SidelineTree(app_commands.CommandTree["SidelineBot"]):
@@ -112,6 +126,8 @@ class SidelineBot(commands.Bot):
         self.league_ids = {lg.guild_id: ids[lg.key] for lg in self.settings.leagues}
 
     def league_of(self, guild_id: int | None) -> tuple[LeagueSettings, int]:
+        if guild_id is None:
+            raise NoLeague(IN_A_DM)
         league = self.settings.league_for_guild(guild_id)
         if league is None or guild_id not in self.league_ids:
             raise NoLeague("Sideline isn't set up for this server. Ask a server admin to add it to the config.")
@@ -131,6 +147,16 @@ class SidelineBot(commands.Bot):
             role_ids=role_ids,
             manages_server=bool(perms and perms.manage_guild),
         )
+
+    def member_in(self, interaction: discord.Interaction, league_id: int) -> Caller | None:
+        """The presser of a button that names its league, as a plain member of it: in a DM there is no
+        server to find the league or roles from. None when no configured league has that id."""
+        guild_id = next((g for g, known in self.league_ids.items() if known == league_id), None)
+        league = self.settings.league_for_guild(guild_id)
+        if league is None:
+            return None
+        user = interaction.user
+        return Caller(discord_id=user.id, display_name=user.display_name, league=league, league_id=league_id)
 
     async def sync_commands(self) -> None:
         """Publish the commands to each configured server only (fast, and nothing global)."""

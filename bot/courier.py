@@ -186,7 +186,7 @@ class Courier:
         if rendered.checkin_game:
             from cogs._checkin_buttons import checkin_view  # the check-in feature owns the buttons
 
-            view = checkin_view(rendered.checkin_game)
+            view = checkin_view(rendered.checkin_game, row.league_id)  # the league: for presses in a DM
         if rendered.buttons:
             view = button_view(rendered.buttons, view)
         if view is not None:

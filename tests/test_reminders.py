@@ -136,7 +136,8 @@ async def test_reminder_goes_to_the_team_channel_with_buttons_and_pings_only_non
     assert len(mentions(msg.content)) == len(set(mentions(msg.content))), "nobody twice"
     assert msg.allowed_mentions is not None and msg.allowed_mentions["parse"] == []
     assert sorted(msg.allowed_mentions["users"]) == sorted(waiting)
-    assert msg.custom_ids() == ["sideline:checkin:G1:in", "sideline:checkin:G1:out", "sideline:checkin:G1:maybe"]
+    league_id = h.bot.league_ids[h.default_guild]
+    assert msg.custom_ids() == [f"sideline:checkin@{league_id}:G1:{s}" for s in ("in", "out", "maybe")]
     assert len(h.discord.channel_messages(OWLS)) == 1
 
 
@@ -175,7 +176,8 @@ async def test_a_team_without_a_channel_gets_dms_and_closed_dms_are_counted(
     dmed = {u for u in WOLVES_PLAYERS if h.discord.dms(u)}
     assert dmed == set(WOLVES_PLAYERS[2:]), "not Cat (answered), not Don (DMs closed)"
     assert all(len(h.discord.dms(u)) == 1 for u in dmed)
-    assert h.discord.dms(WOLVES_PLAYERS[2])[0].custom_ids()[0] == "sideline:checkin:G2:in"
+    league_id = h.bot.league_ids[h.default_guild]
+    assert h.discord.dms(WOLVES_PLAYERS[2])[0].custom_ids()[0] == f"sideline:checkin@{league_id}:G2:in"
     assert stats.failed == 1
     failed = [r for r in await rows(h, "game-reminders:") if r.status == "failed"]
     assert [r.user_id for r in failed] == [WOLVES_PLAYERS[1]]

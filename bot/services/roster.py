@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
@@ -60,6 +61,20 @@ class RosterService:
             raise InvalidInput(f"Position must be one of: {', '.join(POSITIONS)}.")
         if gender is not None and gender not in GENDERS:
             raise InvalidInput(f"Gender must be one of: {', '.join(GENDERS)}.")
+        try:
+            return await self._add(caller, discord_id, name, position, gender, team_name)
+        except IntegrityError:
+            # Someone added the same person at the same moment (on PostgreSQL both units of work run
+            # side by side, and the second one's new player row or roster place breaks a unique key
+            # once the first commits). Once more, the same steps read what they did and answer for it.
+            try:
+                return await self._add(caller, discord_id, name, position, gender, team_name)
+            except IntegrityError:
+                raise Conflict("Someone changed that roster at the same moment. Check it with /roster show "
+                               "and try again.") from None
+
+    async def _add(self, caller: Caller, discord_id: int, name: str, position: str | None, gender: str | None,
+                   team_name: str | None) -> RosterChange:
         async with self.sessions.begin() as session:
             member = await membership(session, caller)
             team = await resolve_team(session, caller, team_name, member)

@@ -17,6 +17,7 @@ from cogs._checkin_buttons import checkin_view, custom_id_for
 from storage.db import create_engine
 from storage.models import CheckIn, Game, League, Player
 from tests.conftest import (
+    GUILD,
     OTHER_CHANNELS,
     OTHER_GUILD,
     OTHER_ROLES,
@@ -48,14 +49,14 @@ async def set_game_status(h: Harness, code: str, status: str, league_key: str = 
         await s.execute(update(Game).where(Game.league_id == league_id, Game.code == code).values(status=status))
 
 
-async def press(h: Harness, custom_id: str, *, as_: Member, guild_id: int | None = None) -> Reply:
-    """Press a button on a message that carries it, as Discord sends it.
+async def press(h: Harness, custom_id: str, *, as_: Member, guild_id: int | None = None, dm: bool = False) -> Reply:
+    """Press a button on a message that carries it, as Discord sends it (``dm``: in a DM, no server).
 
     discord.py rebuilds a DynamicItem from the pressed message's components, so the message in
     the payload must contain the button (``Harness.press`` sends a message with none).
     """
-    guild_id = guild_id or h.default_guild
-    channel = (h.channels.get(guild_id or 0) or [next_id()])[0]
+    guild_id = None if dm else guild_id or h.default_guild
+    channel = next_id() if guild_id is None else (h.channels.get(guild_id) or [next_id()])[0]
     message: dict[str, Any] = {
         "id": str(next_id()), "channel_id": str(channel), "type": 0, "content": "Game reminder",
         "author": h.discord.bot_user, "embeds": [], "attachments": [], "mentions": [],
@@ -65,7 +66,10 @@ async def press(h: Harness, custom_id: str, *, as_: Member, guild_id: int | None
             {"type": 2, "style": 2, "label": "Button", "custom_id": custom_id}]}],
     }
     data = {"custom_id": custom_id, "component_type": 2}
-    return await h._feed(h._base(3, as_, guild_id, channel, data, message))
+    payload = h._base(3, as_, guild_id, channel, data, message)
+    if guild_id is None:
+        payload["channel"], payload["channel_id"] = {"id": str(channel), "type": 1}, str(channel)
+    return await h._feed(payload)
 
 
 # --- by command -------------------------------------------------------------------------------
@@ -163,14 +167,15 @@ async def test_late_dropout_is_reported_and_hooks_are_called(harness: Harness, l
 
 # --- buttons --------------------------------------------------------------------------------------
 def test_checkin_view_has_three_restart_safe_buttons() -> None:
-    view = checkin_view("G1")
+    view = checkin_view("G1", 7)
     assert view.timeout is None and view.is_persistent()
     ids = [item.custom_id for item in view.children]  # type: ignore[attr-defined]
-    assert ids == ["sideline:checkin:G1:in", "sideline:checkin:G1:out", "sideline:checkin:G1:maybe"]
-    longest = custom_id_for("X" * 64, "maybe")
+    assert ids == ["sideline:checkin@7:G1:in", "sideline:checkin@7:G1:out", "sideline:checkin@7:G1:maybe"]
+    longest = custom_id_for("X" * 64, "maybe", 10**9)
     assert len(longest) <= 100
     with pytest.raises(ValueError):
-        custom_id_for("X" * 65, "in")
+        custom_id_for("X" * 65, "in", 7)
+    assert custom_id_for("G1", "in", None) == "sideline:checkin:G1:in"  # as sent before buttons named a league
 
 
 async def test_checkin_by_button_is_stored_and_the_last_press_wins(harness: Harness, league: SampleLeague) -> None:
@@ -228,6 +233,61 @@ async def test_a_press_in_a_server_without_a_league_is_refused(harness: Harness,
     assert await checkin_rows(harness) == []
 
 
+# --- buttons in DMs: the button names its league; only a player of the game may answer ------------
+G2_REMINDER = datetime(2030, 1, 10, 1, 0, tzinfo=UTC)  # 48 h before G2, Bears vs Wolves (Wolves: no channel)
+NOT_FOR_YOU = "That button isn't for you"
+
+
+async def dmd_buttons(h: Harness, clock: FixedClock, member: Member) -> list[str]:
+    """The In / Out / Maybe custom_ids of the G2 reminder DM'd to a Wolves player."""
+    clock.set(G2_REMINDER)
+    await h.bot.courier.deliver_due()
+    (reminder,) = [m for m in h.discord.dms(member.id) if m.custom_ids()]
+    assert "`G2`" in reminder.content
+    return reminder.custom_ids()
+
+
+async def test_checkin_buttons_on_dmd_reminders_work(harness: Harness, league: SampleLeague,
+                                                     clock: FixedClock) -> None:
+    """Issue #20 item 2: a press on a DM'd reminder answered "isn't set up for this server"."""
+    eve = league.player("Eve Sato")
+    in_, out, maybe = await dmd_buttons(harness, clock, eve)
+    reply = await press(harness, in_, as_=eve, dm=True)
+    assert reply.ephemeral and "You're **in** ✅ for Bears vs Wolves" in reply.content, reply.text
+    reply = await press(harness, maybe, as_=eve, dm=True)
+    assert reply.ephemeral and "now a **maybe**" in reply.content
+    assert await checkin_rows(harness) == [("coed", "G2", "Eve Sato", "maybe")]
+    # The same custom_id pressed by someone on neither team: refused, without naming the game or its teams.
+    for someone in (league.stranger(), league.player("Alice Hart"), league.commissioner()):
+        reply = await press(harness, out, as_=someone, dm=True)
+        assert reply.ephemeral and NOT_FOR_YOU in reply.content, reply.text
+        assert not re.search(r"Bears|Wolves|G2|Coed|went wrong", reply.text), reply.text
+    assert await checkin_rows(harness) == [("coed", "G2", "Eve Sato", "maybe")]
+
+
+async def test_a_dmd_button_pressed_after_the_game_started_says_so(harness: Harness, league: SampleLeague,
+                                                                    clock: FixedClock) -> None:
+    eve = league.player("Eve Sato")
+    in_, *_ = await dmd_buttons(harness, clock, eve)
+    clock.set(datetime(2030, 1, 12, 2, 0, tzinfo=UTC))
+    reply = await press(harness, in_, as_=eve, dm=True)
+    assert reply.ephemeral and "has already started; check-ins are closed" in reply.content
+    assert await checkin_rows(harness) == []
+
+
+async def test_buttons_already_sent_without_a_league_still_work_in_a_dm(harness: Harness,
+                                                                         league: SampleLeague) -> None:
+    """Reminders DM'd before buttons named their league: the game code is looked up in the leagues
+    where the presser plays that game, and only there."""
+    reply = await press(harness, "sideline:checkin:G2:out", as_=league.player("Fay Lim"), dm=True)
+    assert reply.ephemeral and "You're **out** ❌ for Bears vs Wolves" in reply.content, reply.text
+    for someone, code in ((league.player("Alice Hart"), "G2"), (league.stranger(), "G1"),
+                          (league.player("Fay Lim"), "G99")):
+        reply = await press(harness, f"sideline:checkin:{code}:in", as_=someone, dm=True)
+        assert reply.ephemeral and NOT_FOR_YOU in reply.content, reply.text
+    assert await checkin_rows(harness) == [("coed", "G2", "Fay Lim", "out")]
+
+
 # --- two leagues: a server's buttons and commands never reach another league ----------------------
 OTHER_TEAMS = b"team,division,captain_discord_ids,channel_id\nSharks,East,500000000000000099,\nJets,East,,\n"
 OTHER_PLAYERS = b"discord_id,name,team,position,gender\n500000000000000099,Sid Shark,Sharks,skater,man\n"
@@ -266,6 +326,36 @@ async def test_a_press_in_another_server_never_touches_this_league(two_leagues: 
     sid = Member(id=500_000_000_000_000_099, name="Sid Shark")
     await press(h, "sideline:checkin:G1:in", as_=sid, guild_id=OTHER_GUILD)
     assert await checkin_rows(h) == [("other", "G1", "Sid Shark", "in")]
+
+
+async def test_a_button_names_its_league_and_forged_ids_reach_nothing(
+        two_leagues: tuple[Harness, SampleLeague]) -> None:
+    h, sample = two_leagues
+    coed, other = h.bot.league_ids[GUILD], h.bot.league_ids[OTHER_GUILD]
+    alice, sid = sample.player("Alice Hart"), Member(id=500_000_000_000_000_099, name="Sid Shark")
+    # Sid plays only in the other league; the coed league's G1 is Hawks vs Owls.
+    for guild_id, dm in ((None, True), (OTHER_GUILD, False)):
+        reply = await press(h, f"sideline:checkin@{coed}:G1:in", as_=sid, guild_id=guild_id, dm=dm)
+        assert reply.ephemeral and not re.search(r"Hawks|Owls|Coed|went wrong", reply.text), reply.text
+    reply = await press(h, f"sideline:checkin@{coed}:G1:in", as_=sid, guild_id=GUILD)  # its own server's game
+    assert reply.ephemeral and "Only players on Hawks or Owls can check in for G1" in reply.content
+    # Alice plays only in the coed league: the other league's button, or a league that doesn't exist.
+    for custom_id in (f"sideline:checkin@{other}:G1:in", "sideline:checkin@987654:G1:in"):
+        reply = await press(h, custom_id, as_=alice, dm=True)
+        assert reply.ephemeral and NOT_FOR_YOU in reply.content, reply.text
+        assert not re.search(r"Sharks|Jets|Other|went wrong", reply.text), reply.text
+    # A server's own button naming the other server's league is refused there too.
+    reply = await press(h, f"sideline:checkin@{other}:G1:in", as_=alice, guild_id=GUILD)
+    assert reply.ephemeral and "another server" in reply.content and "Sharks" not in reply.text
+    assert await checkin_rows(h) == []
+    # Each their own league's G1, from a DM; and an old button without a league, where only one fits.
+    reply = await press(h, f"sideline:checkin@{other}:G1:in", as_=sid, dm=True)
+    assert "You're **in** ✅ for Sharks vs Jets" in reply.content, reply.text
+    reply = await press(h, f"sideline:checkin@{coed}:G1:out", as_=alice, dm=True)
+    assert "You're **out** ❌ for Hawks vs Owls" in reply.content, reply.text
+    reply = await press(h, "sideline:checkin:G1:maybe", as_=sid, dm=True)
+    assert "now a **maybe** ❔ for Sharks vs Jets" in reply.content, reply.text
+    assert await checkin_rows(h) == [("coed", "G1", "Alice Hart", "out"), ("other", "G1", "Sid Shark", "maybe")]
 
 
 # --- /whoisin -------------------------------------------------------------------------------------

@@ -111,8 +111,8 @@ async def test_moving_a_game_after_its_first_reminder_moves_the_rest(harness: Ha
         assert len(notices) == 1 and f"<t:{int(new_start.timestamp())}:F>" in notices[0].content
         # answers for the old time still stand: the notice carries the buttons to change them
         assert "Can you still make it?" in notices[0].content
-        assert notices[0].custom_ids() == ["sideline:checkin:G1:in", "sideline:checkin:G1:out",
-                                           "sideline:checkin:G1:maybe"]
+        league_id = harness.bot.league_ids[harness.default_guild]
+        assert notices[0].custom_ids() == [f"sideline:checkin@{league_id}:G1:{s}" for s in ("in", "out", "maybe")]
         assert notices[0].allowed_mentions is not None and notices[0].allowed_mentions["parse"] == []
     for hours in (25, 24, 3, 2):
         clock.set(new_start - timedelta(hours=hours))

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from discord import app_commands
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from bot.access import Caller
 from bot.errors import NotFound, UserFacingError
@@ -34,7 +34,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.disputes import DisputeService
 from bot.services.relays import RelayService, Responder
 from cogs.rule import rules_service
-from storage.models import Appeal, Base, Deadline, Dispute, Relay, Suspension
+from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, Suspension
 from storage.repos import core
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
@@ -517,8 +517,9 @@ def test_autocomplete_from_the_other_server_offers_nothing_of_this_server(
 def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
     """Per registered button class: custom_ids aimed at the first server's rows."""
     return {
-        "CheckInButton": [f"sideline:checkin:{code}:{status}" for code in ("G1", "G2", "G5")
-                          for status in ("in", "out")],
+        # as sent today (naming the league, as a press in a DM needs) and before buttons named one
+        "CheckInButton": [f"sideline:checkin{league}:{code}:{status}" for league in ("", f"@{world.l1}")
+                          for code in ("G1", "G2", "G5") for status in ("in", "out")],
         "RelayButton": [f"sideline:relay:{action}:{relay}" for relay in world.ids["relay"]
                         for action in ("ack", "reply")],
         "RuleButton": [f"sideline:rule:{world.l1}:{citation}" for citation in ("1.1", "1.3", "2.2", "Section 1")],
@@ -586,9 +587,14 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
     elsewhere: list[tuple[Member, int | None]] = [(world.olga, OTHER_GUILD), (world.alice, OTHER_GUILD),
                                                   (world.olga, None), (s.captain("Hawks"), None)]
     not_entitled = {"CheckInButton": s.player("Walt Orr"), "RelayButton": s.player("Bea Quinn")}
+    # Not forgeries: in a DM, Alice's own first-league games (G1, G5 for Hawks; an older button naming
+    # G1 stays refused, as she plays a G1 in both leagues), see test_a_dm_press_answers_only_for_...
+    hers = {f"sideline:checkin{league}:{code}:{status}" for status in ("in", "out")
+            for league, code in ((f"@{world.l1}", "G1"), (f"@{world.l1}", "G5"), ("", "G5"))}
     cases = [(custom_id, actor, guild, False) for template, ids in forged_presses(world).items() for custom_id in ids
              for actor, guild in elsewhere + ([(not_entitled[template], GUILD)] if template in not_entitled else [])
-             if not (custom_id.endswith((":G5:in", ":G5:out")) and guild == GUILD)]  # G5 is open to Walt's Bears
+             if not (custom_id.endswith((":G5:in", ":G5:out")) and guild == GUILD)  # G5 is open to Walt's Bears
+             and not (custom_id in hers and actor.id == ALICE and guild is None)]
     cases += [(f"sideline:relay:answer:{relay}", actor, guild, True) for relay in world.ids["relay"]
               for actor, guild in [*elsewhere, (not_entitled["RelayButton"], GUILD)]]
     for custom_id, actor, guild, form in cases:
@@ -597,6 +603,35 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
         verb = "submitted" if form else "pressed"
         assert problems == [], f"{custom_id} {verb} by {actor.name} in {where}: {problems}"
     assert len(cases) >= 50
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
+
+
+def test_a_dm_press_answers_only_for_the_pressers_own_game(world: IsolationWorld, error_log: ErrorLog) -> None:
+    """A DM has no server, so a check-in button names its league (issue #20 item 2): the press counts
+    for a player of that game in that league, and tells anyone else nothing about it."""
+    alice, l1, l2 = world.sample.captain("Hawks"), world.l1, world.l2  # Hawks here, Lynx on the second server
+
+    async def presses() -> None:
+        reply = await press(world, f"sideline:checkin@{l1}:G5:out", alice, None)
+        assert reply.ephemeral and "You're **out** ❌ for Hawks vs Bears" in reply.text, reply.text
+        assert await first_league_changes(world) == ["changed the first league's checkins"]
+        reply = await press(world, f"sideline:checkin@{l2}:L3:in", alice, None)
+        assert reply.ephemeral and "You're **in** ✅ for Lynx vs Ravens" in reply.text, reply.text
+        reply = await press(world, "sideline:checkin:G1:in", alice, None)  # older button; a G1 in both leagues
+        assert reply.ephemeral and "can't tell which game" in reply.text, reply.text
+        assert await first_league_changes(world) == []
+        for custom_id in (f"sideline:checkin@{l1}:G5:in", "sideline:checkin:G5:in"):
+            reply = await press(world, custom_id, world.olga, None)
+            assert reply.ephemeral and "isn't for you" in reply.text, reply.text
+            assert leaks(world, reply.calls, [custom_id]) == []
+        assert await first_league_changes(world) == []
+        async with world.h.bot.sessions.begin() as session:  # the probes after this one expect the setup's rows
+            checkins = Base.metadata.tables["checkins"]
+            g5 = select(Game.id).where(Game.league_id == l1, Game.code == "G5").scalar_subquery()
+            await session.execute(delete(checkins).where(checkins.c.league_id == l1, checkins.c.game_id == g5))
+        assert await first_league_changes(world) == ["changed the first league's checkins"]
+
+    world.loop.run_until_complete(presses())
     assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
 
 

@@ -1,0 +1,36 @@
+"""Which league a check-in button pressed in a DM answers for.
+
+A DM has no server to find the league from, so the button names it; buttons sent before they did
+name only the game code, and then the leagues where the presser plays that game are the candidates.
+Either way only someone on the roster of one of that game's teams gets an answer about it, so a
+forged or forwarded custom_id learns nothing about another league's game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from sqlalchemy import and_, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from storage.models import Game, Player, RosterEntry
+from storage.text import printable
+
+
+async def leagues_where_they_play(sessions: async_sessionmaker[AsyncSession], discord_id: int, game_code: str,
+                                  league_ids: Collection[int]) -> list[int]:
+    """The leagues, of ``league_ids``, where ``discord_id`` is on a team playing the game ``game_code``."""
+    if not league_ids:
+        return []
+    query = (
+        select(Game.league_id).distinct()
+        .join(RosterEntry, and_(RosterEntry.league_id == Game.league_id,
+                                or_(RosterEntry.team_id == Game.home_team_id,
+                                    RosterEntry.team_id == Game.away_team_id)))
+        .join(Player, and_(Player.league_id == RosterEntry.league_id, Player.id == RosterEntry.player_id))
+        .where(Player.discord_id == discord_id, Game.code == printable(game_code).strip(),
+               Game.league_id.in_(list(league_ids)))
+        .order_by(Game.league_id)
+    )
+    async with sessions() as session:
+        return list((await session.scalars(query)).all())
