@@ -35,7 +35,7 @@ GAMES = 150  # two reminders each (one per team): 300 sends, as in the issue
 FIRST_START = datetime(2030, 1, 10, 19, 0, tzinfo=ZoneInfo("America/Toronto")).astimezone(UTC)
 ALL_DUE = FIRST_START - timedelta(hours=2) + timedelta(minutes=61)  # every 2 h reminder due, no game started
 KILLS = 5
-DRAIN_LIMIT = 45.0  # seconds the last process may take to send what is left (about 2 s when it works)
+DRAIN_LIMIT = 90.0  # seconds the last process may take to send what is left (under 30 s on a busy machine)
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
@@ -67,14 +67,14 @@ async def spawn(db_file: Path, record: Path, now: datetime) -> asyncio.subproces
 
 
 async def kill_at_random(proc: asyncio.subprocess.Process, record: Path, rng: random.Random,
-                         limit: float = 15.0) -> bool:
+                         limit: float = 60.0) -> bool:
     """SIGKILL the child at a random point: after a few more sends, or a random instant after start;
     False if it finished first."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
     start_sends = len(read_record(record))
     if rng.random() < 0.3:  # anywhere in start-up (migrations, recovery) or the first claims
-        sends, at = None, loop.time() + rng.uniform(0.2, 2.0)
+        sends, at = None, loop.time() + rng.uniform(0.2, 6.0)
     else:
         sends, at = start_sends + rng.randint(1, 40), None
     while loop.time() < deadline and proc.returncode is None:

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import STUCK_AFTER as LEASE
+from bot.courier import LEASE
 from storage.db import create_engine
 from storage.models import StandingsPost
 from tests.conftest import CHANNELS, SampleLeague
