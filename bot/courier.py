@@ -174,13 +174,18 @@ class Courier:
         while True:
             await asyncio.sleep(RENEW_EVERY.total_seconds())
             try:
-                async with self.bot.sessions.begin() as session:
-                    await session.execute(
-                        update(OutboxMessage)
-                        .where(OutboxMessage.claimed_by == self.claimer, OutboxMessage.status == "sending")
-                        .values(lease_until=self.bot.clock.now() + LEASE))
+                await self.renew_claims()
             except Exception:  # the next renewal may work; a lapsed claim is only resent (same nonce)
                 log.warning("could not renew the courier's claims", exc_info=True)
+
+    async def renew_claims(self) -> int:
+        """Extend the lease on every row this process holds: it is alive and still working on them."""
+        async with self.bot.sessions.begin() as session:
+            result = await session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.claimed_by == self.claimer, OutboxMessage.status == "sending")
+                .values(lease_until=self.bot.clock.now() + LEASE))
+            return result.rowcount or 0
 
     async def _claim(self, limit: int, *, send_key: str | None = None) -> list[Claimed]:
         now = self.bot.clock.now()
