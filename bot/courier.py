@@ -6,18 +6,28 @@ Failure policy (product.md §5, issue 4):
 - 403 / 404 on a channel: the row fails, the league's admins are told once per channel.
 - A closed DM: the row fails, logged and counted; never a crash.
 - Past its expiry (a reminder after the game started): skipped with a log line.
+
+Claims (issue #20, item 1): each process's courier has its own id. A claim names it and holds for
+a short lease, renewed while the courier works, and a courier claims only what it can send well
+within one lease. A claim whose lease ran out belongs to no live process and is taken back by any
+courier; at start on SQLite, one process by design, everything a previous process held is taken
+back at once. Resending a row is harmless: the nonce makes Discord answer with the first message.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import logging
+import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 
 from bot.services import outbox
 from bot.services.outbox import DeliveryStats, FanOut, OutboxKinds, Outgoing
@@ -29,8 +39,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("sideline.courier")
 
 MAX_ATTEMPTS = 8
-BATCH = 200
-STUCK_AFTER = timedelta(minutes=2)  # a claimed row not finished by then is retried (same nonce)
+LEASE = timedelta(seconds=30)  # a claim not renewed for this long is taken back (same nonce)
+STUCK_AFTER = LEASE  # the name older tests know it by
+RENEW_EVERY = LEASE / 3
+BATCH = 10  # at Discord's 5 sends per channel per 5 s, a batch for one channel goes out in ~10 s
 BACKOFF_BASE = timedelta(seconds=30)
 THREAD_ARCHIVE_MINUTES = 10080  # a week
 
@@ -72,6 +84,7 @@ class Courier:
         self.kinds = kinds
         self.shard_id, self.shard_count = shard_id, shard_count
         self.totals = DeliveryStats()
+        self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
 
     def owns(self, guild_id: int) -> bool:
         return (guild_id >> 22) % self.shard_count == self.shard_id
@@ -81,56 +94,127 @@ class Courier:
         return [lg.guild_id for lg in self.bot.settings.leagues if self.owns(lg.guild_id)]
 
     async def next_due(self) -> datetime | None:
+        """When there is next something to do: a pending row falls due, or a claim's lease runs out."""
+        lease_end = func.coalesce(OutboxMessage.lease_until, OutboxMessage.next_attempt_at)
         async with self.bot.sessions() as session:
-            return await session.scalar(
+            due = await session.scalar(
                 select(OutboxMessage.next_attempt_at)
-                .where(OutboxMessage.status.in_(("pending", "sending")), OutboxMessage.guild_id.in_(self.guild_ids))
+                .where(OutboxMessage.status == "pending", OutboxMessage.guild_id.in_(self.guild_ids))
                 .order_by(OutboxMessage.next_attempt_at).limit(1)
             )
+            lapses = await session.scalar(
+                select(lease_end)
+                .where(OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids))
+                .order_by(lease_end).limit(1)
+            )
+        return min((t for t in (due, lapses) if t is not None), default=None)
 
     async def recover(self) -> int:
-        """After a crash: rows claimed but never finished go back to pending (the nonce prevents doubles)."""
-        cutoff = self.bot.clock.now() - STUCK_AFTER
+        """At start: take back what no live process holds, so a quick restart strands nothing.
+
+        On SQLite the bot is one process, so whatever another courier claimed was claimed by a
+        process that is gone; on PostgreSQL other processes may be alive, so only lapsed leases.
+        """
+        return await self._take_back(everyone_else=self.bot.engine.dialect.name == "sqlite")
+
+    async def _take_back(self, *, everyone_else: bool = False) -> int:
+        now = self.bot.clock.now()
+        lapsed: ColumnElement[bool] = or_(OutboxMessage.lease_until.is_(None), OutboxMessage.lease_until <= now)
+        if everyone_else:
+            lapsed = or_(lapsed, OutboxMessage.claimed_by.is_(None), OutboxMessage.claimed_by != self.claimer)
+        held = (OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids))
+        async with self.bot.sessions() as session:  # a read first: most rounds find nothing to take
+            if await session.scalar(select(OutboxMessage.id).where(*held, lapsed).limit(1)) is None:
+                return 0
+        async with self.bot.sessions.begin() as session:
+            result = await session.execute(update(OutboxMessage).where(*held, lapsed)
+                                           .values(status="pending", claimed_by=None, lease_until=None))
+            taken = result.rowcount or 0
+        if taken:
+            log.info("took back %d sends claimed by a process that stopped; sending them again (same nonce)", taken)
+        return taken
+
+    async def deliver_due(self) -> DeliveryStats:
+        """Send everything due now, a small batch at a time; returns what happened in this round."""
+        stats = DeliveryStats()
+        await self._take_back()
+        async with self._leases_kept():
+            while True:
+                batch = await self._claim(BATCH)
+                if not batch:
+                    break
+                for row in batch:
+                    await self._deliver(row, stats)
+        self._count(stats)
+        return stats
+
+    async def deliver_now(self, send_key: str) -> None:
+        """Send one queued row at once, due or not, for a caller that waits for it (e.g. the
+        standings message); nothing happens if another live process holds it or it is done."""
+        async with self._leases_kept():
+            for row in await self._claim(1, send_key=send_key):
+                stats = DeliveryStats()
+                await self._deliver(row, stats)
+                self._count(stats)
+
+    def _count(self, stats: DeliveryStats) -> None:
+        for name in ("sent", "retried", "failed", "skipped"):
+            setattr(self.totals, name, getattr(self.totals, name) + getattr(stats, name))
+
+    @contextlib.asynccontextmanager
+    async def _leases_kept(self) -> AsyncIterator[None]:
+        """Renew this process's claims while it works, however long Discord makes a send wait."""
+        keeper = asyncio.create_task(self._renew_leases(), name="sideline-bg-courier-leases")
+        try:
+            yield
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
+
+    async def _renew_leases(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY.total_seconds())
+            try:
+                await self.renew_claims()
+            except Exception:  # the next renewal may work; a lapsed claim is only resent (same nonce)
+                log.warning("could not renew the courier's claims", exc_info=True)
+
+    async def renew_claims(self) -> int:
+        """Extend the lease on every row this process holds: it is alive and still working on them."""
         async with self.bot.sessions.begin() as session:
             result = await session.execute(
                 update(OutboxMessage)
-                .where(OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids),
-                       or_(OutboxMessage.claimed_at.is_(None), OutboxMessage.claimed_at <= cutoff))
-                .values(status="pending")
-            )
+                .where(OutboxMessage.claimed_by == self.claimer, OutboxMessage.status == "sending")
+                .values(lease_until=self.bot.clock.now() + LEASE))
             return result.rowcount or 0
 
-    async def deliver_due(self) -> DeliveryStats:
-        """Send everything due now; returns what happened in this round."""
-        stats = DeliveryStats()
-        while True:
-            batch = await self._claim(BATCH)
-            if not batch:
-                break
-            for row in batch:
-                await self._deliver(row, stats)
-        for name in ("sent", "retried", "failed", "skipped"):
-            setattr(self.totals, name, getattr(self.totals, name) + getattr(stats, name))
-        return stats
-
-    async def _claim(self, limit: int) -> list[Claimed]:
+    async def _claim(self, limit: int, *, send_key: str | None = None) -> list[Claimed]:
         now = self.bot.clock.now()
         async with self.bot.sessions.begin() as session:
-            query = (select(OutboxMessage).where(
-                OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now,
-                OutboxMessage.guild_id.in_(self.guild_ids))
-                .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit))
+            query = select(OutboxMessage).where(OutboxMessage.status == "pending")
+            if send_key is None:
+                query = query.where(OutboxMessage.next_attempt_at <= now, OutboxMessage.guild_id.in_(self.guild_ids))
+            else:
+                query = query.where(OutboxMessage.send_key == send_key)
+            query = query.order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit)
             if session.bind.dialect.name == "postgresql":
                 query = query.with_for_update(skip_locked=True)
             rows = list((await session.scalars(query)).all())
             for row in rows:
                 row.status, row.claimed_at, row.attempts = "sending", now, row.attempts + 1
+                row.claimed_by, row.lease_until = self.claimer, now + LEASE
             return [Claimed(r.id, r.league_id, r.guild_id, r.send_key, r.kind, r.channel_id, r.user_id,
                             r.expires_at, r.attempts) for r in rows]
 
+    def _mine(self, row_id: int) -> tuple[ColumnElement[bool], ...]:
+        """The row, while this process's claim on it holds: never overwrite another process's outcome."""
+        return (OutboxMessage.id == row_id, OutboxMessage.status == "sending",
+                OutboxMessage.claimed_by == self.claimer)
+
     async def _finish(self, row_id: int, **values: object) -> None:
         async with self.bot.sessions.begin() as session:
-            await session.execute(update(OutboxMessage).where(OutboxMessage.id == row_id).values(**values))
+            await session.execute(update(OutboxMessage).where(*self._mine(row_id)).values(lease_until=None, **values))
 
     async def _deliver(self, row: Claimed, stats: DeliveryStats) -> None:
         now = self.bot.clock.now()
@@ -142,7 +226,9 @@ class Courier:
         try:
             async with self.bot.sessions.begin() as session:
                 db_row = await session.get(OutboxMessage, row.id)
-                assert db_row is not None
+                if db_row is None or db_row.status != "sending" or db_row.claimed_by != self.claimer:
+                    log.info("not sending %s: its claim lapsed and another process took it", row.send_key)
+                    return
                 render = self.kinds.renderers.get(row.kind)
                 if render is None:
                     raise LookupError(f"no renderer for outbox kind {row.kind!r} (bot/composition.py names them)")
@@ -152,7 +238,7 @@ class Courier:
                         await outbox.enqueue(session, league_id=row.league_id, guild_id=row.guild_id,
                                              key=f"{row.send_key}:{suffix}", due_at=now, message=message,
                                              user_id=user_id, expires_at=row.expires_at)
-                    db_row.status, db_row.sent_at = "sent", now
+                    db_row.status, db_row.sent_at, db_row.lease_until = "sent", now, None
                     stats.sent += 1
                     return
             if rendered is None:
@@ -240,8 +326,8 @@ class Courier:
             return
         log.warning("channel %s refused %s: %s", row.channel_id, row.send_key, error)
         async with self.bot.sessions.begin() as session:
-            await session.execute(update(OutboxMessage).where(OutboxMessage.id == row.id)
-                                  .values(status="failed", last_error=error))
+            await session.execute(update(OutboxMessage).where(*self._mine(row.id))
+                                  .values(status="failed", last_error=error, lease_until=None))
             await self._tell_admins_once(session, row, error)
         await self._after_failure(row, error)
 

@@ -1,7 +1,8 @@
 """APScheduler only wakes the bot; the outbox table says what is due and what was sent.
 
 One date job (id ``outbox:wake``) is armed for the earliest due row and re-armed after each
-round; a sweep job (id ``outbox:sweep``) catches anything armed while the loop was busy.
+round; a sweep job (id ``outbox:sweep``) catches anything armed while the loop was busy. The wake
+job also fires when a claim's lease runs out, so a stopped process's sends are taken back then.
 Rebuilding at start is one indexed query, so a restart neither loses nor repeats a send.
 """
 
@@ -35,9 +36,7 @@ class Scheduler:
         self._armed_for: datetime | None = None
 
     async def start(self) -> None:
-        recovered = await self.courier.recover()
-        if recovered:
-            log.info("re-queued %d sends interrupted by the last stop", recovered)
+        await self.courier.recover()  # what the last process held goes out again, at once
         outbox.on_new_work(self.bot.engine.sync_engine, self.poke)
         self.aps.start()
         self.aps.add_job(self.run_due, "interval", seconds=SWEEP_EVERY.total_seconds(), id=SWEEP_JOB,

@@ -16,6 +16,7 @@ from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
 from bot.errors import NoLeague
+from bot.services.outbox import Outgoing
 from bot.services.standings import Publication, StandingsTable
 from cogs._common import requires, suggesting_for, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
@@ -50,15 +51,16 @@ def standings_embed(table: StandingsTable) -> discord.Embed:
 
 
 class DiscordPoster:
-    """Posts and edits the standings message through discord.py."""
+    """Posts the standings message through the outbox (once, even across a crash) and edits it."""
 
     def __init__(self, bot: SidelineBot, guild_id: int) -> None:
         self.bot, self.guild_id = bot, guild_id
 
-    async def post(self, channel_id: int, table: StandingsTable) -> int:
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=self.guild_id)
-        message = await channel.send(embed=standings_embed(table), allowed_mentions=NO_MENTIONS)
-        return message.id
+    def message(self, table: StandingsTable) -> Outgoing:
+        return Outgoing(embeds=(standings_embed(table).to_dict(),))
+
+    async def deliver(self, send_key: str) -> None:
+        await self.bot.courier.deliver_now(send_key)
 
     async def edit(self, channel_id: int, message_id: int, table: StandingsTable) -> bool:
         channel = self.bot.get_partial_messageable(channel_id, guild_id=self.guild_id)
@@ -118,6 +120,10 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
             "posted": f"Posted the standings in <#{done.channel_id}>.",
             "edited": f"Refreshed the standings message in <#{done.channel_id}>.",
             "reposted": f"The old standings message was gone: posted a new one in <#{done.channel_id}>.",
+            "queued": f"Discord didn't take the standings message yet: it will appear in <#{done.channel_id}> "
+                      "shortly.",
+            "failed": f"Couldn't post the standings in <#{done.channel_id}>: check that the bot may send "
+                      "messages there.",
             "no-channel": "This league has no standings channel in the config ([leagues.channels] standings).",
         }[done.outcome]
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)

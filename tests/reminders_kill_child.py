@@ -67,7 +67,7 @@ async def main(db_file: Path, record: Path, now: datetime) -> int:
     remember_in(harness.discord, record)
     await harness.start()  # migrations, cogs, then the scheduler: recover, arm the wake job
     try:
-        for _ in range(1200):
+        for _ in range(2400):
             async with bot.sessions() as session:
                 left = await session.scalar(select(func.count()).select_from(OutboxMessage).where(
                     OutboxMessage.status.in_(("pending", "sending"))))

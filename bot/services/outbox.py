@@ -128,6 +128,10 @@ async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: 
     return Queued(key=key, due_at=due_at, created=created)
 
 
+async def by_key(session: AsyncSession, key: str) -> OutboxMessage | None:
+    return await session.scalar(select(OutboxMessage).where(OutboxMessage.send_key == key[:200]))
+
+
 async def cancel_pending(session: AsyncSession, league_id: int, key_prefix: str) -> int:
     result = await session.execute(
         update(OutboxMessage)

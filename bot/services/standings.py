@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol
 
 from sqlalchemy import String, bindparam, func, literal_column, select
@@ -32,6 +33,8 @@ from bot.league.standings import (
     StandingsRules,
     compute_standings,
 )
+from bot.services import outbox
+from bot.services.outbox import Outgoing
 from bot.settings import LeagueSettings
 from storage.db import PlainQuery, plain_rows
 from storage.models import (
@@ -52,6 +55,8 @@ log = logging.getLogger("sideline.standings")
 #: Columns of a team name in the monospace table: with the other columns, a line fits a phone.
 NAME_WIDTH = 12
 MAX_ADJUSTMENT = 99
+#: A new standings message falls due this late: the publishing call sends it at once itself.
+SEND_IT_MYSELF = timedelta(seconds=15)
 
 
 @dataclass(frozen=True)
@@ -114,16 +119,20 @@ class AdjustmentMade:
 class Publication:
     """What became of the standings message."""
 
-    outcome: Literal["posted", "edited", "reposted", "no-channel"]
+    outcome: Literal["posted", "edited", "reposted", "queued", "failed", "no-channel"]
     channel_id: int | None = None
     message_id: int | None = None
 
 
 class StandingsPoster(Protocol):
-    """Sends the standings message to Discord (the cog implements it; tests may fake it)."""
+    """Shows the standings message on Discord (the cog implements it; tests may fake it)."""
 
-    async def post(self, channel_id: int, table: StandingsTable) -> int:
-        """Post a new message; returns its id."""
+    def message(self, table: StandingsTable) -> Outgoing:
+        """The standings message as it will be posted."""
+        ...
+
+    async def deliver(self, send_key: str) -> None:
+        """Send the queued message named by ``send_key`` now, unless another process is sending it."""
         ...
 
     async def edit(self, channel_id: int, message_id: int, table: StandingsTable) -> bool:
@@ -370,7 +379,9 @@ class StandingsService:
         """Show the current table in the league's standings channel: edit the stored message in place,
         or post one (first time, a new channel, or the old message was deleted) and remember its id.
 
-        Serialised per league, so two results entered together never post two messages.
+        A new message goes through the outbox, its send key saved with it before Discord is asked: a
+        crash between posting and saving the id leaves a message the next publish adopts (issue #20,
+        item 8). Serialised per league, so two results entered together never post two messages.
         """
         channel_id = league.channels.standings
         if channel_id is None:
@@ -379,25 +390,62 @@ class StandingsService:
             async with self.sessions() as session:
                 table = await load_table(session, league, league_id, self.clock.now())
                 post = await session.scalar(select(StandingsPost).where(StandingsPost.league_id == league_id))
-                known = (post.channel_id, post.message_id) if post else None
+                known = (post.channel_id, post.message_id, post.send_key) if post else None
             # Discord is called outside any transaction: no database lock is held while waiting on it.
             if known is not None and known[0] == channel_id:
-                if await poster.edit(channel_id, known[1], table):
-                    await self._remember(league_id, channel_id, known[1], new=False)
-                    return Publication("edited", channel_id, known[1])
-                log.info("standings message %s in %s is gone; posting a new one", known[1], channel_id)
-            message_id = await poster.post(channel_id, table)
-            await self._remember(league_id, channel_id, message_id, new=True)
+                message_id, on_its_way = known[1], False
+                if message_id is None and known[2] is not None:  # posted, or about to be, by an earlier call
+                    message_id, on_its_way = await self._sent(league_id, known[2], poster)
+                if message_id is not None:
+                    if await poster.edit(channel_id, message_id, table):
+                        await self._touch(league_id)
+                        return Publication("edited", channel_id, message_id)
+                    log.info("standings message %s in %s is gone; posting a new one", message_id, channel_id)
+                elif on_its_way:
+                    return Publication("queued", channel_id)
+            key = await self._queue_post(league, league_id, channel_id, poster.message(table))
+            message_id, on_its_way = await self._sent(league_id, key, poster)
+            if message_id is None:
+                return Publication("queued" if on_its_way else "failed", channel_id)
             return Publication("reposted" if known is not None else "posted", channel_id, message_id)
 
-    async def _remember(self, league_id: int, channel_id: int, message_id: int, *, new: bool) -> None:
+    async def _queue_post(self, league: LeagueSettings, league_id: int, channel_id: int, message: Outgoing) -> str:
+        """Queue a new standings message and name it as the league's, in one unit of work."""
         now = self.clock.now()
+        key = f"standings:{league_id}:{uuid.uuid4().hex[:16]}"
         async with self.sessions.begin() as session:
+            # Due a little later: this call sends it itself; the courier only if this call never gets to.
+            await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=key,
+                                 due_at=now + SEND_IT_MYSELF, message=message, channel_id=channel_id)
             post = await session.scalar(select(StandingsPost).where(StandingsPost.league_id == league_id))
             if post is None:
-                session.add(StandingsPost(league_id=league_id, channel_id=channel_id, message_id=message_id,
-                                          posted_at=now, updated_at=now))
-                return
-            if new:
-                post.channel_id, post.message_id, post.posted_at = channel_id, message_id, now
-            post.updated_at = now
+                session.add(StandingsPost(league_id=league_id, channel_id=channel_id, message_id=None,
+                                          send_key=key, posted_at=now, updated_at=now))
+            else:
+                post.channel_id, post.message_id, post.send_key = channel_id, None, key
+                post.posted_at = post.updated_at = now
+        return key
+
+    async def _sent(self, league_id: int, key: str, poster: StandingsPoster) -> tuple[int | None, bool]:
+        """The id of the standings message queued as ``key``, sending it now if it is still queued;
+        (None, True) while it is on its way, (None, False) if it will never be sent."""
+        for attempt in range(2):
+            async with self.sessions.begin() as session:
+                row = await outbox.by_key(session, key)
+                if row is None or row.status in ("failed", "skipped", "cancelled"):
+                    return None, False
+                if row.status == "sent" and row.message_id is not None:
+                    post = await session.scalar(select(StandingsPost).where(
+                        StandingsPost.league_id == league_id, StandingsPost.send_key == key))
+                    if post is not None and post.message_id is None:
+                        post.message_id = row.message_id
+                    return row.message_id, False
+            if attempt == 0:
+                await poster.deliver(key)
+        return None, True
+
+    async def _touch(self, league_id: int) -> None:
+        async with self.sessions.begin() as session:
+            post = await session.scalar(select(StandingsPost).where(StandingsPost.league_id == league_id))
+            if post is not None:
+                post.updated_at = self.clock.now()

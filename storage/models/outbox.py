@@ -34,6 +34,10 @@ class OutboxMessage(Base):
     attempts: Mapped[int] = mapped_column(default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # While ``sending``: the courier (one per process) that claimed the row, and until when its claim
+    # holds unless renewed; a row whose lease ran out, or whose claimer is gone, is taken back.
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     message_id: Mapped[int | None] = mapped_column(Snowflake)
     last_error: Mapped[str | None] = mapped_column(String(300))

@@ -89,7 +89,11 @@ class StandingsAdjustment(Base):
 
 
 class StandingsPost(Base):
-    """The league's standings message, edited in place after every result."""
+    """The league's standings message, edited in place after every result.
+
+    A new message is posted through the outbox: ``send_key`` names its outbox row, and ``message_id``
+    stays empty until the send is known to have happened (a crash in between loses nothing).
+    """
 
     __tablename__ = "standings_posts"
     __table_args__ = (UniqueConstraint("league_id"),)
@@ -97,7 +101,8 @@ class StandingsPost(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
     channel_id: Mapped[int] = mapped_column(Snowflake)
-    message_id: Mapped[int] = mapped_column(Snowflake)
+    message_id: Mapped[int | None] = mapped_column(Snowflake)
+    send_key: Mapped[str | None] = mapped_column(String(200))
     posted_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
