@@ -22,7 +22,6 @@ from bot.errors import NoLeague, UserFacingError
 from bot.scheduler import Scheduler
 from bot.settings import LeagueSettings, Settings
 from storage import migrate
-from storage.checkpoints import WalCheckpoints
 from storage.db import create_engine, session_factory
 from storage.models import League
 
@@ -85,7 +84,6 @@ class SidelineBot(commands.Bot):
         self.settings = settings
         self.engine = engine or create_engine(settings.database_url)
         self.sessions = session_factory(self.engine)
-        self.checkpoints = WalCheckpoints.for_engine(self.engine)  # None: not the embedded SQLite file
         self.clock: Clock = clock or SystemClock()
         self.league_ids: dict[int, int] = {}  # guild id -> league row id
         self.courier = Courier(self)
@@ -94,8 +92,6 @@ class SidelineBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await migrate.upgrade(self.engine)
-        if self.checkpoints is not None:
-            await self.checkpoints.start()
         await self._register_leagues()
         for module in sorted(m.name for m in pkgutil.iter_modules(cogs.__path__)):
             if not module.startswith("_"):
@@ -152,11 +148,7 @@ class SidelineBot(commands.Bot):
     async def close(self) -> None:
         self.scheduler.shutdown()
         await super().close()
-        try:
-            if self.checkpoints is not None:
-                await self.checkpoints.stop()
-        finally:
-            await self.engine.dispose()
+        await self.engine.dispose()
 
 
 def freeze_startup_objects() -> None:

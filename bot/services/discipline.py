@@ -41,7 +41,6 @@ from bot.services.eligibility import SUSPENSION_CHECKS
 from bot.services.outbox import Outgoing
 from bot.services.results import RESULT_HOOKS
 from bot.settings import LeagueSettings
-from storage.db import PlainQuery, plain_rows
 from storage.models import Appeal, Game, League, Penalty, Result, RosterEntry, Suspension
 
 log = logging.getLogger("sideline.discipline")
@@ -221,16 +220,16 @@ async def _tell_served(session: AsyncSession, row: Suspension, when: datetime | 
 
 
 # Built once: every /checkin asks it, and building a statement costs more than running it.
-_ANY_ACTIVE = PlainQuery(select(Suspension.id).where(
+_ANY_ACTIVE = select(Suspension.id).where(
     Suspension.league_id == bindparam("league_id"), Suspension.player_id == bindparam("player_id"),
-    Suspension.status == "active").limit(1))
+    Suspension.status == "active").limit(1)
 
 
 # --- the hooks --------------------------------------------------------------------------------------
 async def suspended_for(session: AsyncSession, *, league_id: int, player_id: int,
                         game_id: int | None) -> str | None:
     """Why the player may not play the game (shown to the player), or None. Reads only."""
-    if not await plain_rows(session, _ANY_ACTIVE, {"league_id": league_id, "player_id": player_id}):
+    if await session.scalar(_ANY_ACTIVE, {"league_id": league_id, "player_id": player_id}) is None:
         return None
     rules = await discipline_rules(session, league_id)
     for serving in await serving_plan(session, league_id, player_id, rules):
@@ -268,17 +267,17 @@ async def reconcile(session: AsyncSession, league_id: int) -> int:
 
 
 # Every active suspension's player in the league, by the (league, status) index: a handful of rows,
-# and a statement without an IN list runs straight on SQLite (storage.db.PlainQuery).
-_ACTIVE_IN_LEAGUE = PlainQuery(select(Suspension.player_id).where(
-    Suspension.league_id == bindparam("league_id"), Suspension.status == "active"))
+# built once, and no IN list of the players asked about.
+_ACTIVE_IN_LEAGUE = select(Suspension.player_id).where(
+    Suspension.league_id == bindparam("league_id"), Suspension.status == "active")
 
 
 async def players_with_active_suspensions(session: AsyncSession, *, league_id: int,
                                          player_ids: Sequence[int]) -> set[int]:
     """The candidates for ``suspended_for`` among many players: one query instead of one each
-    (every /lineup and every batch of check-ins asks it)."""
-    active = await plain_rows(session, _ACTIVE_IN_LEAGUE, {"league_id": league_id})
-    return {player_id for player_id, in active}.intersection(player_ids)
+    (every /lineup asks it)."""
+    active = await session.scalars(_ACTIVE_IN_LEAGUE, {"league_id": league_id})
+    return set(active).intersection(player_ids)
 
 
 suspended_for.candidates = players_with_active_suspensions  # type: ignore[attr-defined]
