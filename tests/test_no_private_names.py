@@ -229,10 +229,10 @@ def test_no_private_names_of_our_dependencies() -> None:
     "import aiosqlite\nclass C:\n    def _execute(self): ...\nreal = aiosqlite.Connection._execute",
     "def f(conn):\n    return getattr(conn, '_conn')",
     "from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_cursor as Base\n"
-    "class Cursor(Base):\n    async def _execute_async(self, operation, parameters): ...",
+    "class Cursor(Base):\n    def _handle_rows(self):\n        return self._rows",
     "from sqlalchemy.dialects.sqlite import aiosqlite\n"
     "class Connection(aiosqlite.AsyncAdapt_aiosqlite_connection):\n"
-    "    def f(self):\n        self._connection = None",
+    "    def _handle_exception(self, error): ...",
 ])
 def test_a_private_name_is_caught(tmp_path: Path, source: str) -> None:
     (tmp_path / "bot").mkdir()
