@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -117,6 +119,24 @@ async def test_a_cancelled_unit_of_work_rolls_back_and_gives_its_connection_back
         await task
     async with sessions() as s:  # one connection per process: this waits forever if it wasn't returned
         assert (await asyncio.wait_for(s.execute(text("SELECT count(*) FROM t")), 5)).scalar_one() == 0
+
+
+def test_a_process_that_never_disposes_its_engine_still_exits(tmp_path: Path) -> None:
+    """A CLI command that fails before its cleanup must not leave the process waiting forever on
+    aiosqlite's worker thread (SQLAlchemy before 2.0.46 with aiosqlite 0.22: it does)."""
+    script = (
+        "import asyncio\n"
+        "from sqlalchemy import text\n"
+        "from storage.db import create_engine, session_factory\n"
+        "async def main():\n"
+        f"    engine = create_engine('sqlite+aiosqlite:///{tmp_path / 'left.db'}')\n"
+        "    async with session_factory(engine).begin() as session:\n"
+        "        await session.execute(text('SELECT 1'))\n"
+        "asyncio.run(main())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    finished = subprocess.run([sys.executable, "-c", script], cwd=root, timeout=120, capture_output=True, text=True)
+    assert finished.returncode == 0, finished.stderr
 
 
 # --- the hot reads and the check-in write: named rows, column types applied (SQLite and PostgreSQL) ---
