@@ -1,12 +1,18 @@
 # Two commands do everything on a fresh machine (Python 3.11+ is the only prerequisite):
 #   make run    set up .venv and start the bot (SQLite by default; needs SIDELINE_TOKEN)
 #   make test   set up .venv and run the linters and the whole test suite
+#   make test-lowest   the storage, service and command tests on the lowest versions pyproject.toml
+#                      allows (constraints-lowest.txt, in .venv-lowest), on SQLite
 PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
+LOWEST ?= .venv-lowest
+# On the lowest versions: what touches the database and the command tree (the pure rules don't).
+LOWEST_TESTS ?= tests/storage tests/services tests/commands tests/test_migrations.py tests/test_backup.py \
+                tests/test_no_private_names.py
 CONFIG ?= config.toml
 
-.PHONY: run test setup clean
+.PHONY: run test test-lowest setup setup-lowest clean
 
 $(BIN)/sideline: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +22,14 @@ $(BIN)/sideline: pyproject.toml
 
 setup: $(BIN)/sideline
 
+$(LOWEST)/bin/sideline: pyproject.toml constraints-lowest.txt
+	$(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST)/bin/python -m pip install --quiet -c constraints-lowest.txt -e '.[test,postgres]'
+	touch $(LOWEST)/bin/sideline
+
+setup-lowest: $(LOWEST)/bin/sideline
+
 run: setup
 	@test -f $(CONFIG) || { cp config.example.toml $(CONFIG); echo "created $(CONFIG) from config.example.toml: fill in your server ids"; }
 	$(BIN)/sideline --config $(CONFIG) run $(ARGS)
@@ -24,5 +38,9 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# SQLite only: the PostgreSQL run of these tests takes several times as long (the normal run covers it).
+test-lowest: setup-lowest
+	SIDELINE_TEST_PG_URL= $(LOWEST)/bin/python -m pytest $(LOWEST_TESTS) $(PYTEST_ARGS)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(LOWEST) .pytest_cache .ruff_cache

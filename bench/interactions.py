@@ -30,7 +30,6 @@ from sqlalchemy import insert, literal, select
 
 from bench.idle import league
 from bench.machine import describe, percentile, reproduce
-from storage.db import PlainQuery, plain_rows
 
 TEAMS, PLAYERS, GAMES, CHECKINS, RESULTS = 200, 4000, 2000, 20_000, 2000
 PLAYED = RESULTS  # played games carry the results; the GAMES upcoming ones carry check-ins
@@ -107,15 +106,15 @@ def add_noop(bot: discord.Client) -> None:
     async def noop(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("ok", ephemeral=True)
 
-    one = PlainQuery(select(literal(1)))
+    one = select(literal(1))
 
     @app_commands.command(name="noopdb", description="A unit of work and one query, then answers")
     @app_commands.guild_only()
     async def noop_db(interaction: discord.Interaction) -> None:
         """The cheapest database command the stack allows: what any command that reads pays first
-        (a unit of work and one query, run the way the hot queries run: storage.db.PlainQuery)."""
+        (a unit of work and one query, run the way the hot queries run: a statement built once)."""
         async with bot.sessions() as session:  # type: ignore[attr-defined]
-            await plain_rows(session, one)
+            await session.execute(one)
         await interaction.response.send_message("ok", ephemeral=True)
 
     bot.tree.add_command(noop)  # type: ignore[attr-defined]

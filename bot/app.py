@@ -23,7 +23,6 @@ from bot.scheduler import Scheduler
 from bot.services.leagues import register_leagues
 from bot.settings import LeagueSettings, Settings
 from storage import migrate
-from storage.checkpoints import WalCheckpoints
 from storage.db import create_engine, session_factory
 
 log = logging.getLogger("sideline")
@@ -99,7 +98,6 @@ class SidelineBot(commands.Bot):
         self.settings = settings
         self.engine = engine or create_engine(settings.database_url)
         self.sessions = session_factory(self.engine)
-        self.checkpoints = WalCheckpoints.for_engine(self.engine)  # None: not the embedded SQLite file
         self.clock: Clock = clock or SystemClock()
         self.league_ids: dict[int, int] = {}  # guild id -> league row id
         self.services = build_services(settings, self.sessions, self.clock)
@@ -109,8 +107,6 @@ class SidelineBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await migrate.upgrade(self.engine)
-        if self.checkpoints is not None:
-            await self.checkpoints.start()
         await self._register_leagues()
         for module in sorted(m.name for m in pkgutil.iter_modules(cogs.__path__)):
             if not module.startswith("_"):
@@ -169,11 +165,7 @@ class SidelineBot(commands.Bot):
     async def close(self) -> None:
         self.scheduler.shutdown()
         await super().close()
-        try:
-            if self.checkpoints is not None:
-                await self.checkpoints.stop()
-        finally:
-            await self.engine.dispose()
+        await self.engine.dispose()
 
 
 def freeze_startup_objects() -> None:

@@ -8,10 +8,8 @@ Choices the spec leaves open, decided here:
   so and the service's ``on_late_dropout`` (the captains' alert) is awaited after the answer is saved.
 - Writes are one upsert per (game, player): concurrent answers are each recorded exactly once and
   the last write wins.
-- On SQLite, this process's check-ins commit in groups (bot/services/group_commit.py): in a burst
-  (a reminder goes out, everyone presses In) the ones that arrive while a transaction runs share
-  the next one, in arrival order, instead of queueing for SQLite's one write lock each. A refused
-  check-in raises before it writes, so it never undoes the others in its group.
+- Each check-in is its own unit of work, on SQLite and PostgreSQL alike; a refused check-in raises
+  before it writes.
 - Check-ins carry no team: a player's answers count for the team they are on now, so a player
   removed from the roster simply drops out of the lineup.
 """
@@ -19,8 +17,7 @@ Choices the spec leaves open, decided here:
 from __future__ import annotations
 
 import logging
-import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
-from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound, UserFacingError
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.lineup import CheckedInPlayer, LineupReport, check_lineup, lineup_rules_for
 from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.checkin_queries import (
@@ -38,14 +35,12 @@ from bot.services.checkin_queries import (
     GameRef,
     GameSides,
     checkin_context,
-    checkin_contexts,
     roster_answers,
 )
 from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
-from bot.services.group_commit import GroupCommit
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
-from storage.db import PlainQuery, plain_write, upsert_insert
+from storage.db import upsert_insert
 from storage.models import CheckIn, Game
 from storage.repos import core
 from storage.repos.core import TeamRef
@@ -136,24 +131,24 @@ async def record_checkin(session: AsyncSession, *, league_id: int, game_id: int,
             if created is not None:
                 return None
             previous = await session.scalar(current.with_for_update())
-    await plain_write(session, _upsert(insert), values)
+    await session.execute(_upsert(insert), values)
     return previous
 
 
-_UPSERTS: dict[Any, PlainQuery] = {}
+_UPSERTS: dict[Any, Any] = {}
 _UPSERTED = ("league_id", "game_id", "player_id", "status", "updated_at")
 
 
-def _upsert(insert: Any) -> PlainQuery:
+def _upsert(insert: Any) -> Any:
     """The dialect's check-in upsert, built once per dialect (the hot path's one write)."""
     query = _UPSERTS.get(insert)
     if query is None:
         table = CheckIn.__table__
         stmt = insert(table).values({column: bindparam(column) for column in _UPSERTED})
-        query = _UPSERTS[insert] = PlainQuery(stmt.on_conflict_do_update(
+        query = _UPSERTS[insert] = stmt.on_conflict_do_update(
             index_elements=[table.c.game_id, table.c.player_id],
             set_={"status": stmt.excluded.status, "updated_at": stmt.excluded.updated_at},
-        ))
+        )
     return query
 
 
@@ -177,28 +172,6 @@ class _Ask:
 
 
 _Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
-_batches: weakref.WeakKeyDictionary[Any, GroupCommit[_Ask, _Answer]] = weakref.WeakKeyDictionary()
-
-
-def _group_commit(sessions: async_sessionmaker[AsyncSession]) -> GroupCommit[_Ask, _Answer] | None:
-    """On SQLite, check-ins commit in groups (bot/services/group_commit.py); None on PostgreSQL,
-    where row locks let them run side by side."""
-    engine = sessions.kw.get("bind")
-    if engine is None or engine.dialect.name != "sqlite":
-        return None
-    batch = _batches.get(sessions)
-    if batch is None:
-        async def handle(asks: Sequence[_Ask]) -> list[_Answer | BaseException]:
-            async with sessions.begin() as session:
-                if len(asks) > 1:
-                    return await _check_in_many(session, asks)
-                try:  # alone: one query reads everything (the set-based reads cost more for one)
-                    return [await _check_in(session, asks[0], previous_exact=True)]
-                except UserFacingError as refused:
-                    return [refused]
-
-        batch = _batches[sessions] = GroupCommit(handle)
-    return batch
 
 
 class CheckInService:
@@ -214,12 +187,8 @@ class CheckInService:
         if status not in CHECKIN_STATUSES:
             raise InvalidInput(f"Answer one of: {', '.join(CHECKIN_STATUSES)}.")
         ask = _Ask(caller, status, game_code, self.clock, self.suspensions)
-        batch = _group_commit(self.sessions)
-        if batch is not None:
-            result, ids = await batch.submit(ask)
-        else:
-            async with self.sessions.begin() as session:
-                result, ids = await _check_in(session, ask, previous_exact=False)
+        async with self.sessions.begin() as session:
+            result, ids = await _check_in(session, ask)
         if result.late_dropout:
             try:
                 await self.on_late_dropout(*ids)
@@ -302,11 +271,8 @@ class CheckInService:
         return GameSides.of(await _next_game(session, caller, member, now))
 
 
-async def _check_in(session: AsyncSession, ask: _Ask, *, previous_exact: bool) -> _Answer:
-    """Decide and record one check-in in the caller's unit of work; raises before writing if refused.
-
-    ``previous_exact``: writers are serialised (SQLite), so the answer read here is the one replaced.
-    """
+async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
+    """Decide and record one check-in in the caller's unit of work; raises before writing if refused."""
     caller, now = ask.caller, ask.clock.now()
     if ask.game_code is not None and ask.game_code.strip():
         ctx = await checkin_context(session, caller.league_id, caller.discord_id, code=ask.game_code)
@@ -319,63 +285,8 @@ async def _check_in(session: AsyncSession, ask: _Ask, *, previous_exact: bool) -
     if ask.status != "out":
         await _check_eligible(session, ask, ctx)
     previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
-                                    player_id=ctx.player_id, status=ask.status, now=now,
-                                    previous=ctx.previous if previous_exact else UNREAD)
+                                    player_id=ctx.player_id, status=ask.status, now=now)
     return _answer(ask, ctx, previous, now)
-
-
-async def _check_in_many(session: AsyncSession, asks: Sequence[_Ask]) -> list[_Answer | BaseException]:
-    """A group of check-ins in one unit of work, in arrival order, with a handful of queries in all.
-
-    Only for serialised writers (SQLite): the answers read here are exactly the ones replaced.
-    Each check-in gets its result or its refusal; a refusal writes nothing.
-    """
-    answers: list[_Answer | BaseException | None] = [None] * len(asks)
-    codes: list[str | None] = [a.game_code.strip() if a.game_code and a.game_code.strip() else None for a in asks]
-    for i, ask in enumerate(asks):  # no game named: find the team's next game first
-        if codes[i] is None:
-            try:
-                member = await membership(session, ask.caller)
-                codes[i] = (await _next_game(session, ask.caller, member, ask.clock.now())).code
-            except UserFacingError as refused:
-                answers[i] = refused
-    contexts: dict[tuple[int, int, str], CheckInContext] = {}
-    candidates: set[tuple[int, int]] = set()
-    for league_id in {a.caller.league_id for a in asks}:
-        pairs = [(a.caller.discord_id, c) for a, c, done in zip(asks, codes, answers, strict=True)
-                 if a.caller.league_id == league_id and c is not None and done is None]
-        found = await checkin_contexts(session, league_id, pairs)
-        contexts.update({(league_id, *key): ctx for key, ctx in found.items()})
-        players = [c.player_id for c in found.values() if c.player_id is not None]
-        suspensions = asks[0].suspensions
-        found_suspended = await suspensions.candidates(session, league_id=league_id, player_ids=players)
-        candidates |= {(league_id, p) for p in found_suspended}
-    current: dict[tuple[int, int], str | None] = {}
-    rows: dict[tuple[int, int], dict[str, Any]] = {}
-    for i, ask in enumerate(asks):
-        if answers[i] is not None:
-            continue
-        caller, now, code = ask.caller, ask.clock.now(), codes[i]
-        assert code is not None
-        ctx = contexts.get((caller.league_id, caller.discord_id, code))
-        try:
-            _check_allowed(ask, ctx, now)
-            assert ctx is not None and ctx.player_id is not None
-            if ask.status != "out" and (caller.league_id, ctx.player_id) in candidates:
-                await _check_eligible(session, ask, ctx)
-        except UserFacingError as refused:
-            answers[i] = refused
-            continue
-        key = (ctx.game_id, ctx.player_id)
-        previous = current.get(key, ctx.previous)
-        current[key] = ask.status
-        rows.pop(key, None)  # the latest answer wins, written in arrival order
-        rows[key] = {"league_id": caller.league_id, "game_id": ctx.game_id, "player_id": ctx.player_id,
-                     "status": ask.status, "updated_at": now}
-        answers[i] = _answer(ask, ctx, previous, now)
-    if rows:
-        await session.execute(_upsert(upsert_insert(session)).statement, list(rows.values()))
-    return [a if a is not None else RuntimeError("check-in not handled") for a in answers]
 
 
 def _check_allowed(ask: _Ask, ctx: CheckInContext | None, now: datetime) -> None:

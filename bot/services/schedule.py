@@ -93,7 +93,8 @@ class ScheduleService:
             team = await resolve_team_ref(session, caller, team_name, member)
             player_id = member.player_id if member.team_id == team.id else None
             rows = await core.team_schedule(session, caller.league_id, team.id, self.clock.now(), limit, player_id)
-            return ScheduleView(team.name, tuple(GameLine(*row) for row in rows))
+            return ScheduleView(team.name, tuple(GameLine(r.code, r.starts_at, r.home, r.away, r.venue, r.kind,
+                                                          r.status, r.answer) for r in rows))
 
     async def autocomplete_games(self, caller: Caller, text: str, *, mine_only: bool = False) -> list[Game]:
         async with self.sessions() as session:

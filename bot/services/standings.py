@@ -36,7 +36,6 @@ from bot.league.standings import (
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.settings import LeagueSettings
-from storage.db import PlainQuery, plain_rows
 from storage.models import (
     Division,
     Game,
@@ -188,8 +187,7 @@ async def point_adjustments(session: AsyncSession, league_id: int) -> list[Point
 # result_changes (results.record), a played game's teams and kind never change (/game and the
 # importer refuse), adjustments are only ever added, a deleted game takes its result and audit
 # rows with it, and the teams (names and divisions) are folded into one string.
-# The record separator is SQL text, not a value: a value would be sent as a literal at execution
-# time, which keeps a statement off the direct path (storage.db.PlainQuery).
+# The record separator is SQL text, not a bound value: the statement carries no values of its own.
 _RECORD_SEPARATOR = literal_column("'\x1e'", String)
 _TEAMS_AND_DIVISIONS = (
     select(func.aggregate_strings(Team.name + "\x1f" + func.coalesce(Division.name, ""),
@@ -197,7 +195,7 @@ _TEAMS_AND_DIVISIONS = (
     .select_from(Team).outerjoin(Division, Team.division_id == Division.id)
     .where(Team.league_id == bindparam("league_id")).scalar_subquery()
 )
-_INPUTS_VERSION = PlainQuery(select(_TEAMS_AND_DIVISIONS, *(
+_INPUTS_VERSION = select(_TEAMS_AND_DIVISIONS, *(
     select(aggregate).where(column == bindparam("league_id")).scalar_subquery()
     for aggregate, column in (
         (func.count(ResultChange.id), ResultChange.league_id), (func.max(ResultChange.id), ResultChange.league_id),
@@ -205,7 +203,7 @@ _INPUTS_VERSION = PlainQuery(select(_TEAMS_AND_DIVISIONS, *(
         (func.count(StandingsAdjustment.id), StandingsAdjustment.league_id),
         (func.max(StandingsAdjustment.id), StandingsAdjustment.league_id),
     )
-)))
+))
 
 
 @dataclass(frozen=True)
@@ -232,7 +230,7 @@ async def load_table(session: AsyncSession, league: LeagueSettings, league_id: i
     rules = league.rules.standings
     if league_id is None:  # the league has never been used: no teams yet
         return StandingsTable(league.key, league.name, rules, (), 0, now)
-    inputs = tuple((await plain_rows(session, _INPUTS_VERSION, {"league_id": league_id}))[0])
+    inputs = tuple((await session.execute(_INPUTS_VERSION, {"league_id": league_id})).one())
     cache = _computed.setdefault(session.get_bind(), {})
     hit = cache.get(league_id)
     if hit is None or hit.inputs != inputs or hit.rules != rules:

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BindParameter, ColumnElement, Select, and_, bindparam, func, or_, select
+from sqlalchemy import BindParameter, ColumnElement, Row, Select, and_, bindparam, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.db import PlainQuery, plain_rows
 from storage.models import CheckIn, Division, Game, League, Player, RosterEntry, Team, TeamCaptain
 from storage.text import printable
 
@@ -52,23 +51,23 @@ class TeamRef:
         return cls(team.id, team.name, team.division.name if team.division else None)
 
 
-def _team_ref_query(*, by_name: bool) -> PlainQuery:
-    return PlainQuery(select(Team.id, Team.name, Division.name)
-                      .outerjoin(Division, Team.division_id == Division.id)
-                      .where(Team.league_id == _LEAGUE, _NAME_MATCHES if by_name else Team.id == _ID))
+def _team_ref_query(*, by_name: bool) -> Select[Any]:
+    return (select(Team.id, Team.name, Division.name.label("division"))
+            .outerjoin(Division, Team.division_id == Division.id)
+            .where(Team.league_id == _LEAGUE, _NAME_MATCHES if by_name else Team.id == _ID))
 
 
 _TEAM_REF_BY_NAME, _TEAM_REF_BY_ID = _team_ref_query(by_name=True), _team_ref_query(by_name=False)
 
 
 async def team_ref_by_name(session: AsyncSession, league_id: int, name: str) -> TeamRef | None:
-    rows = await plain_rows(session, _TEAM_REF_BY_NAME, {"league_id": league_id, "name": name_key(name)})
-    return TeamRef(*rows[0]) if rows else None
+    row = (await session.execute(_TEAM_REF_BY_NAME, {"league_id": league_id, "name": name_key(name)})).first()
+    return TeamRef(row.id, row.name, row.division) if row else None
 
 
 async def team_ref_by_id(session: AsyncSession, league_id: int, team_id: int) -> TeamRef | None:
-    rows = await plain_rows(session, _TEAM_REF_BY_ID, {"league_id": league_id, "id": team_id})
-    return TeamRef(*rows[0]) if rows else None
+    row = (await session.execute(_TEAM_REF_BY_ID, {"league_id": league_id, "id": team_id})).first()
+    return TeamRef(row.id, row.name, row.division) if row else None
 
 
 async def teams(session: AsyncSession, league_id: int) -> Sequence[Team]:
@@ -130,8 +129,8 @@ _GAME_BY_CODE_FOR_UPDATE = _GAME_BY_CODE.with_for_update(of=Game).execution_opti
 
 # Who someone is in a league, in one query: their roster place (NULL when none) and a row per team
 # they captain, from the league's row so there is a row even for a stranger.
-_MEMBERSHIP = PlainQuery(
-    select(RosterEntry.team_id, RosterEntry.player_id, TeamCaptain.team_id).select_from(League)
+_MEMBERSHIP = (
+    select(RosterEntry.team_id, RosterEntry.player_id, TeamCaptain.team_id.label("captain_of")).select_from(League)
     .outerjoin(Player, and_(Player.league_id == League.id, Player.discord_id == bindparam("discord_id")))
     .outerjoin(RosterEntry, and_(RosterEntry.league_id == Player.league_id, RosterEntry.player_id == Player.id))
     .outerjoin(TeamCaptain, and_(TeamCaptain.league_id == League.id, TeamCaptain.discord_id == bindparam("discord_id")))
@@ -142,11 +141,10 @@ async def roster_place_and_captained(session: AsyncSession, league_id: int,
                                      discord_id: int) -> tuple[int | None, int | None, set[int]]:
     """The person's roster team and player ids (None when not on a roster) and the ids of the
     teams they captain. Plain columns: every command asks this, and an entity costs twice as much."""
-    rows = await plain_rows(session, _MEMBERSHIP, {"league_id": league_id, "discord_id": discord_id})
+    rows = (await session.execute(_MEMBERSHIP, {"league_id": league_id, "discord_id": discord_id})).all()
     if not rows:
         return None, None, set()
-    team_id, player_id, _ = rows[0]
-    return team_id, player_id, {captained for _, _, captained in rows if captained is not None}
+    return rows[0].team_id, rows[0].player_id, {row.captain_of for row in rows if row.captain_of is not None}
 
 
 async def captain_ids(session: AsyncSession, team_id: int) -> list[int]:
@@ -187,8 +185,8 @@ def teams_as(*names: str) -> list[Any]:
 
 def _team_schedule() -> Select[Any]:
     home, away = teams_as("home", "away")
-    return (select(Game.code, Game.starts_at, home.c.name, away.c.name, Game.venue, Game.kind, Game.status,
-                   CheckIn.status)
+    return (select(Game.code, Game.starts_at, home.c.name.label("home"), away.c.name.label("away"), Game.venue,
+                   Game.kind, Game.status, CheckIn.status.label("answer"))
             .join(home, Game.home_team_id == home.c.id).join(away, Game.away_team_id == away.c.id)
             .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == bindparam("player_id")))
             .where(_in_league(_LEAGUE, by_team=True), Game.status == "scheduled", Game.starts_at >= bindparam("after"),
@@ -196,15 +194,15 @@ def _team_schedule() -> Select[Any]:
             .order_by(Game.starts_at, Game.id).limit(bindparam("limit")))
 
 
-_TEAM_SCHEDULE = PlainQuery(_team_schedule())
+_TEAM_SCHEDULE = _team_schedule()
 
 
 async def team_schedule(session: AsyncSession, league_id: int, team_id: int, after: datetime, limit: int,
-                        player_id: int | None) -> Sequence[Sequence[Any]]:
-    """A team's next games as plain rows: code, starts_at, home, away, venue, kind, status, and the
-    answer ``player_id`` gave (None for no answer or no player)."""
-    return await plain_rows(session, _TEAM_SCHEDULE, {"league_id": league_id, "team_id": team_id, "after": after,
-                                                      "limit": limit, "player_id": player_id})
+                        player_id: int | None) -> Sequence[Row[Any]]:
+    """A team's next games as named rows: code, starts_at, home, away, venue, kind, status, and the
+    ``answer`` ``player_id`` gave (None for no answer or no player)."""
+    return (await session.execute(_TEAM_SCHEDULE, {"league_id": league_id, "team_id": team_id, "after": after,
+                                                   "limit": limit, "player_id": player_id})).all()
 
 
 async def search_games(session: AsyncSession, league_id: int, after: datetime, text: str,
