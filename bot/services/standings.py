@@ -155,7 +155,7 @@ async def team_divisions(session: AsyncSession, league_id: int) -> dict[str, str
 
 
 async def game_results(session: AsyncSession, league_id: int) -> list[GameResult]:
-    """Every counted result as plain rows: one flat query, no ORM objects (bench/interactions.py)."""
+    """Every counted result as plain rows: one flat query, no ORM objects."""
     home, away, forfeit = aliased(Team), aliased(Team), aliased(Team)
     rows = (await session.execute(
         select(Game.code, home.name, away.name, Result.home_score, Result.away_score, Result.decided,

@@ -18,7 +18,7 @@ from storage.models import CheckIn, Division, Game, League, Player, RosterEntry,
 from storage.text import printable
 
 # The lookups every command makes are built once, with bound parameters: building a statement
-# costs more than running it on an indexed table (bench/interactions).
+# costs more than running it on an indexed table.
 _LEAGUE, _ID = bindparam("league_id"), bindparam("id")
 _NAME_MATCHES = func.lower(Team.name) == bindparam("name")  # with name_key(the name typed)
 _TEAM_BY_NAME = select(Team).where(Team.league_id == _LEAGUE, _NAME_MATCHES)
