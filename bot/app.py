@@ -165,6 +165,7 @@ class SidelineBot(commands.Bot):
     async def close(self) -> None:
         self.scheduler.shutdown()
         await super().close()
+        await self.courier.close()
         await self.engine.dispose()
 
 

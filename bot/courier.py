@@ -10,8 +10,12 @@ Failure policy (product.md §5, issue 4):
 Claims (issue #20, item 1): each process's courier has its own id. A claim names it and holds for
 a short lease, renewed while the courier works, and a courier claims only what it can send well
 within one lease. A claim whose lease ran out belongs to no live process and is taken back by any
-courier; at start on SQLite, one process by design, everything a previous process held is taken
-back at once. Resending a row is harmless: the nonce makes Discord answer with the first message.
+courier. A stopped process's claims are taken back at once, without waiting for the lease: on
+SQLite, one process by design, everything a previous process held; on PostgreSQL, where several
+processes may share the outbox, the claims of every process that no longer holds its presence lock
+(a session advisory lock each courier takes on a connection of its own, which PostgreSQL releases
+when the process dies). Resending a row is harmless: the nonce makes Discord answer with the first
+message.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
-from sqlalchemy import ColumnElement, func, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, text, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from bot.services import outbox
 from bot.services.outbox import DeliveryStats, FanOut, OutboxKinds, Outgoing
@@ -45,6 +50,15 @@ RENEW_EVERY = LEASE / 3
 BATCH = 10  # at Discord's 5 sends per channel per 5 s, a batch for one channel goes out in ~10 s
 BACKOFF_BASE = timedelta(seconds=30)
 THREAD_ARCHIVE_MINUTES = 10080  # a week
+
+
+PRESENCE_LOCK = text("SELECT pg_advisory_lock(:key)")
+TRY_PRESENCE_LOCK = text("SELECT pg_try_advisory_xact_lock(:key)")
+
+
+def presence_key(claimer: str) -> int:
+    """A process's presence lock: a PostgreSQL advisory lock key (64-bit signed) from its claimer id."""
+    return int.from_bytes(hashlib.blake2b(claimer.encode(), digest_size=8).digest(), "big", signed=True)
 
 
 def nonce_for(send_key: str) -> str:
@@ -85,6 +99,7 @@ class Courier:
         self.shard_id, self.shard_count = shard_id, shard_count
         self.totals = DeliveryStats()
         self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
+        self.presence: AsyncConnection | None = None  # PostgreSQL: holds this process's presence lock
 
     def owns(self, guild_id: int) -> bool:
         return (guild_id >> 22) % self.shard_count == self.shard_id
@@ -113,30 +128,59 @@ class Courier:
         """At start: take back what no live process holds, so a quick restart strands nothing.
 
         On SQLite the bot is one process, so whatever another courier claimed was claimed by a
-        process that is gone; on PostgreSQL other processes may be alive, so only lapsed leases.
+        process that is gone; on PostgreSQL, what lapsed leases and stopped processes held.
         """
         return await self._take_back(everyone_else=self.bot.engine.dialect.name == "sqlite")
 
+    async def announce_presence(self) -> None:
+        """PostgreSQL: hold this process's presence lock for as long as it runs, before it claims
+        anything, so other processes can tell its claims from a stopped one's."""
+        if self.presence is not None or self.bot.engine.dialect.name != "postgresql":
+            return
+        connection = await self.bot.engine.connect()
+        await connection.execute(PRESENCE_LOCK, {"key": presence_key(self.claimer)})
+        await connection.commit()  # a session lock: it outlives the transaction, not the connection
+        self.presence = connection
+
+    async def close(self) -> None:
+        if self.presence is not None:
+            await self.presence.close()
+            self.presence = None
+
     async def _take_back(self, *, everyone_else: bool = False) -> int:
         now = self.bot.clock.now()
-        lapsed: ColumnElement[bool] = or_(OutboxMessage.lease_until.is_(None), OutboxMessage.lease_until <= now)
-        if everyone_else:
-            lapsed = or_(lapsed, OutboxMessage.claimed_by.is_(None), OutboxMessage.claimed_by != self.claimer)
         held = (OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids))
+        not_mine = or_(OutboxMessage.claimed_by.is_(None), OutboxMessage.claimed_by != self.claimer)
+        lapsed = or_(OutboxMessage.lease_until.is_(None), OutboxMessage.lease_until <= now)
         async with self.bot.sessions() as session:  # a read first: most rounds find nothing to take
-            if await session.scalar(select(OutboxMessage.id).where(*held, lapsed).limit(1)) is None:
+            if await session.scalar(select(OutboxMessage.id).where(*held, or_(not_mine, lapsed)).limit(1)) is None:
                 return 0
         async with self.bot.sessions.begin() as session:
-            result = await session.execute(update(OutboxMessage).where(*held, lapsed)
+            gone: ColumnElement[bool] = lapsed
+            if everyone_else:
+                gone = or_(gone, not_mine)
+            elif session.bind.dialect.name == "postgresql":
+                stopped = await self._stopped_claimers(session, held)
+                if stopped:
+                    gone = or_(gone, OutboxMessage.claimed_by.in_(stopped))
+            result = await session.execute(update(OutboxMessage).where(*held, gone)
                                            .values(status="pending", claimed_by=None, lease_until=None))
             taken = result.rowcount or 0
         if taken:
             log.info("took back %d sends claimed by a process that stopped; sending them again (same nonce)", taken)
         return taken
 
+    async def _stopped_claimers(self, session: AsyncSession, held: tuple[ColumnElement[bool], ...]) -> list[str]:
+        """The other processes holding claims whose presence lock is free: they have stopped. The lock
+        is taken for this transaction only, so a process can't come back to its claims meanwhile."""
+        claimers = (await session.scalars(select(OutboxMessage.claimed_by).distinct().where(
+            *held, OutboxMessage.claimed_by.is_not(None), OutboxMessage.claimed_by != self.claimer))).all()
+        return [c for c in claimers if c and await session.scalar(TRY_PRESENCE_LOCK, {"key": presence_key(c)})]
+
     async def deliver_due(self) -> DeliveryStats:
         """Send everything due now, a small batch at a time; returns what happened in this round."""
         stats = DeliveryStats()
+        await self.announce_presence()
         await self._take_back()
         async with self._leases_kept():
             while True:
@@ -151,6 +195,7 @@ class Courier:
     async def deliver_now(self, send_key: str) -> None:
         """Send one queued row at once, due or not, for a caller that waits for it (e.g. the
         standings message); nothing happens if another live process holds it or it is done."""
+        await self.announce_presence()
         async with self._leases_kept():
             for row in await self._claim(1, send_key=send_key):
                 stats = DeliveryStats()

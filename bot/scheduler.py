@@ -36,6 +36,7 @@ class Scheduler:
         self._armed_for: datetime | None = None
 
     async def start(self) -> None:
+        await self.courier.announce_presence()
         await self.courier.recover()  # what the last process held goes out again, at once
         outbox.on_new_work(self.bot.engine.sync_engine, self.poke)
         self.aps.start()

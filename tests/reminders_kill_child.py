@@ -1,7 +1,7 @@
 """A bot process for tests/test_reminders_kill.py, meant to be SIGKILLed while it delivers reminders.
 
-Usage: ``python tests/reminders_kill_child.py DB_FILE RECORD_FILE NOW_ISO``. It runs the real bot
-(scheduler on) over the SQLite file with the fake Discord. Discord outlives the bot, so the fake
+Usage: ``python tests/reminders_kill_child.py DB_URL RECORD_FILE NOW_ISO``. It runs the real bot
+(scheduler on) over the database (SQLite or PostgreSQL) with the fake Discord. Discord outlives the bot, so the fake
 keeps what it created in RECORD_FILE (one JSON line per message request) and reloads it on start:
 its enforce_nonce check spans the bot's restarts like the real one. Exits 0 once nothing is left
 to send.
@@ -31,10 +31,10 @@ from tests.conftest import league_config, make_settings  # noqa: E402
 from tests.harness import Call, FakeDiscord, Harness  # noqa: E402
 
 
-def settings_for(db_file: Path) -> Settings:
+def settings_for(db_url: str) -> Settings:
     """One league, one reminder 2 h before each game, no captain checks."""
     config = league_config(reminders={"game_offsets": ["2h"], "captain_alert_offsets": []})
-    return make_settings(config, url=f"sqlite+aiosqlite:///{db_file}")
+    return make_settings(config, url=db_url)
 
 
 def read_record(record: Path) -> list[dict[str, Any]]:
@@ -60,8 +60,8 @@ def remember_in(fake: FakeDiscord, record: Path) -> None:
     fake.hooks.append(write)
 
 
-async def main(db_file: Path, record: Path, now: datetime) -> int:
-    bot = create_bot(settings_for(db_file), engine=create_engine(f"sqlite+aiosqlite:///{db_file}"),
+async def main(db_url: str, record: Path, now: datetime) -> int:
+    bot = create_bot(settings_for(db_url), engine=create_engine(db_url),
                      clock=FixedClock(now), run_scheduler=True)
     harness = Harness(bot)
     remember_in(harness.discord, record)
@@ -80,4 +80,4 @@ async def main(db_file: Path, record: Path, now: datetime) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2]), datetime.fromisoformat(sys.argv[3]))))
+    sys.exit(asyncio.run(main(sys.argv[1], Path(sys.argv[2]), datetime.fromisoformat(sys.argv[3]))))

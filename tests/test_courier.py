@@ -205,7 +205,8 @@ async def test_a_live_claim_is_never_taken_and_a_dead_ones_lapses(
     for i in range(3 * BATCH):
         await queue(harness, f"shared-{i}")
     first = harness.bot.courier
-    held = {row.send_key for row in await first._claim(BATCH)}  # then it hangs, or dies
+    await first.announce_presence()  # as it does before it claims anything
+    held = {row.send_key for row in await first._claim(BATCH)}  # then it hangs
     other = create_bot(harness.bot.settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)
     second = Harness(other)
     second.discord = harness.discord

@@ -46,9 +46,9 @@ def games_csv(n: int) -> bytes:
     return ("\n".join(rows) + "\n").encode()
 
 
-async def prepare(db_file: Path) -> None:
-    settings = settings_for(db_file)
-    bot = create_bot(settings, engine=create_engine(f"sqlite+aiosqlite:///{db_file}"),
+async def prepare(db_url: str) -> None:
+    settings = settings_for(db_url)
+    bot = create_bot(settings, engine=create_engine(db_url),
                      clock=FixedClock(datetime(2030, 1, 5, 12, tzinfo=UTC)), run_scheduler=False)
     h = await Harness(bot).start()
     league, importer = settings.leagues[0], bot.services.imports.importer
@@ -58,9 +58,9 @@ async def prepare(db_file: Path) -> None:
     await h.close()
 
 
-async def spawn(db_file: Path, record: Path, now: datetime) -> asyncio.subprocess.Process:
+async def spawn(db_url: str, record: Path, now: datetime) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, str(CHILD), str(db_file), str(record), now.isoformat(), cwd=str(ROOT),
+        sys.executable, str(CHILD), db_url, str(record), now.isoformat(), cwd=str(ROOT),
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
 
@@ -90,17 +90,17 @@ async def kill_at_random(proc: asyncio.subprocess.Process, record: Path, rng: ra
     return False
 
 
-async def test_quick_restart_strands_nothing(tmp_path: Path) -> None:
-    db_file, record = tmp_path / "bot.db", tmp_path / "discord.jsonl"
-    await prepare(db_file)
+async def test_quick_restart_strands_nothing(db_url: str, tmp_path: Path) -> None:
+    record = tmp_path / "discord.jsonl"
+    await prepare(db_url)
     rng = random.Random(20)
     kills = 0
     for _ in range(KILLS):
-        proc = await spawn(db_file, record, ALL_DUE)  # restarted at once, on the same clock
+        proc = await spawn(db_url, record, ALL_DUE)  # restarted at once, on the same clock
         kills += await kill_at_random(proc, record, rng)
     assert kills >= KILLS - 1, "the runs were killed mid-delivery"
     assert len(read_record(record)) < 2 * GAMES, "something was left to send after the kills"
-    proc = await spawn(db_file, record, ALL_DUE)
+    proc = await spawn(db_url, record, ALL_DUE)
     try:
         code = await asyncio.wait_for(proc.wait(), DRAIN_LIMIT)
     except TimeoutError:
@@ -109,7 +109,7 @@ async def test_quick_restart_strands_nothing(tmp_path: Path) -> None:
         code = None
     created = [line for line in read_record(record) if not line["duplicate"]]
     per_reminder = Counter((line["content"].split("`")[1], line["channel"]) for line in created)
-    engine = create_engine(f"sqlite+aiosqlite:///{db_file}")
+    engine = create_engine(db_url)
     try:
         async with engine.connect() as conn:
             statuses = dict((await conn.execute(select(OutboxMessage.status, func.count())
