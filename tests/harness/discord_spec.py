@@ -24,9 +24,7 @@ SPEC = Path(__file__).resolve().parent / "discord-openapi" / "openapi.json.gz"
 BOT_CONTENT_LIMIT = 2000  # Discord's documented limit for a bot's message content
 DISPATCH = "x-sideline-dispatch-on-type"  # our keyword: see _dispatch
 CHANNEL_MESSAGE_BODIES = ("MessageCreateRequest", "MessageEditRequestPartial", "BaseCreateMessageCreateRequest")
-
-
-NO_ENDPOINT = "Discord's API has no"
+NO_ENDPOINT = "Discord's API has no"  # how a refusal for a missing endpoint begins
 
 
 class UnknownEndpoint(LookupError):
@@ -100,8 +98,8 @@ def _components() -> dict[str, dict[str, Any]]:
 def _inline(node: Any, done: dict[str, dict[str, Any]]) -> Any:
     """The schema with its $refs replaced by the schemas they name, and its unions made cheap.
 
-    Following a $ref through a registry and trying every branch of a union cost some 20 ms a
-    body; the same schema, inlined and dispatched on ``type``, validates in well under 1 ms.
+    Following each $ref through a registry and trying every branch of each union took some 20 ms
+    a message on a busy machine; inlined and dispatched on ``type``, the same check takes about 1 ms.
     """
     if isinstance(node, list):
         return [_inline(item, done) for item in node]
