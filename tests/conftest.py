@@ -90,7 +90,6 @@ async def _pg_admin(url: URL, statement: str) -> None:
 @pytest.fixture(autouse=True)
 def discord_refuses() -> Iterator[None]:
     """Fail any test whose bot sent what real Discord refuses, even with no harness closed."""
-    FakeDiscord.made.clear()
     yield
     FakeDiscord.check_all()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 from typing import Any
 
@@ -11,7 +12,7 @@ import discord
 import pytest
 from discord.http import Route
 
-from tests.harness import Harness
+from tests.harness import FakeDiscord, Harness
 
 CHANNEL = Route("POST", "/channels/{channel_id}/messages", channel_id=111)
 CALLBACK = Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback",
@@ -74,3 +75,14 @@ async def test_fake_discord_takes_what_discord_takes(harness: Harness) -> None:
                        allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=5)]),
                        file=discord.File(io.BytesIO(b"a,b\n"), "standings.csv"))
     assert harness.discord.refusals == []
+
+
+def test_a_harness_never_closed_is_still_checked() -> None:
+    """Tests that build their own harness and forget it are caught by the autouse check (tests/conftest.py)."""
+    fake = FakeDiscord(bot_user={"id": "1", "username": "Sideline"}, application_id=2)
+    answer = fake.request("POST", "https://discord.com/api/v10/channels/1/messages",
+                          data=json.dumps({"content": "x" * 2001}))
+    assert answer.status == 400
+    del fake
+    with pytest.raises(AssertionError, match=re.escape("$.content")):
+        FakeDiscord.check_all()

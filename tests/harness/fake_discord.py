@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import json
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -147,10 +148,12 @@ class FakeDiscord:
     ``check()`` raises them, so a test fails even when the bot shrugs the error off.
     """
 
-    made: ClassVar[list[FakeDiscord]] = []  # every fake since the last check_all()
+    made: ClassVar[list[FakeDiscord]] = []  # made since the last check_all(), held so none goes unchecked
+    live: ClassVar[weakref.WeakSet[FakeDiscord]] = weakref.WeakSet()  # and those still in use (module-wide)
 
     def __init__(self, bot_user: dict[str, Any], application_id: int) -> None:
         FakeDiscord.made.append(self)
+        FakeDiscord.live.add(self)
         self.refusals: list[str] = []  # what real Discord would have refused, and why
         self.bot_user = bot_user
         self.application_id = application_id
@@ -212,10 +215,14 @@ class FakeDiscord:
 
     @classmethod
     def check_all(cls) -> None:
-        """Check every fake made since the last call (a test's harnesses, closed or not)."""
-        fakes, cls.made = cls.made, []
-        for fake in fakes:
-            fake.check()
+        """Check every fake made since the last call (a test's harnesses, closed or not) or still in use."""
+        fakes = {id(fake): fake for fake in [*cls.made, *cls.live]}
+        cls.made = []
+        refusals = [why for fake in fakes.values() for why in fake.refusals]
+        for fake in fakes.values():
+            fake.refusals = []
+        if refusals:
+            raise AssertionError("real Discord would refuse what the bot sent:\n" + "\n".join(refusals))
 
     # --- helpers for tests ----------------------------------------------------------------
     def sent(self, *, method: str = "POST", path_prefix: str = "") -> list[Call]:
