@@ -54,7 +54,14 @@ def spec() -> dict[str, Any]:
 
 
 @functools.cache
-def _endpoints() -> tuple[Endpoint, ...]:
+def _endpoints(first_segment: str) -> tuple[Endpoint, ...]:
+    """The endpoints under one first segment (channels, interactions, ...), most literal first."""
+    return tuple(e for e in _all_endpoints() if e.template.split("/")[1] in (first_segment, "")
+                 or e.template.split("/")[1].startswith("{"))
+
+
+@functools.cache
+def _all_endpoints() -> tuple[Endpoint, ...]:
     found = []
     for template, item in spec()["paths"].items():
         segments = template.strip("/").split("/")
@@ -69,7 +76,7 @@ def _endpoints() -> tuple[Endpoint, ...]:
 def endpoint(method: str, path: str) -> str:
     """The spec's path template for a request, or UnknownEndpoint saying what is missing."""
     path = path.split("?", 1)[0]
-    matches = [e for e in _endpoints() if e.pattern.match(path)]
+    matches = [e for e in _endpoints(path.lstrip("/").split("/", 1)[0]) if e.pattern.match(path)]
     for e in matches:
         if e.method == method:
             return e.template
@@ -173,6 +180,9 @@ def _tags(branches: list[Any]) -> list[list[Any]] | None:
     return tags if len(every) == len(set(every)) else None
 
 
+_verdicts: dict[tuple[str, str, str], str | None] = {}  # the same body twice (a polite refusal) is judged once
+
+
 def refusal(method: str, path: str, body: Any) -> str | None:
     """Why real Discord would refuse this request, or None if it would take it."""
     try:
@@ -181,6 +191,15 @@ def refusal(method: str, path: str, body: Any) -> str | None:
         return str(e)
     if body is None:
         return None
+    key = (method, template, json.dumps(body, sort_keys=True))
+    if key not in _verdicts:
+        if len(_verdicts) > 20_000:
+            _verdicts.clear()
+        _verdicts[key] = _judge(method, template, body)
+    return _verdicts[key]
+
+
+def _judge(method: str, template: str, body: Any) -> str | None:
     validator = _validator(method, template)
     if validator is None:
         return f"{method} {template} takes no body, but the bot sent {_short(body)}"
