@@ -18,7 +18,7 @@ from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.settings import Settings, parse_settings
 from storage.db import create_engine
-from tests.harness import Harness, Member
+from tests.harness import FakeDiscord, Harness, Member
 
 # CI replays the same examples every run (main stays green on the same code); locally they vary.
 # SIDELINE_FUZZ_EXAMPLES raises the example count for a longer hunt.
@@ -85,6 +85,13 @@ async def _pg_admin(url: URL, statement: str) -> None:
         await conn.execute(statement)
     finally:
         await conn.close()
+
+
+@pytest.fixture(autouse=True)
+def discord_refuses() -> Iterator[None]:
+    """Fail any test whose bot sent what real Discord refuses, even with no harness closed."""
+    yield
+    FakeDiscord.check_all()
 
 
 @pytest.fixture

@@ -129,7 +129,9 @@ class Harness:
         return self
 
     async def close(self) -> None:
+        """Log out; fail if the bot sent anything real Discord would have refused."""
         await self.bot.close()
+        self.discord.check()
 
     def add_guild(self, guild_id: int, name: str, role_ids: Iterable[int], channel_ids: Iterable[int]) -> None:
         """Feed GUILD_CREATE so roles and channels resolve like on a real server."""

@@ -10,10 +10,13 @@ import asyncio
 import itertools
 import json
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
+
+from tests.harness import discord_spec
 
 API = re.compile(r"^https://discord\.com/api/v\d+")
 EPHEMERAL = 1 << 6
@@ -138,9 +141,20 @@ class FakeResponse:
 
 
 class FakeDiscord:
-    """Stands in for ``aiohttp.ClientSession``; keeps every call in ``calls``."""
+    """Stands in for ``aiohttp.ClientSession``; keeps every call in ``calls``.
+
+    Like real Discord it refuses (400) a body its published API schema refuses, and an endpoint
+    that API lacks (404); unlike real Discord it remembers each refusal in ``refusals`` and
+    ``check()`` raises them, so a test fails even when the bot shrugs the error off.
+    """
+
+    made: ClassVar[list[FakeDiscord]] = []  # made since the last check_all(), held so none goes unchecked
+    live: ClassVar[weakref.WeakSet[FakeDiscord]] = weakref.WeakSet()  # and those still in use (module-wide)
 
     def __init__(self, bot_user: dict[str, Any], application_id: int) -> None:
+        FakeDiscord.made.append(self)
+        FakeDiscord.live.add(self)
+        self.refusals: list[str] = []  # what real Discord would have refused, and why
         self.bot_user = bot_user
         self.application_id = application_id
         self.calls: list[Call] = []
@@ -160,7 +174,7 @@ class FakeDiscord:
         path = API.sub("", url)
         body = _decode(kwargs.get("data"))
         call = Call(method=method, path=path, body=body, params=kwargs.get("params"))
-        status, data, headers = self._answer(call)
+        status, data, headers = self._refuse(call) or self._answer(call)
         call.status = status
         self.calls.append(call)
         for hook in self.hooks:
@@ -178,6 +192,37 @@ class FakeDiscord:
 
     async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - never used
         raise ConnectionError("no gateway in tests")
+
+    # --- what real Discord refuses -----------------------------------------------------------
+    def _refuse(self, call: Call) -> tuple[int, Any, dict[str, str]] | None:
+        body = call.body if isinstance(call.body, dict | list | str) else None  # a bare upload has no JSON
+        if isinstance(body, str):
+            why: str | None = f"{call.method} {call.path}: the body is not JSON: {body[:80]!r}"
+        else:
+            why = discord_spec.refusal(call.method, call.path, body)
+        if why is None:
+            return None
+        self.refusals.append(why)
+        if why.startswith(discord_spec.NO_ENDPOINT):
+            return 404, {"message": "404: Not Found", "code": 0}, {}
+        return 400, {"message": "Invalid Form Body", "code": 50035}, {}
+
+    def check(self) -> None:
+        """Raise what real Discord would have refused since the last check, so the test fails."""
+        refusals, self.refusals = self.refusals, []
+        if refusals:
+            raise AssertionError("real Discord would refuse what the bot sent:\n" + "\n".join(refusals))
+
+    @classmethod
+    def check_all(cls) -> None:
+        """Check every fake made since the last call (a test's harnesses, closed or not) or still in use."""
+        fakes = {id(fake): fake for fake in [*cls.made, *cls.live]}
+        cls.made = []
+        refusals = [why for fake in fakes.values() for why in fake.refusals]
+        for fake in fakes.values():
+            fake.refusals = []
+        if refusals:
+            raise AssertionError("real Discord would refuse what the bot sent:\n" + "\n".join(refusals))
 
     # --- helpers for tests ----------------------------------------------------------------
     def sent(self, *, method: str = "POST", path_prefix: str = "") -> list[Call]:
@@ -269,8 +314,9 @@ class FakeDiscord:
                 return 200, self._message(channel_id, {}, int(path.rsplit("/", 1)[1])), {}
             if method == "DELETE":
                 return 204, None, {}
-        if method == "PUT" and "/commands" in path:
-            return 200, call.body or [], {}
+        if method == "PUT" and "/commands" in path:  # Discord gives each registered command its ids
+            return 200, [{**c, "id": str(next_id()), "application_id": str(self.application_id),
+                          "version": str(next_id())} for c in call.body or []], {}
         return 404, {"message": f"fake Discord has no route {method} {path}", "code": 0}, {}
 
     def _application(self) -> dict[str, Any]:
