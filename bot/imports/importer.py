@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import cast
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -22,7 +23,7 @@ from bot.imports.csv_rows import (
     parse_teams,
 )
 from bot.imports.report import ImportReport
-from bot.imports.schedule import BATCH_ROWS, SchedulePlan, plan_schedule, read_schedule
+from bot.imports.schedule import BATCH_ROWS, NewGame, SchedulePlan, plan_schedule, read_schedule
 from bot.league.lineup import LineupRules, check_roster_limit
 from bot.services import deadlines, reminders
 from bot.services.reminders import plan_games
@@ -182,16 +183,16 @@ class Importer:
     @staticmethod
     async def _write_schedule(session: AsyncSession, plan: SchedulePlan, league: LeagueSettings,
                               now: datetime) -> None:
-        created: list[Game] = []  # not added to the session: what the reminders are planned from
+        created: list[NewGame] = []
         for start in range(0, len(plan.new), BATCH_ROWS):
             batch = plan.new[start:start + BATCH_ROWS]
             ids = dict((await session.execute(insert(Game).returning(Game.code, Game.id), batch)).all())
-            created += [Game(id=ids[g["code"]], **g) for g in batch]
+            created += [NewGame(id=ids[g["code"]], **g) for g in batch]
             await asyncio.sleep(0)
         for start in range(0, len(plan.changed), BATCH_ROWS):
             await session.execute(update(Game), plan.changed[start:start + BATCH_ROWS])
             await asyncio.sleep(0)
-        await plan_games(session, league, created, now, new=True)
+        await plan_games(session, league, cast(list[Game], created), now, new=True)
         changed_ids = [g["id"] for g in plan.changed]
         for start in range(0, len(changed_ids), BATCH_ROWS):  # moved games: their reminders move too
             moved = (await session.scalars(select(Game).where(

@@ -155,7 +155,8 @@ async def batched(session: AsyncSession) -> AsyncIterator[None]:
 
 async def enqueue_many(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
     """Queue many sends (values as :func:`enqueue` builds them) in executemany batches."""
-    statement = upsert_insert(session)(OutboxMessage).on_conflict_do_nothing(index_elements=["send_key"])
+    # The table's own INSERT: one executemany a batch (the ORM's bulk path went row by row here).
+    statement = upsert_insert(session)(OutboxMessage.__table__).on_conflict_do_nothing(index_elements=["send_key"])
     for start in range(0, len(rows), BATCH_ROWS):
         await session.execute(statement, list(rows[start:start + BATCH_ROWS]))
         await asyncio.sleep(0)  # the loop's turn: check-ins in the meantime
