@@ -6,14 +6,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import String, cast, delete, func, literal, select
 
 from bot.imports.csv_rows import CsvImportError
 from bot.imports.importer import Importer
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, session_factory
-from storage.models import Division, Game, Player, RosterEntry, Team, TeamCaptain
+from storage.models import Division, Game, OutboxMessage, Player, RosterEntry, Team, TeamCaptain
 from tests.conftest import make_settings
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -134,3 +134,25 @@ async def test_names_from_csv_imports_are_cleaned_like_typed_text(importer: Impo
             await importer.run("teams", data.encode(), coed, now=NOW)
         assert expected in str(err.value)
     assert await counts(importer) == before
+
+
+async def test_importing_again_plans_reminders_a_crash_left_out(importer: Importer, coed: LeagueSettings) -> None:
+    """New games' reminders are written after the games, in transactions of their own: games a
+    crash left without them get them when the file is imported again."""
+    await load_samples(importer, coed)
+
+    async def reminders() -> dict[str, int]:
+        async with importer.sessions() as s:
+            rows = (await s.execute(select(Game.code, func.count()).join(
+                OutboxMessage, OutboxMessage.send_key.startswith(literal("game-reminders:") + cast(Game.id, String)
+                                                                 + literal(":"))).group_by(Game.code))).all()
+        return {code: n for code, n in rows}
+
+    planned = await reminders()
+    assert set(planned) == {"G1", "G2", "G3", "G4", "G5", "G6"}
+    async with importer.sessions.begin() as s:
+        g3 = await s.scalar(select(Game.id).where(Game.code == "G3"))
+        await s.execute(delete(OutboxMessage).where(OutboxMessage.send_key.startswith(f"game-reminders:{g3}:")))
+    report = await importer.run("games", (DATA / "games.csv").read_bytes(), coed, now=NOW)
+    assert (report.created, report.updated, report.unchanged) == (0, 0, 6)
+    assert await reminders() == planned

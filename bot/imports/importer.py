@@ -23,7 +23,7 @@ from bot.imports.csv_rows import (
     parse_teams,
 )
 from bot.imports.report import ImportReport
-from bot.imports.schedule import BATCH_ROWS, NewGame, SchedulePlan, plan_schedule, read_schedule
+from bot.imports.schedule import BATCH_ROWS, PLAN_GAMES, NewGame, SchedulePlan, plan_schedule, read_schedule
 from bot.league.lineup import LineupRules, check_roster_limit
 from bot.services import deadlines, reminders
 from bot.services.reminders import plan_games
@@ -165,24 +165,35 @@ class Importer:
 
     async def games(self, rows: Sequence[GameRow], league: LeagueSettings, *,
                     now: datetime | None = None) -> ImportReport:
-        """Everything is checked and worked out before the write lock is taken, then written in
-        batches in one short transaction, the event loop getting a turn between them: a
-        20,000-game file held the loop for 105 s and the lock for minutes, one ORM object and
-        one reminder INSERT at a time (bench/imports.py)."""
+        """The file is checked and worked out before the write lock is taken; the games then go in
+        whole or not at all, in one transaction of batched statements, and the new games'
+        reminders (ten rows a game) after them, a few hundred games to a transaction. The event
+        loop gets a turn between statements, and other writers (check-ins) between transactions:
+        a 20,000-game file held the loop for 105 s and the lock for minutes (bench/imports.py).
+
+        A crash between the two leaves games without reminders: importing the file again plans
+        them (``plan_schedule`` finds scheduled games with nothing queued).
+        """
         now = now or datetime.now(UTC)
         async with self.sessions() as session:
             seen = await read_schedule(session, league.key)
-        plan = await asyncio.to_thread(plan_schedule, rows, seen, league)
+        plan = await asyncio.to_thread(plan_schedule, rows, seen, league, now)
         async with self.sessions.begin() as session:
             current = await read_schedule(session, league.key)
             if current != seen:  # someone changed the schedule meanwhile: plan on what is there now
-                plan = await asyncio.to_thread(plan_schedule, rows, current, league)
-            await self._write_schedule(session, plan, league, now)
+                plan = await asyncio.to_thread(plan_schedule, rows, current, league, now)
+            created = await self._write_schedule(session, plan, league, now)
+        unplanned = created + plan.unplanned
+        for start in range(0, len(unplanned), PLAN_GAMES):
+            async with self.sessions.begin() as session:
+                await plan_games(session, league, cast(list[Game], unplanned[start:start + PLAN_GAMES]), now,
+                                 new=True)
         return plan.report
 
     @staticmethod
     async def _write_schedule(session: AsyncSession, plan: SchedulePlan, league: LeagueSettings,
-                              now: datetime) -> None:
+                              now: datetime) -> list[NewGame]:
+        """New and changed games in batches; changed games' reminders move with them. The new games."""
         created: list[NewGame] = []
         for start in range(0, len(plan.new), BATCH_ROWS):
             batch = plan.new[start:start + BATCH_ROWS]
@@ -192,12 +203,12 @@ class Importer:
         for start in range(0, len(plan.changed), BATCH_ROWS):
             await session.execute(update(Game), plan.changed[start:start + BATCH_ROWS])
             await asyncio.sleep(0)
-        await plan_games(session, league, cast(list[Game], created), now, new=True)
         changed_ids = [g["id"] for g in plan.changed]
-        for start in range(0, len(changed_ids), BATCH_ROWS):  # moved games: their reminders move too
+        for start in range(0, len(changed_ids), BATCH_ROWS):
             moved = (await session.scalars(select(Game).where(
                 Game.id.in_(changed_ids[start:start + BATCH_ROWS])))).unique().all()
             await plan_games(session, league, moved, now)
+        return created
 
     @staticmethod
     async def _teams_or_fail(session: AsyncSession, league_id: int,

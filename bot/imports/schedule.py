@@ -19,10 +19,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.imports.csv_rows import CsvImportError, GameRow, Problem
 from bot.imports.report import ImportReport
 from bot.settings import LeagueSettings
-from storage.models import Game, League, Team
+from storage.models import Game, League, OutboxMessage, Team
 
 #: Rows to a statement, the event loop getting a turn between statements.
 BATCH_ROWS = 500
+#: New games whose reminders are planned in one transaction (about ten rows each).
+PLAN_GAMES = 300
 
 
 @dataclass(frozen=True)
@@ -62,12 +64,14 @@ class Schedule:
     league_id: int | None
     teams: dict[str, tuple[int, str]]
     games: dict[str, StoredGame]
+    planned: frozenset[int] = frozenset()  # games with reminders queued (or sent)
 
 
 @dataclass
 class SchedulePlan:
     new: list[dict[str, Any]] = field(default_factory=list)  # Game columns, for one executemany
     changed: list[dict[str, Any]] = field(default_factory=list)  # with the game's id: an update by key
+    unplanned: list[NewGame] = field(default_factory=list)  # unchanged, upcoming, nothing queued
     report: ImportReport = field(default_factory=lambda: ImportReport("games"))
 
 
@@ -80,10 +84,13 @@ async def read_schedule(session: AsyncSession, league_key: str) -> Schedule:
     games = {code: StoredGame(*rest) for code, *rest in (await session.execute(
         select(Game.code, Game.id, Game.home_team_id, Game.away_team_id, Game.starts_at, Game.venue, Game.kind,
                Game.status).where(Game.league_id == league_id))).all()}
-    return Schedule(league_id, teams, games)
+    planned = frozenset((await session.scalars(select(OutboxMessage.args["game_id"].as_integer()).where(
+        OutboxMessage.league_id == league_id, OutboxMessage.send_key.startswith("game-reminders:")).distinct())).all())
+    return Schedule(league_id, teams, games, planned)
 
 
-def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSettings) -> SchedulePlan:
+def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSettings,
+                  now: datetime) -> SchedulePlan:
     """Which games to insert and which to change; every problem at once (nothing is written)."""
     teams = schedule.teams
     problems = [Problem(r.line, f"unknown team {name!r} (import teams first)")
@@ -115,6 +122,9 @@ def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSet
         elif stored != wanted:
             plan.changed.append({"id": game.id, "home_team_id": home, "away_team_id": away,
                                  "starts_at": r.starts_at, "venue": r.venue, "kind": r.kind})
+        elif game.status == "scheduled" and game.starts_at > now and game.id not in schedule.planned:
+            plan.unplanned.append(NewGame(game.id, schedule.league_id or 0, r.code, home, away, r.starts_at,
+                                          r.venue, r.kind, game.status))
         plan.report.count(False, stored != wanted)
     if problems:
         raise CsvImportError(problems)
