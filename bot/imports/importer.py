@@ -167,7 +167,7 @@ class Importer:
                     now: datetime | None = None) -> ImportReport:
         """The file is checked and worked out before the write lock is taken; the games then go in
         whole or not at all, in one transaction of batched statements, and the new games'
-        reminders (ten rows a game) after them, a few hundred games to a transaction. The event
+        reminders (ten rows a game) after them, a hundred games to a transaction. The event
         loop gets a turn between statements, and other writers (check-ins) between transactions:
         a 20,000-game file held the loop for 105 s and the lock for minutes (bench/imports.py).
 
@@ -188,6 +188,9 @@ class Importer:
             async with self.sessions.begin() as session:
                 await plan_games(session, league, cast(list[Game], unplanned[start:start + PLAN_GAMES]), now,
                                  new=True)
+            # The connection is back in the pool: a check-in waiting for it gets it before the next
+            # batch does (without a turn of the loop, this task would take it straight back).
+            await asyncio.sleep(0)
         return plan.report
 
     @staticmethod

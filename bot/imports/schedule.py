@@ -22,9 +22,9 @@ from bot.settings import LeagueSettings
 from storage.models import Game, League, OutboxMessage, Team
 
 #: Rows to a statement, the event loop getting a turn between statements.
-BATCH_ROWS = 500
+BATCH_ROWS = 250
 #: New games whose reminders are planned in one transaction (about ten rows each).
-PLAN_GAMES = 300
+PLAN_GAMES = 100
 
 
 @dataclass(frozen=True)

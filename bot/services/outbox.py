@@ -135,7 +135,7 @@ async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: 
 
 
 _BATCH = "outbox_batch"
-BATCH_ROWS = 500
+BATCH_ROWS = 250
 
 
 @asynccontextmanager

@@ -133,7 +133,7 @@ async def plan_games(session: AsyncSession, league: LeagueSettings, games: Seque
 
     ``new``: games just inserted, with nothing queued yet (no query for it): their sends are
     written in executemany batches (``outbox.batched``), and the event loop gets a turn every
-    100 games, so a 20,000-game import holds neither the loop nor the write lock for long.
+    25 games, so a 20,000-game import holds neither the loop nor the write lock for long.
     """
     total = PlanResult()
     if not games:
@@ -148,7 +148,7 @@ async def plan_games(session: AsyncSession, league: LeagueSettings, games: Seque
     async with outbox.batched(session) if new else nullcontext():
         for i, game in enumerate(games, start=1):
             total.add(await _plan_one(session, league, game, now, existing.get(game.id, {}), teams))
-            if new and i % 100 == 0:
+            if new and i % 25 == 0:
                 await asyncio.sleep(0)
     return total
 
