@@ -66,7 +66,6 @@ def games_csv(rows: int, prefix: str = "B") -> bytes:
 async def through_the_command_tree(db: Path, rows: int) -> dict[str, float]:
     from bot.app import create_bot, freeze_startup_objects
     from bot.clock import FixedClock
-    from bot.imports.importer import Importer
     from bot.settings import parse_settings
     from tests.harness import Attachment, Harness, Member, fake_discord
 
@@ -78,7 +77,7 @@ async def through_the_command_tree(db: Path, rows: int) -> dict[str, float]:
     harness = await Harness(bot).start()
     freeze_startup_objects()
     cfg = settings.leagues[0]
-    importer = Importer(bot.sessions)
+    importer = bot.services.imports.importer
     await importer.run("teams", teams_csv(), cfg, now=NOW)
     await importer.run("players", players_csv(), cfg, now=NOW)
     await importer.run("games", b"game_id,starts_at,home,away,venue,kind\nW1,2030-01-05 19:00,T00,T01,A,\n",

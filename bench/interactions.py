@@ -183,11 +183,10 @@ async def replay(count: int) -> None:
 
 async def burst(harness, upcoming, team_index) -> None:  # type: ignore[no-untyped-def]
     """1,000 players check in concurrently for 50 games, against raw single-row inserts."""
-    from bot.services.checkins import CheckInService
     from tests.harness import Member
 
     bot = harness.bot
-    service = CheckInService(bot.sessions, bot.clock)
+    service = bot.services.checkins
     games = upcoming[:50]
     calls = []
     for i in range(1000):

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import cogs
 from bot.access import Caller
 from bot.clock import Clock, SystemClock
+from bot.composition import build_services
 from bot.courier import Courier
 from bot.errors import NoLeague, UserFacingError
 from bot.scheduler import Scheduler
@@ -88,7 +89,8 @@ class SidelineBot(commands.Bot):
         self.checkpoints = WalCheckpoints.for_engine(self.engine)  # None: not the embedded SQLite file
         self.clock: Clock = clock or SystemClock()
         self.league_ids: dict[int, int] = {}  # guild id -> league row id
-        self.courier = Courier(self)
+        self.services = build_services(settings, self.sessions, self.clock)
+        self.courier = Courier(self, self.services.outbox_kinds)
         self.scheduler = Scheduler(self, self.courier)
         self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
 

@@ -96,9 +96,8 @@ async def cmd_check_config(args: argparse.Namespace, settings: Settings) -> int:
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.clock import SystemClock
+    from bot.composition import build_services
     from bot.imports.csv_rows import CsvImportError
-    from bot.imports.importer import Importer
-    from bot.services import discipline  # noqa: F401  (its result hook: backfilled games count suspensions down)
     from storage import migrate
     from storage.db import create_engine, session_factory
 
@@ -111,7 +110,8 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     engine = create_engine(settings.database_url)
     try:
         await migrate.upgrade(engine)
-        report = await Importer(session_factory(engine)).run(
+        services = build_services(settings, session_factory(engine), SystemClock())  # the bot's own wiring
+        report = await services.imports.importer.run(
             args.kind, data, league, now=SystemClock().now(), allow_past=args.allow_past)
     except CsvImportError as exc:
         print(f"sideline: {path}: nothing was imported:", file=sys.stderr)

@@ -27,7 +27,7 @@ async def _service(settings: Settings, league_key: str, *, create: bool) -> Asyn
     from sqlalchemy import select
 
     from bot.clock import SystemClock
-    from bot.services.rules_lookup import RulesLookupService
+    from bot.composition import build_services
     from storage import migrate
     from storage.db import create_engine, session_factory
     from storage.models import League
@@ -44,7 +44,7 @@ async def _service(settings: Settings, league_key: str, *, create: bool) -> Asyn
                 session.add(row)
                 await session.flush()
                 league_id = row.id
-        yield RulesLookupService(sessions, SystemClock()), league_id
+        yield build_services(settings, sessions, SystemClock()).rules, league_id
     finally:
         await engine.dispose()
 

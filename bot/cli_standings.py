@@ -11,8 +11,9 @@ from bot.settings import Settings
 async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
     from bot.cli import _fail, _out
     from bot.clock import SystemClock
+    from bot.composition import build_services
     from bot.errors import UserFacingError
-    from bot.services.standings import StandingsService, render_text
+    from bot.services.standings import render_text
     from storage import migrate
     from storage.db import create_engine, session_factory
 
@@ -20,8 +21,8 @@ async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
     engine = create_engine(settings.database_url)
     try:
         await migrate.upgrade(engine)
-        table = await StandingsService(session_factory(engine), SystemClock()).league_table(
-            league, division=args.division)
+        services = build_services(settings, session_factory(engine), SystemClock())
+        table = await services.standings.league_table(league, division=args.division)
     except UserFacingError as exc:
         return _fail(exc.message)
     finally:

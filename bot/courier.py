@@ -20,7 +20,7 @@ import discord
 from sqlalchemy import or_, select, update
 
 from bot.services import outbox
-from bot.services.outbox import DeliveryStats, FanOut, Outgoing
+from bot.services.outbox import DeliveryStats, FanOut, OutboxKinds, Outgoing
 from storage.models import OutboxMessage
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ MAX_ATTEMPTS = 8
 BATCH = 200
 STUCK_AFTER = timedelta(minutes=2)  # a claimed row not finished by then is retried (same nonce)
 BACKOFF_BASE = timedelta(seconds=30)
+THREAD_ARCHIVE_MINUTES = 10080  # a week
 
 
 def nonce_for(send_key: str) -> str:
@@ -66,8 +67,9 @@ class Claimed:
 
 
 class Courier:
-    def __init__(self, bot: SidelineBot, *, shard_id: int = 0, shard_count: int = 1) -> None:
+    def __init__(self, bot: SidelineBot, kinds: OutboxKinds, *, shard_id: int = 0, shard_count: int = 1) -> None:
         self.bot = bot
+        self.kinds = kinds
         self.shard_id, self.shard_count = shard_id, shard_count
         self.totals = DeliveryStats()
 
@@ -141,7 +143,10 @@ class Courier:
             async with self.bot.sessions.begin() as session:
                 db_row = await session.get(OutboxMessage, row.id)
                 assert db_row is not None
-                rendered = await outbox.RENDERERS[row.kind](session, db_row, now)
+                render = self.kinds.renderers.get(row.kind)
+                if render is None:
+                    raise LookupError(f"no renderer for outbox kind {row.kind!r} (bot/composition.py names them)")
+                rendered = await render(session, db_row, now)
                 if isinstance(rendered, FanOut):
                     for suffix, user_id, message in rendered.children:
                         await outbox.enqueue(session, league_id=row.league_id, guild_id=row.guild_id,
@@ -192,13 +197,24 @@ class Courier:
 
     async def _after_failure(self, row: Claimed, error: str) -> None:
         """Let the feature that queued the row follow up once (e.g. a fallback for a refused DM)."""
-        hook = outbox.FAILURE_HOOKS.get(row.kind)
+        hook = self.kinds.failure_hooks.get(row.kind)
         if hook is None:
             return
         try:
-            await hook(self.bot, row, error)
+            await hook(self, row, error)
         except Exception:
             log.exception("failure follow-up for %s raised", row.send_key)
+
+    async def start_private_thread(self, channel_id: int, *, name: str, reason: str) -> int | None:
+        """A private thread in a channel, for a failure hook; None when Discord refused (logged)."""
+        try:
+            thread = await self.bot.http.start_thread_without_message(
+                channel_id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                type=discord.ChannelType.private_thread.value, invitable=False, reason=reason)
+        except discord.HTTPException as exc:
+            log.info("no private thread in channel %s (%s)", channel_id, exc)
+            return None
+        return int(thread["id"])
 
     async def _retry_later(self, row: Claimed, exc: BaseException, stats: DeliveryStats) -> None:
         error = f"{exc.__class__.__name__}: {exc}"[:300]

@@ -17,7 +17,7 @@ import discord
 
 from bot.app import NO_MENTIONS, report_error
 from bot.discord_text import clip, timestamp
-from bot.services.checkins import CheckInResult, CheckInService
+from bot.services.checkins import CheckInResult
 from cogs._common import bot_of
 
 CUSTOM_ID_PREFIX = "sideline:checkin:"
@@ -73,7 +73,7 @@ class CheckInButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         # discord.py only logs errors raised here; route them to the user like command errors.
         try:
             bot = bot_of(interaction)
-            result = await CheckInService(bot.sessions, bot.clock).check_in(
+            result = await bot.services.checkins.check_in(
                 bot.caller(interaction), self.status, self.game_code)
             await interaction.response.send_message(checkin_reply(result), ephemeral=True,
                                                     allowed_mentions=NO_MENTIONS)

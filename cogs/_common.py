@@ -10,7 +10,6 @@ from discord import app_commands
 from bot.access import Caller, Role
 from bot.discord_text import clip, local_label
 from bot.errors import NoLeague
-from bot.services.schedule import ScheduleService
 from storage.repos import core
 
 if TYPE_CHECKING:
@@ -43,7 +42,7 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    games = await ScheduleService(bot.sessions, bot.clock).autocomplete_games(caller, current[:100])
+    games = await bot.services.schedule.autocomplete_games(caller, current[:100])
     tz = caller.league.timezone
     return [
         app_commands.Choice(

@@ -35,7 +35,7 @@ def responder_of(interaction: discord.Interaction) -> Responder:
 
 def service_of(interaction: discord.Interaction) -> RelayService:
     bot = bot_of(interaction)
-    return RelayService(bot.sessions, bot.clock)
+    return bot.services.relays
 
 
 def acknowledged_reply(update: RelayUpdate) -> str:

@@ -8,14 +8,14 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
-from bot.services.announcements import MESSAGE_LIMIT, AnnouncementService
+from bot.services.announcements import MESSAGE_LIMIT
 from cogs._common import requires
 
 
 class AnnounceCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = AnnouncementService(bot.sessions, bot.clock)
+        self.service = bot.services.announcements
 
     @app_commands.command(name="announce", description="Post a message in the league's announcements channel.",
                           extras=requires(Role.COMMISSIONER))

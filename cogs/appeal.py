@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import timestamp
-from bot.services.appeals import AppealDecided, AppealFiled, AppealService
+from bot.services.appeals import AppealDecided, AppealFiled
 from bot.services.discipline import REASON_LIMIT
 from bot.services.suspensions import MAX_GAMES
 from cogs._common import bot_of, requires, suggesting_for
@@ -46,7 +46,7 @@ async def _choices(interaction: discord.Interaction, current: str, *,
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    service = AppealService(bot.sessions, bot.clock)
+    service = bot.services.appeals
     found = await (service.waiting if waiting else service.appealable)(caller, str(current)[:100])
     return [app_commands.Choice(name=label, value=value) for label, value in found]
 
@@ -65,7 +65,7 @@ async def appeal_autocomplete(interaction: discord.Interaction, current: str) ->
 class AppealCog(commands.GroupCog, group_name="appeal", group_description="Appeal a suspension, decide appeals."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = AppealService(bot.sessions, bot.clock)
+        self.service = bot.services.appeals
 
     @app_commands.command(name="file", description="Appeal a suspension, once, within the window (player or captain).")
     @app_commands.describe(suspension="The suspension's number (see /suspensions)",

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
-from bot.services.playoffs import BracketView, PlayoffService
+from bot.services.playoffs import BracketView
 from bot.services.standings import trim_name
 from cogs._common import requires, suggesting_for
 
@@ -39,7 +39,7 @@ async def matchup_autocomplete(interaction: discord.Interaction, current: str) -
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    matchups = await PlayoffService(bot.sessions, bot.clock).matchups(caller, current[:100])
+    matchups = await bot.services.playoffs.matchups(caller, current[:100])
     return [app_commands.Choice(
         name=clip(f"{m.matchup_id}: {trim_name(m.top.team, 40)} v {trim_name(m.bottom.team, 40)}"  # type: ignore[union-attr]
                   + (f" (won by {m.winner.team})" if m.winner else ""), 100),
@@ -53,7 +53,7 @@ async def winner_autocomplete(interaction: discord.Interaction, current: str) ->
     if caller is None:
         return []
     chosen = str(getattr(interaction.namespace, "matchup", "") or "").strip().upper()
-    matchups = await PlayoffService(bot.sessions, bot.clock).matchups(caller, "")
+    matchups = await bot.services.playoffs.matchups(caller, "")
     teams = [t.team for m in matchups if m.matchup_id == chosen for t in (m.top, m.bottom) if t is not None]
     needle = current.strip().casefold()
     return [app_commands.Choice(name=clip(t, 100), value=t[:100]) for t in teams if needle in t.casefold()]
@@ -63,7 +63,7 @@ async def winner_autocomplete(interaction: discord.Interaction, current: str) ->
 class BracketCog(commands.GroupCog, group_name="bracket", group_description="The playoff bracket."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = PlayoffService(bot.sessions, bot.clock)
+        self.service = bot.services.playoffs
 
     @app_commands.command(name="show", description="The current playoff bracket.")
     @app_commands.describe(public="Show it to the whole channel (default: only you)")

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, timestamp
-from bot.services.checkins import Attendance, AttendanceLine, CheckInService
+from bot.services.checkins import Attendance, AttendanceLine
 from cogs._checkin_buttons import CheckInButton, checkin_reply
 from cogs._common import game_autocomplete
 
@@ -37,7 +37,7 @@ def attendance_embed(att: Attendance) -> discord.Embed:
 class CheckInCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = CheckInService(bot.sessions, bot.clock)
+        self.service = bot.services.checkins
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(CheckInButton)

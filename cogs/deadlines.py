@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label, timestamp
-from bot.services.deadlines import Audience, DeadlineLine, DeadlineService
+from bot.services.deadlines import Audience, DeadlineLine
 from cogs._common import bot_of, requires, suggesting_for
 
 
@@ -33,7 +33,7 @@ async def audience_autocomplete(interaction: discord.Interaction, current: str) 
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    choices = await DeadlineService(bot.sessions, bot.clock).audience_choices(caller, current[:100])
+    choices = await bot.services.deadlines.audience_choices(caller, current[:100])
     needle = current.strip().casefold()
     roles = [r for r in (interaction.guild.roles if interaction.guild else ()) if not r.is_default()]
     choices += [(f"Role: @{r.name}", f"role:{r.id}") for r in roles if needle in f"role: @{r.name}".casefold()]
@@ -46,7 +46,7 @@ async def open_deadline_autocomplete(interaction: discord.Interaction,
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    found = await DeadlineService(bot.sessions, bot.clock).autocomplete(caller, current[:100])
+    found = await bot.services.deadlines.autocomplete(caller, current[:100])
     tz = caller.league.timezone
     return [app_commands.Choice(name=clip(f"#{d.id} {d.subject} (due {local_label(d.due_at, tz)})", 100),
                                 value=str(d.id)) for d in found]
@@ -72,7 +72,7 @@ async def on_server(guild: discord.Guild | None, who: Audience) -> bool:
 class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="Deadlines with nudges."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = DeadlineService(bot.sessions, bot.clock)
+        self.service = bot.services.deadlines
 
     @app_commands.command(name="add", description="Add a deadline that nudges its audience (commissioners).",
                           extras=requires(Role.COMMISSIONER))

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label, timestamp
-from bot.services.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine, DisputeService
+from bot.services.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine
 from cogs._common import bot_of, game_autocomplete, requires, suggesting_for
 from storage.models.relays import TEXT_LIMIT
 
@@ -49,7 +49,7 @@ async def open_dispute_autocomplete(interaction: discord.Interaction,
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    found = await DisputeService(bot.sessions, bot.clock).autocomplete(caller, current[:100])
+    found = await bot.services.disputes.autocomplete(caller, current[:100])
     tz = caller.league.timezone
     return [app_commands.Choice(name=clip(f"#{d.id} {d.team} · {d.game_code} (due {local_label(d.due_at, tz)})", 100),
                                 value=str(d.id)) for d in found[:25]]
@@ -59,7 +59,7 @@ async def open_dispute_autocomplete(interaction: discord.Interaction,
 class DisputeCog(commands.GroupCog, group_name="dispute", group_description="Formal disputes to the commissioners."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = DisputeService(bot.sessions, bot.clock)
+        self.service = bot.services.disputes
 
     @app_commands.command(name="file", description="File a formal dispute about a game with the commissioners.",
                           extras=requires(Role.CAPTAIN))

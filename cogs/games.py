@@ -11,8 +11,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, timestamp
-from bot.services import checkins, reminders
-from bot.services.games import GameChange, GameService
+from bot.services.games import GameChange
 from cogs._common import game_autocomplete, requires, team_autocomplete
 
 Kind = Literal["regular", "seeding", "playoff"]
@@ -37,16 +36,7 @@ def change_text(change: GameChange) -> str:
 class GamesCog(commands.GroupCog, group_name="game", group_description="Add, move or cancel games."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = GameService(bot.sessions, bot.clock)
-        self.late_dropouts = reminders.LateDropouts(bot.sessions, bot.clock, bot.settings)
-
-    async def cog_load(self) -> None:
-        reminders.bind_settings(self.bot.engine.sync_engine, self.bot.settings)
-        checkins.LATE_DROPOUT_HOOKS.append(self.late_dropouts)
-
-    async def cog_unload(self) -> None:
-        if self.late_dropouts in checkins.LATE_DROPOUT_HOOKS:
-            checkins.LATE_DROPOUT_HOOKS.remove(self.late_dropouts)
+        self.service = bot.services.games
 
     @app_commands.command(name="add", description="Schedule a new game (commissioners).",
                           extras=requires(Role.COMMISSIONER))

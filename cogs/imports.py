@@ -11,7 +11,7 @@ from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput
 from bot.imports.csv_rows import CsvImportError, decode, parse_teams
-from bot.services.imports import MAX_CSV_BYTES, ImportService
+from bot.services.imports import MAX_CSV_BYTES
 from cogs._common import requires
 
 
@@ -38,7 +38,7 @@ def check_team_channels(guild: discord.Guild | None, data: bytes) -> None:
 class ImportCog(commands.GroupCog, group_name="import", group_description="Import league data from CSV files."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = ImportService(bot.sessions)
+        self.service = bot.services.imports
 
     async def _run(self, interaction: discord.Interaction, kind: str, file: discord.Attachment,
                    allow_past: bool = False) -> None:

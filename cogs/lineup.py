@@ -10,7 +10,7 @@ from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.league.lineup import CheckedInPlayer, LineupReport
-from bot.services.checkins import CheckInService, TeamLineup
+from bot.services.checkins import TeamLineup
 from cogs._common import game_autocomplete, requires
 
 
@@ -70,7 +70,7 @@ def lineup_embed(lineup: TeamLineup) -> discord.Embed:
 class LineupCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = CheckInService(bot.sessions, bot.clock)
+        self.service = bot.services.checkins
 
     @app_commands.command(name="lineup", description="Who is in for a game, checked against the league's lineup rules.",
                           extras=requires(Role.CAPTAIN, Role.COMMISSIONER))

@@ -10,7 +10,7 @@ from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.errors import NoLeague
-from bot.services.penalties import MAX_MINUTE, PenaltyRecorded, PenaltyService, infraction_choices
+from bot.services.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
 from cogs._common import bot_of, requires, suggesting_for
 
 Minute = app_commands.Range[int, 0, MAX_MINUTE]
@@ -43,7 +43,7 @@ async def started_game_autocomplete(interaction: discord.Interaction, current: s
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    games = await PenaltyService(bot.sessions, bot.clock).recent_games(caller, current[:100])
+    games = await bot.services.penalties.recent_games(caller, current[:100])
     tz = caller.league.timezone
     return [app_commands.Choice(name=clip(f"{local_label(g.starts_at, tz)} · {g.home.name} vs {g.away.name} "
                                           f"({g.code})", 100), value=g.code[:100]) for g in games[:25]]
@@ -62,7 +62,7 @@ async def infraction_autocomplete(interaction: discord.Interaction, current: str
 class PenaltyCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = PenaltyService(bot.sessions, bot.clock)
+        self.service = bot.services.penalties
 
     @app_commands.command(name="penalty", description="Record a penalty; the league's escalations follow (referees).",
                           extras=requires(Role.REFEREE, Role.COMMISSIONER))

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import NO_MENTIONS, SidelineBot
-from bot.services.profile import Forgotten, Profile, ProfileService
+from bot.services.profile import Forgotten, Profile
 
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
 
@@ -46,7 +46,7 @@ def forgotten_text(result: Forgotten) -> str:
 class ProfileCog(commands.GroupCog, group_name="profile", group_description="Your own player profile."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = ProfileService(bot.sessions)
+        self.service = bot.services.profile
 
     @app_commands.command(name="show", description="See what the league keeps about you (only you see it).")
     @app_commands.guild_only()

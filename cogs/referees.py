@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
-from bot.services.relays import RefereeChange, RelayService
+from bot.services.relays import RefereeChange
 from cogs._common import bot_of, game_autocomplete, requires
 
 VERBS = {"assigned": "is now a referee of", "already assigned": "was already a referee of",
@@ -39,7 +39,7 @@ async def assign_referee(interaction: discord.Interaction, game: app_commands.Ra
                          member: discord.Member, remove: bool = False) -> None:
     bot = bot_of(interaction)
     caller = bot.caller(interaction)
-    change = await RelayService(bot.sessions, bot.clock).assign_referee(
+    change = await bot.services.relays.assign_referee(
         caller, game, member.id, member.display_name, remove=remove)
     role = caller.league.roles.referee
     has_role = role is not None and any(r.id == role for r in getattr(member, "roles", ()))

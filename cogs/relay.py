@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, timestamp
-from bot.services.relays import RelayLine, RelaySent, RelayService
+from bot.services.relays import RelayLine, RelaySent
 from cogs._common import game_autocomplete, requires
 from cogs._relay_buttons import RelayButton, handle_answer, inbox_view
 from storage.models.relays import TEXT_LIMIT
@@ -50,7 +50,7 @@ def inbox_embed(relays: tuple[RelayLine, ...]) -> discord.Embed:
 class RelayCog(commands.GroupCog, group_name="relay", group_description="Captains relay messages to the referees."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = RelayService(bot.sessions, bot.clock)
+        self.service = bot.services.relays
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(RelayButton)

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, local_label
-from bot.services.results import RecordedResult, ResultService
+from bot.services.results import RecordedResult
 from cogs._common import requires, suggesting_for, team_autocomplete
 
 Goals = app_commands.Range[int, 0, 99]
@@ -52,7 +52,7 @@ async def played_game_autocomplete(interaction: discord.Interaction,
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    games = await ResultService(bot.sessions, bot.clock).played_games(caller, current[:100])
+    games = await bot.services.results.played_games(caller, current[:100])
     tz = caller.league.timezone
     return [
         app_commands.Choice(
@@ -68,7 +68,7 @@ async def played_game_autocomplete(interaction: discord.Interaction,
 class ResultCog(commands.GroupCog, group_name="result", group_description="Enter and correct game results."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = ResultService(bot.sessions, bot.clock)
+        self.service = bot.services.results
 
     async def _done(self, interaction: discord.Interaction, outcome: RecordedResult) -> None:
         await interaction.response.send_message(result_reply(outcome), ephemeral=True, allowed_mentions=NO_MENTIONS)

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
-from bot.services.roster import RosterService, RosterView
+from bot.services.roster import RosterView
 from cogs._common import requires, team_autocomplete
 
 Position = Literal["skater", "goalie"]
@@ -35,7 +35,7 @@ def roster_embed(view: RosterView) -> discord.Embed:
 class RosterCog(commands.GroupCog, group_name="roster", group_description="Team rosters."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = RosterService(bot.sessions)
+        self.service = bot.services.roster
 
     @app_commands.command(name="show", description="A team's roster (captains and commissioners).",
                           extras=requires(Role.CAPTAIN, Role.COMMISSIONER))

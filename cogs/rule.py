@@ -158,7 +158,7 @@ class RuleCog(commands.Cog):
 
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = RulesLookupService(bot.sessions, bot.clock)
+        self.service = bot.services.rules
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(RuleButton)

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, timestamp
-from bot.services.schedule import ScheduleService, ScheduleView
+from bot.services.schedule import ScheduleView
 from cogs._common import team_autocomplete
 
 STATUS_LABEL = {"in": "✅ in", "out": "❌ out", "maybe": "❔ maybe", None: "no reply yet"}
@@ -33,7 +33,7 @@ def schedule_embed(view: ScheduleView, show_status: bool) -> discord.Embed:
 class ScheduleCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = ScheduleService(bot.sessions, bot.clock)
+        self.service = bot.services.schedule
 
     @app_commands.command(name="schedule", description="Upcoming games for your team (or another team).")
     @app_commands.describe(team="A team in this league; leave empty for your own team")

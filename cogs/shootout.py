@@ -10,8 +10,8 @@ from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.errors import UserFacingError
-from bot.services.shootout_orders import OrderCheck, ShootoutOrderService, SubmittedOrder, SuggestedOrder
-from bot.services.shootout_scoring import AttemptRecorded, AttemptUndone, FloorMarked, ShootoutScoringService
+from bot.services.shootout_orders import OrderCheck, SubmittedOrder, SuggestedOrder
+from bot.services.shootout_scoring import AttemptRecorded, AttemptUndone, FloorMarked
 from cogs._common import game_autocomplete, requires, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
@@ -94,7 +94,7 @@ async def shooter_autocomplete(interaction: discord.Interaction, current: str) -
     if not game:
         return []
     try:
-        choices = await ShootoutScoringService(bot.sessions, bot.clock).shooter_choices(
+        choices = await bot.services.shootout_scoring.shooter_choices(
             bot.caller(interaction), str(game), current[:100])
     except UserFacingError:
         return []
@@ -105,8 +105,8 @@ async def shooter_autocomplete(interaction: discord.Interaction, current: str) -
 class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="Shootout orders and attempts."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.orders = ShootoutOrderService(bot.sessions, bot.clock)
-        self.scoring = ShootoutScoringService(bot.sessions, bot.clock)
+        self.orders = bot.services.shootout_orders
+        self.scoring = bot.services.shootout_scoring
 
     async def _reply(self, interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)

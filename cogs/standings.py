@@ -16,7 +16,7 @@ from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
 from bot.errors import NoLeague
-from bot.services.standings import Publication, StandingsService, StandingsTable
+from bot.services.standings import Publication, StandingsTable
 from cogs._common import requires, suggesting_for, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
@@ -75,7 +75,7 @@ async def division_autocomplete(interaction: discord.Interaction, current: str) 
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    names = await StandingsService(bot.sessions, bot.clock).division_names(caller, current[:100])
+    names = await bot.services.standings.division_names(caller, current[:100])
     return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]
 
 
@@ -83,7 +83,7 @@ async def division_autocomplete(interaction: discord.Interaction, current: str) 
 class StandingsCog(commands.GroupCog, group_name="standings", group_description="The league table."):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = StandingsService(bot.sessions, bot.clock)
+        self.service = bot.services.standings
 
     async def publish(self, guild_id: int) -> Publication:
         league, league_id = self.bot.league_of(guild_id)

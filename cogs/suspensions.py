@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.access import Role
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clean_user_text, clip, timestamp
-from bot.services.discipline import REASON_LIMIT, plural, reconcile, remember_league_rules
-from bot.services.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine, SuspensionService
+from bot.services.discipline import REASON_LIMIT, plural
+from bot.services.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine
 from cogs._common import requires
 
 log = logging.getLogger("sideline.discipline")
@@ -52,15 +52,14 @@ def suspensions_embed(lines: tuple[SuspensionLine, ...]) -> discord.Embed:
 class SuspensionsCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = SuspensionService(bot.sessions, bot.clock)
-        remember_league_rules(bot.settings.leagues)
+        self.service = bot.services.suspensions
 
     async def cog_load(self) -> None:
         """Count results recorded while the bot was not running (e.g. `sideline import results`)."""
         for league_id in sorted(set(self.bot.league_ids.values())):
             try:
                 async with self.bot.sessions.begin() as session:
-                    ended = await reconcile(session, league_id)
+                    ended = await self.bot.services.discipline.reconcile(session, league_id)
             except Exception:
                 log.exception("could not bring suspensions of league %s up to date", league_id)
                 continue

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
-from bot.services import outbox
-from bot.services.notes import NOTE_KIND, NoteSent, NoteService, parse_dm_key
+from bot.services.notes import NoteSent
 from storage.models.relays import TEXT_LIMIT
-
-log = logging.getLogger("sideline.notes")
-
-THREAD_ARCHIVE_MINUTES = 10080  # a week
 
 
 def sent_text(sent: NoteSent) -> str:
@@ -27,37 +19,10 @@ def sent_text(sent: NoteSent) -> str:
                 "channel for them; if that isn't possible either, you'll get a DM saying so.", 2000)
 
 
-@outbox.on_failure(NOTE_KIND)
-async def note_dm_refused(bot: Any, row: Any, error: str) -> None:
-    """A captain refused the note's DM: put it in a private thread for them, else tell the player."""
-    parsed = parse_dm_key(row.send_key)
-    if parsed is None:
-        return
-    note_id, captain_id = parsed
-    service = NoteService(bot.sessions, bot.clock)
-    plan = await service.fallback_plan(row.league_id, note_id)
-    if plan is None:
-        return
-    thread_id = plan.thread_id
-    if thread_id is None and plan.channel_id is not None:
-        try:
-            thread = await bot.http.start_thread_without_message(
-                plan.channel_id, name=clip(f"Private note for the {plan.team} captains", 100),
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES, type=discord.ChannelType.private_thread.value,
-                invitable=False, reason="a /tellcaptain note the captain couldn't get by DM")
-            thread_id = int(thread["id"])
-        except discord.HTTPException as exc:
-            log.info("note %s: no private thread in channel %s (%s)", note_id, plan.channel_id, exc)
-    # No explicit "add member" call: the note in the thread mentions the captain (and only pings
-    # them), and a mention is how Discord adds someone to a private thread.
-    outcome = await service.record_fallback(plan, captain_id, thread_id)
-    log.info("note %s: DM to %s refused (%s); %s", note_id, captain_id, error, outcome)
-
-
 class TellCaptainCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
-        self.service = NoteService(bot.sessions, bot.clock)
+        self.service = bot.services.notes
 
     @app_commands.command(name="tellcaptain", description="Send a private note to your team's captain(s).")
     @app_commands.describe(message="What your captain should know (only they read it)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -123,10 +123,9 @@ class SampleLeague:
         self.teams = {r["team"]: r for r in csv.DictReader((DATA / "teams.csv").open())}
 
     async def load(self) -> SampleLeague:
-        from bot.imports.importer import Importer
 
         league = self.h.bot.settings.leagues[0]
-        importer = Importer(self.h.bot.sessions)
+        importer = self.h.bot.services.imports.importer
         for kind in ("teams", "players", "games"):
             await importer.run(kind, (DATA / f"{kind}.csv").read_bytes(), league,
                                now=self.h.bot.clock.now(), allow_past=True)
@@ -157,3 +156,16 @@ class SampleLeague:
 @pytest.fixture
 async def league(harness: Harness) -> SampleLeague:
     return await SampleLeague(harness).load()
+
+
+def suspend_by_check(monkeypatch: pytest.MonkeyPatch, bot: object,
+                     reason: Callable[..., Awaitable[str | None]]) -> None:
+    """Make the bot's discipline feature answer ``reason(session, *, league_id, player_id, game_id)``
+    for everyone, as if those players had suspensions, without issuing any."""
+    discipline = bot.services.discipline  # type: ignore[attr-defined]
+
+    async def everyone(session: object, *, league_id: int, player_ids: Sequence[int]) -> set[int]:
+        return set(player_ids)
+
+    monkeypatch.setattr(discipline, "reason", reason)
+    monkeypatch.setattr(discipline, "candidates", everyone)

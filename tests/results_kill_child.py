@@ -30,7 +30,7 @@ from bot.app import create_bot  # noqa: E402
 from bot.clock import FixedClock  # noqa: E402
 from bot.league.rules import Rules  # noqa: E402
 from bot.league.standings import GameResult  # noqa: E402
-from bot.services.results import RESULT_HOOKS, Score, check_score  # noqa: E402
+from bot.services.results import Score, check_score  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from storage.db import create_engine  # noqa: E402
 from tests.conftest import league_config, make_settings  # noqa: E402
@@ -137,7 +137,13 @@ async def main(db_file: Path, moment: str | None, target: str | None) -> int:
         if moment == "reply" and recorded[0] and call.path.endswith("/callback"):
             die()
 
-    RESULT_HOOKS.append(hook)  # after discipline's hook: the countdown is already in the transaction
+    count_down = bot.services.results.on_result
+
+    async def counted_then_hook(session: Any, league_id: int, game_id: int) -> None:
+        await count_down(session, league_id, game_id)  # the countdown is already in the transaction
+        await hook(session, league_id, game_id)
+
+    bot.services.results.on_result = counted_then_hook
     event.listen(bot.engine.sync_engine, "before_cursor_execute", before_execute)
     event.listen(bot.engine.sync_engine, "commit", on_commit)
     harness.discord.hooks.append(on_reply)

@@ -13,7 +13,7 @@ import pytest
 
 from bot.access import Caller
 from bot.clock import FixedClock
-from bot.imports.importer import Importer
+from bot.composition import build_services
 from bot.services.appeals import AppealService
 from bot.services.penalties import PenaltyService
 from bot.services.suspensions import SuspensionService
@@ -35,7 +35,7 @@ async def seed(config: Path) -> None:
         await migrate.upgrade(engine)
         sessions = session_factory(engine)
         clock = FixedClock(datetime(2030, 1, 12, 1, 0, tzinfo=UTC))
-        importer = Importer(sessions)
+        importer = build_services(settings, sessions, clock).imports.importer
         for kind in ("teams", "players", "games"):
             await importer.run(kind, (DATA / f"{kind}.csv").read_bytes(), league, now=clock.now(), allow_past=True)
         async with sessions() as s:

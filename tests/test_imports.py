@@ -10,6 +10,7 @@ from sqlalchemy import String, cast, delete, func, literal, select
 
 from bot.imports.csv_rows import CsvImportError
 from bot.imports.importer import Importer
+from bot.services.discipline import Discipline
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, session_factory
@@ -24,7 +25,7 @@ NOW = datetime(2029, 12, 1, tzinfo=UTC)
 async def importer(db_url: str):  # type: ignore[no-untyped-def]
     engine = create_engine(db_url)
     await migrate.upgrade(engine)
-    yield Importer(session_factory(engine))
+    yield Importer(session_factory(engine), on_result=Discipline(make_settings().leagues).count_down)
     await engine.dispose()
 
 

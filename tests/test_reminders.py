@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.courier import STUCK_AFTER
-from bot.imports.importer import Importer
 from bot.services import outbox
 from bot.settings import Settings
 from storage.db import create_engine
@@ -72,7 +71,7 @@ async def test_reimporting_a_game_at_a_new_time_moves_its_pending_reminders(leag
 
     h = league.h
     moved = (DATA / "games.csv").read_text().replace("G1,2030-01-11 19:00", "G1,2030-01-11 21:00")
-    report = await Importer(h.bot.sessions).run("games", moved.encode(), h.bot.settings.leagues[0],
+    report = await h.bot.services.imports.importer.run("games", moved.encode(), h.bot.settings.leagues[0],
                                                 now=h.bot.clock.now())
     assert (report.updated, report.unchanged) == (1, 5)
     g1 = [r for r in await rows(h, "game-reminders:1:") if r.kind == "game_reminder"]
@@ -96,7 +95,8 @@ async def test_a_team_given_a_new_channel_gets_its_pending_reminders_and_nudges_
     assert len(h.discord.channel_messages(HAWKS)) == 1
     teams = (DATA / "teams.csv").read_text().replace(f"Hawks,North,{ALICE},{HAWKS}",
                                                      f"Hawks,North,{ALICE},{new_channel}")
-    report = await Importer(h.bot.sessions).run("teams", teams.encode(), h.bot.settings.leagues[0], now=clock.now())
+    report = await h.bot.services.imports.importer.run("teams", teams.encode(), h.bot.settings.leagues[0],
+                                                       now=clock.now())
     assert (report.updated, report.unchanged) == (1, 3)
 
     hawks_rows = [r for r in await rows(h, "game-reminders:") if r.args.get("team_id") == await _team_id(h, "Hawks")
@@ -326,7 +326,7 @@ async def load_bulk(h: Harness, n: int) -> None:
     from tests.conftest import DATA
 
     league = h.bot.settings.leagues[0]
-    importer = Importer(h.bot.sessions)
+    importer = h.bot.services.imports.importer
     for kind in ("teams", "players"):
         await importer.run(kind, (DATA / f"{kind}.csv").read_bytes(), league, now=h.bot.clock.now())
     await importer.run("games", bulk_games_csv(n), league, now=h.bot.clock.now())
@@ -359,14 +359,16 @@ async def test_500_reminders_with_stops_at_random_points_are_each_sent_once(
         if call.method == "POST" and call.channel_id in (HAWKS, OWLS, BEARS) and rng.random() < 0.5:
             tick()
 
-    real_render = outbox.RENDERERS["game_reminder"]
+    real_render = bot.courier.kinds.renderers["game_reminder"]
 
     async def render_or_die(session: AsyncSession, row: OutboxMessage, now: datetime) -> outbox.Rendered:
         if rng.random() < 0.5:  # dies mid-render, inside a transaction
             tick()
         return await real_render(session, row, now)
 
-    monkeypatch.setitem(outbox.RENDERERS, "game_reminder", render_or_die)
+    kinds = bot.courier.kinds
+    monkeypatch.setattr(bot.courier, "kinds", outbox.OutboxKinds({**kinds.renderers, "game_reminder": render_or_die},
+                                                                 kinds.failure_hooks))
     fake.hooks.append(after_accepted)
     stops = 0
     for _round in range(6):

@@ -17,7 +17,6 @@ from sqlalchemy import func, select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.imports.importer import Importer
 from storage.db import create_engine
 from storage.models import OutboxMessage
 from tests.conftest import DATA
@@ -45,7 +44,7 @@ async def prepare(db_file: Path) -> None:
     bot = create_bot(settings, engine=create_engine(f"sqlite+aiosqlite:///{db_file}"),
                      clock=FixedClock(datetime(2030, 1, 5, 12, tzinfo=UTC)), run_scheduler=False)
     h = await Harness(bot).start()
-    league, importer = settings.leagues[0], Importer(bot.sessions)
+    league, importer = settings.leagues[0], bot.services.imports.importer
     for kind in ("teams", "players"):
         await importer.run(kind, (DATA / f"{kind}.csv").read_bytes(), league, now=bot.clock.now())
     await importer.run("games", games_csv(GAMES), league, now=bot.clock.now())

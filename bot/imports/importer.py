@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -30,12 +30,16 @@ from bot.services.reminders import plan_games
 from bot.settings import LeagueSettings
 from storage.models import Division, Game, League, Player, RosterEntry, Team, TeamCaptain
 
+if TYPE_CHECKING:
+    from bot.services.results import ResultHook
+
 KINDS = ("teams", "players", "games", "results")
 
 
 class Importer:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, on_result: ResultHook) -> None:
         self.sessions = sessions
+        self.on_result = on_result  # results count suspensions down as they are backfilled
 
     async def league_id(self, session: AsyncSession, league: LeagueSettings) -> int:
         row = await session.scalar(select(League).where(League.key == league.key))
@@ -59,7 +63,7 @@ class Importer:
         if kind == "results":
             from bot.services.results import import_results  # results own their storage
 
-            return await import_results(self.sessions, text, league, now=now)
+            return await import_results(self.sessions, text, league, now=now, on_result=self.on_result)
         raise ValueError(f"unknown import kind {kind!r} (one of {', '.join(KINDS)})")
 
     async def teams(self, rows: Sequence[TeamRow], league: LeagueSettings, *,

@@ -154,7 +154,7 @@ class AppealService:
             if decision.status == "overturned":
                 row.status, row.ended_at = "overturned", now
                 await complete_deadline(session, caller.league_id, window_ref(row.id), now=now, note="overturned")
-            await refresh_player(session, caller.league_id, row.player_id, now=now)
+            await refresh_player(session, caller.league_id, row.player_id, rules, now=now)
             await complete_deadline(session, caller.league_id, decision_ref(appeal.id), now=now, note=decision.outcome)
             decided = [pure_appeal(a) for a in await appeals_of(session, caller.league_id, row.id)]
             final = is_final(pure_suspension(row), now, decided, rules=rules)

@@ -5,7 +5,7 @@ Choices the spec leaves open, decided here:
   cancelled or final. Captains and commissioners don't check in for others.
 - A suspended player may not answer "in" or "maybe"; "out" is always accepted (it is true).
 - A late drop-out is a switch from "in" to "out" less than 24 h before the start. The result says
-  so and every ``LATE_DROPOUT_HOOKS`` callable is awaited after the answer is saved.
+  so and the service's ``on_late_dropout`` (the captains' alert) is awaited after the answer is saved.
 - Writes are one upsert per (game, player): concurrent answers are each recorded exactly once and
   the last write wins.
 - On SQLite, this process's check-ins commit in groups (bot/services/group_commit.py): in a burst
@@ -41,7 +41,7 @@ from bot.services.checkin_queries import (
     checkin_contexts,
     roster_answers,
 )
-from bot.services.eligibility import active_suspension_reason, suspension_candidates, suspension_reasons
+from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.group_commit import GroupCommit
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
@@ -55,10 +55,9 @@ log = logging.getLogger("sideline.checkins")
 #: A switch from "in" to "out" this close to the start is a late drop-out.
 LATE_DROPOUT_WINDOW = timedelta(hours=24)
 
+#: Awaited with (league_id, game_id, player_id) after a late drop-out is saved: the reminders feature
+#: alerts the captains. A failing hook is logged; the check-in stands.
 LateDropoutHook = Callable[[int, int, int], Awaitable[None]]
-#: Awaited with (league_id, game_id, player_id) after a late drop-out is saved; the reminders
-#: feature appends here to alert captains. A failing hook is logged; the check-in stands.
-LATE_DROPOUT_HOOKS: list[LateDropoutHook] = []
 
 
 @dataclass(frozen=True)
@@ -174,6 +173,7 @@ class _Ask:
     status: str
     game_code: str | None
     clock: Clock
+    suspensions: SuspensionCheck
 
 
 _Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
@@ -201,24 +201,19 @@ def _group_commit(sessions: async_sessionmaker[AsyncSession]) -> GroupCommit[_As
     return batch
 
 
-async def _notify_late_dropout(league_id: int, game_id: int, player_id: int) -> None:
-    for hook in list(LATE_DROPOUT_HOOKS):
-        try:
-            await hook(league_id, game_id, player_id)
-        except Exception:
-            log.exception("late drop-out hook %r failed for game %s player %s", hook, game_id, player_id)
-
-
 class CheckInService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, suspensions: SuspensionCheck,
+                 on_late_dropout: LateDropoutHook) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.suspensions = require_check(suspensions, "check-ins")
+        self.on_late_dropout = on_late_dropout
 
     async def check_in(self, caller: Caller, status: str, game_code: str | None = None) -> CheckInResult:
         """Record the caller's answer for a game (their team's next game when none is named)."""
         if status not in CHECKIN_STATUSES:
             raise InvalidInput(f"Answer one of: {', '.join(CHECKIN_STATUSES)}.")
-        ask = _Ask(caller, status, game_code, self.clock)
+        ask = _Ask(caller, status, game_code, self.clock, self.suspensions)
         batch = _group_commit(self.sessions)
         if batch is not None:
             result, ids = await batch.submit(ask)
@@ -226,7 +221,10 @@ class CheckInService:
             async with self.sessions.begin() as session:
                 result, ids = await _check_in(session, ask, previous_exact=False)
         if result.late_dropout:
-            await _notify_late_dropout(*ids)
+            try:
+                await self.on_late_dropout(*ids)
+            except Exception:
+                log.exception("late drop-out alert failed for game %s player %s", ids[1], ids[2])
         return result
 
     async def who_is_in(self, caller: Caller, game_code: str | None = None) -> Attendance:
@@ -285,7 +283,8 @@ class CheckInService:
         # In check-in order: the lineup rules count players as they answered.
         answered = sorted((r for r in roster if r.status is not None), key=lambda r: (r.answered_at, r.answer_id))
         going = [r for r in answered if r.status == "in"]
-        suspended = await suspension_reasons(session, caller.league_id, [r.player_id for r in going], game.id)
+        suspended = await suspension_reasons(self.suspensions, session, caller.league_id,
+                                             [r.player_id for r in going], game.id)
         players = [CheckedInPlayer(player_id=r.player_id, name=r.name,
                                    position=r.position,  # type: ignore[arg-type]
                                    gender=r.gender,  # type: ignore[arg-type]
@@ -348,7 +347,9 @@ async def _check_in_many(session: AsyncSession, asks: Sequence[_Ask]) -> list[_A
         found = await checkin_contexts(session, league_id, pairs)
         contexts.update({(league_id, *key): ctx for key, ctx in found.items()})
         players = [c.player_id for c in found.values() if c.player_id is not None]
-        candidates |= {(league_id, p) for p in await suspension_candidates(session, league_id, players)}
+        suspensions = asks[0].suspensions
+        found_suspended = await suspensions.candidates(session, league_id=league_id, player_ids=players)
+        candidates |= {(league_id, p) for p in found_suspended}
     current: dict[tuple[int, int], str | None] = {}
     rows: dict[tuple[int, int], dict[str, Any]] = {}
     for i, ask in enumerate(asks):
@@ -392,7 +393,8 @@ def _check_allowed(ask: _Ask, ctx: CheckInContext | None, now: datetime) -> None
 
 async def _check_eligible(session: AsyncSession, ask: _Ask, ctx: CheckInContext) -> None:
     assert ctx.player_id is not None
-    reason = await active_suspension_reason(session, ask.caller.league_id, ctx.player_id, ctx.game_id)
+    reason = await ask.suspensions.reason(session, league_id=ask.caller.league_id, player_id=ctx.player_id,
+                                         game_id=ctx.game_id)
     if reason:
         raise NotAllowed(f"You can't check in for {ctx.game.code}: {reason}")
 

@@ -263,7 +263,6 @@ def nudge_text(deadline: Deadline, *, overdue: bool, team_name: str | None = Non
     return f"{text} (deadline {ref}; a commissioner closes it with `/deadline done`)"
 
 
-@outbox.renderer(NUDGE_KIND)
 async def render_nudge(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
     """A deadline nudge as it reads now; nothing once the deadline is done or a later nudge is due."""
     args = row.args

@@ -1,10 +1,12 @@
-"""Discipline's shared core: how suspensions are served, who is suspended for a game, and the hooks.
+"""Discipline's shared core: how suspensions are served, and who is suspended for a game.
 
 The rules themselves are pure (bot/league/discipline.py). This module counts suspensions down from
-stored games and results, and plugs into the other features at import time:
-- ``bot.services.eligibility.SUSPENSION_CHECKS`` gets ``suspended_for`` (/checkin refuses, /lineup and
-  reminders exclude suspended players);
-- ``bot.services.results.RESULT_HOOKS`` gets ``count_down_suspensions`` (run in each result's transaction).
+stored games and results. Other features reach it through ``Discipline``, which the composition root
+(bot/composition.py) builds with every league's configured rules and hands to them:
+- check-ins refuse, and lineups, shootouts and reminders exclude, suspended players
+  (``Discipline`` is their ``SuspensionCheck``);
+- results count suspensions down in each result's transaction (``Discipline.count_down``), whether
+  entered in Discord or imported with ``sideline import results``.
 
 Choices the spec leaves open, decided here:
 - A suspension is served in its team's games that start after it was issued, of any kind (regular,
@@ -22,7 +24,7 @@ Choices the spec leaves open, decided here:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -37,11 +39,8 @@ from bot.league.discipline import DisciplineError, DisciplineRules
 from bot.league.rules import preset
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline
-from bot.services.eligibility import SUSPENSION_CHECKS
 from bot.services.outbox import Outgoing
-from bot.services.results import RESULT_HOOKS
 from bot.settings import LeagueSettings
-from storage.db import PlainQuery, plain_rows
 from storage.models import Appeal, Game, League, Penalty, Result, RosterEntry, Suspension
 
 log = logging.getLogger("sideline.discipline")
@@ -67,24 +66,6 @@ def refusal(exc: DisciplineError, kind: type[UserFacingError] = Conflict) -> Use
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-# --- the league's discipline rules, where only a league id is known (hooks) -----------------------
-_RULES_BY_KEY: dict[str, DisciplineRules] = {}
-
-
-def remember_league_rules(leagues: Iterable[LeagueSettings]) -> None:
-    """Let the hooks (which get only a league id) use each league's configured discipline rules."""
-    for league in leagues:
-        _RULES_BY_KEY[league.key] = league.rules.discipline
-
-
-async def discipline_rules(session: AsyncSession, league_id: int) -> DisciplineRules:
-    """The league's configured rules, else its preset's (a CLI or test without a bot)."""
-    league = await session.get(League, league_id)
-    if league is None:
-        return DisciplineRules()
-    return _RULES_BY_KEY.get(league.key) or preset(league.preset).discipline
 
 
 # --- pure views of stored rows ----------------------------------------------------------------------
@@ -185,10 +166,9 @@ async def _issued_in_playoffs(session: AsyncSession, row: Suspension) -> bool:
     return found is not None
 
 
-async def refresh_player(session: AsyncSession, league_id: int, player_id: int, *,
+async def refresh_player(session: AsyncSession, league_id: int, player_id: int, rules: DisciplineRules, *,
                          now: datetime | None = None) -> list[Suspension]:
     """Store how far each of a player's suspensions is served; returns the ones that just ended."""
-    rules = await discipline_rules(session, league_id)
     ended: list[Suspension] = []
     for serving in await serving_plan(session, league_id, player_id, rules):
         row = serving.suspension
@@ -220,72 +200,77 @@ async def _tell_served(session: AsyncSession, row: Suspension, when: datetime | 
     await complete_deadline(session, row.league_id, window_ref(row.id), now=when, note="served")
 
 
-# Built once: every /checkin asks it, and building a statement costs more than running it.
-_ANY_ACTIVE = PlainQuery(select(Suspension.id).where(
+# --- discipline as the other features see it ----------------------------------------------------
+# Built once: every /checkin asks them, and building a statement costs more than running it.
+_ANY_ACTIVE = select(Suspension.id).where(
     Suspension.league_id == bindparam("league_id"), Suspension.player_id == bindparam("player_id"),
-    Suspension.status == "active").limit(1))
+    Suspension.status == "active").limit(1)
+_ACTIVE_IN_LEAGUE = select(Suspension.player_id).where(
+    Suspension.league_id == bindparam("league_id"), Suspension.status == "active")
 
 
-# --- the hooks --------------------------------------------------------------------------------------
-async def suspended_for(session: AsyncSession, *, league_id: int, player_id: int,
-                        game_id: int | None) -> str | None:
-    """Why the player may not play the game (shown to the player), or None. Reads only."""
-    if not await plain_rows(session, _ANY_ACTIVE, {"league_id": league_id, "player_id": player_id}):
+class Discipline:
+    """Who is suspended for a game, and counting suspensions down as results come in.
+
+    Built once by the composition root with every configured league's rules, so a result entered
+    in Discord and one imported from the command line are served by the same rules (e.g. a league's
+    ``suspensions_carry_into_playoffs``). A league the configuration doesn't name uses its preset's.
+    """
+
+    def __init__(self, leagues: Iterable[LeagueSettings]) -> None:
+        self.rules_by_key: Mapping[str, DisciplineRules] = {lg.key: lg.rules.discipline for lg in leagues}
+
+    async def rules(self, session: AsyncSession, league_id: int) -> DisciplineRules:
+        league = await session.get(League, league_id)
+        if league is None:
+            return DisciplineRules()
+        return self.rules_by_key.get(league.key) or preset(league.preset).discipline
+
+    async def reason(self, session: AsyncSession, *, league_id: int, player_id: int,
+                     game_id: int | None) -> str | None:
+        """Why the player may not play the game (shown to the player), or None. Reads only."""
+        active = await session.execute(_ANY_ACTIVE, {"league_id": league_id, "player_id": player_id})
+        if active.first() is None:
+            return None
+        rules = await self.rules(session, league_id)
+        for serving in await serving_plan(session, league_id, player_id, rules):
+            row = serving.suspension
+            if row.status != "active" or serving.remaining == 0:
+                continue
+            if game_id is not None and game_id not in serving.game_ids:
+                continue
+            left = f"{serving.remaining} of {plural(row.games, 'game')} still to serve"
+            return f"you're suspended (suspension #{row.id}, {left}: {clip(row.reason, 150)})."
         return None
-    rules = await discipline_rules(session, league_id)
-    for serving in await serving_plan(session, league_id, player_id, rules):
-        row = serving.suspension
-        if row.status != "active" or serving.remaining == 0:
-            continue
-        if game_id is not None and game_id not in serving.game_ids:
-            continue
-        left = f"{serving.remaining} of {plural(row.games, 'game')} still to serve"
-        return f"you're suspended (suspension #{row.id}, {left}: {clip(row.reason, 150)})."
-    return None
 
+    async def candidates(self, session: AsyncSession, *, league_id: int, player_ids: Sequence[int]) -> set[int]:
+        """The players among many with an active suspension: one query for a whole lineup."""
+        active = await session.execute(_ACTIVE_IN_LEAGUE, {"league_id": league_id})
+        return {row.player_id for row in active}.intersection(player_ids)
 
-async def count_down_suspensions(session: AsyncSession, league_id: int, game_id: int) -> None:
-    """Result hook: the game's teams' suspended players have served one more game (idempotent)."""
-    game = await session.get(Game, game_id)
-    if game is None or game.league_id != league_id:
-        return
-    player_ids = set((await session.scalars(
-        select(Suspension.player_id).where(Suspension.league_id == league_id, Suspension.status == "active",
-                                           Suspension.team_id.in_(game.team_ids()))
-    )).all())
-    for player_id in sorted(player_ids):
-        await refresh_player(session, league_id, player_id, now=game.starts_at)
+    async def count_down(self, session: AsyncSession, league_id: int, game_id: int) -> None:
+        """A result was recorded: the game's teams' suspended players have served one more game
+        (runs in the result's transaction; idempotent)."""
+        game = await session.get(Game, game_id)
+        if game is None or game.league_id != league_id:
+            return
+        player_ids = set((await session.scalars(
+            select(Suspension.player_id).where(Suspension.league_id == league_id, Suspension.status == "active",
+                                               Suspension.team_id.in_(game.team_ids()))
+        )).all())
+        rules = await self.rules(session, league_id)
+        for player_id in sorted(player_ids):
+            await refresh_player(session, league_id, player_id, rules, now=game.starts_at)
 
-
-async def reconcile(session: AsyncSession, league_id: int) -> int:
-    """Store progress from results recorded while the hooks were not loaded (e.g. a CLI backfill)."""
-    player_ids = set((await session.scalars(select(Suspension.player_id).where(
-        Suspension.league_id == league_id, Suspension.status == "active"))).all())
-    ended = 0
-    for player_id in sorted(player_ids):
-        ended += len(await refresh_player(session, league_id, player_id))
-    return ended
-
-
-# Every active suspension's player in the league, by the (league, status) index: a handful of rows,
-# and a statement without an IN list runs straight on SQLite (storage.db.PlainQuery).
-_ACTIVE_IN_LEAGUE = PlainQuery(select(Suspension.player_id).where(
-    Suspension.league_id == bindparam("league_id"), Suspension.status == "active"))
-
-
-async def players_with_active_suspensions(session: AsyncSession, *, league_id: int,
-                                         player_ids: Sequence[int]) -> set[int]:
-    """The candidates for ``suspended_for`` among many players: one query instead of one each
-    (every /lineup and every batch of check-ins asks it)."""
-    active = await plain_rows(session, _ACTIVE_IN_LEAGUE, {"league_id": league_id})
-    return {player_id for player_id, in active}.intersection(player_ids)
-
-
-suspended_for.candidates = players_with_active_suspensions  # type: ignore[attr-defined]
-if suspended_for not in SUSPENSION_CHECKS:
-    SUSPENSION_CHECKS.append(suspended_for)
-if count_down_suspensions not in RESULT_HOOKS:
-    RESULT_HOOKS.append(count_down_suspensions)
+    async def reconcile(self, session: AsyncSession, league_id: int) -> int:
+        """Store progress from results recorded while the bot was not running; returns how many ended."""
+        player_ids = set((await session.scalars(select(Suspension.player_id).where(
+            Suspension.league_id == league_id, Suspension.status == "active"))).all())
+        rules = await self.rules(session, league_id)
+        ended = 0
+        for player_id in sorted(player_ids):
+            ended += len(await refresh_player(session, league_id, player_id, rules))
+        return ended
 
 
 # --- who may read the details ----------------------------------------------------------------------

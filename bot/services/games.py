@@ -5,6 +5,8 @@ Choices the spec leaves open, decided here:
   clocks skip is refused, an ambiguous one (the repeated hour in the autumn) is the first of the two.
 - A new game's id, when none is given, is ``G<n>``: the first free number after the game count.
 - Only scheduled games move or cancel; a cancelled game stays cancelled (add a new game instead).
+  Both lock the game's row first (``lock_game``) and check ``bot.league.game_status``, so a move,
+  a cancellation and a result typed at the same moment act one after the other.
 - Moving a game re-times its pending reminders and tells both teams the new time; cancelling drops
   them and tells both teams once.
 """
@@ -24,7 +26,7 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.imports.csv_rows import parse_local_time
 from bot.league.vocabulary import GAME_KINDS
 from bot.services import reminders
-from bot.services.schedule import GameLine, find_game, game_line
+from bot.services.schedule import GameLine, check_change, game_line, lock_game
 from storage.models import Game, Team
 from storage.repos import core
 
@@ -97,7 +99,8 @@ class GameService:
         now = self.clock.now()
         when = parse_game_time(starts_at, caller, now)
         async with self.sessions.begin() as session:
-            game = await self._scheduled(session, caller, code, "move")
+            game = await lock_game(session, caller, code)
+            check_change(game, "move")
             if game.starts_at == when:
                 raise Conflict(f"`{game.code}` already starts at that time; nothing changed.")
             previous = game.starts_at
@@ -114,8 +117,8 @@ class GameService:
         caller.require(Role.COMMISSIONER)
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            game = await self._scheduled(session, caller, code, "cancel")
-            game.status = "cancelled"
+            game = await lock_game(session, caller, code)
+            game.status = check_change(game, "cancel")
             await session.flush()
             plan = await reminders.plan_game(session, caller.league, game, now)
             told = await reminders.notify_teams(session, caller.league, game, "cancelled", now)
@@ -128,14 +131,6 @@ class GameService:
             raise NotFound(f"There's no team called “{name.strip()[:100]}” in {caller.league.name}. "
                            "Pick one from the suggestions.")
         return team
-
-    @staticmethod
-    async def _scheduled(session: AsyncSession, caller: Caller, code: str, verb: str) -> Game:
-        game = await find_game(session, caller, code)
-        if game.status != "scheduled":
-            raise Conflict(f"`{game.code}` ({game.home.name} vs {game.away.name}) is {game.status}; "
-                           f"only a scheduled game can {verb}.")
-        return game
 
     @staticmethod
     async def _free_code(session: AsyncSession, league_id: int) -> str:

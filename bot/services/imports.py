@@ -10,14 +10,15 @@ from bot.access import Caller, Role
 from bot.errors import InvalidInput
 from bot.imports.csv_rows import CsvImportError
 from bot.imports.importer import Importer, ImportReport
+from bot.services.results import ResultHook
 
 MAX_CSV_BYTES = 1_000_000
 MAX_PROBLEMS_SHOWN = 15
 
 
 class ImportService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
-        self.importer = Importer(sessions)
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, on_result: ResultHook) -> None:
+        self.importer = Importer(sessions, on_result=on_result)
 
     async def run(self, caller: Caller, kind: str, data: bytes, *, now: datetime,
                   allow_past: bool = False) -> ImportReport:

@@ -4,17 +4,19 @@ Choices the spec leaves open, decided here:
 - The note goes to every captain of the player's roster team except the player; a captain's own
   note goes to their co-captains. Notes are stored (who, team, when, what, how it was delivered).
 - A DM the captain refuses falls back, once per note, to a private thread in the team's channel
-  with that captain added (the thread is made by the outbox failure hook in
-  ``cogs/tellcaptain.py``). When the team has no channel or the thread can't be made, the player
-  is told by DM that the captain couldn't be reached.
+  with that captain added (``NoteService.dm_refused``, the outbox's failure hook for notes). When
+  the team has no channel or the thread can't be made, the player is told by DM that the captain
+  couldn't be reached.
 - At most ``NOTES_PER_DAY`` notes per player in 24 hours, so the feature can't be used to flood.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -24,12 +26,14 @@ from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services import outbox
-from bot.services.outbox import Outgoing, Rendered
+from bot.services.outbox import Outgoing, Rendered, Threads
 from bot.services.people import membership
 from bot.services.relays import quoted
 from storage.models import CaptainNote, League, OutboxMessage
 from storage.models.relays import TEXT_LIMIT
 from storage.repos import core
+
+log = logging.getLogger("sideline.notes")
 
 NOTE_KIND = "captain_note"
 NOTES_PER_DAY = 10
@@ -72,7 +76,6 @@ def note_text(note: CaptainNote) -> str:
                 f"{quoted(note.message)}\nOnly the team's captains get this. Reply to them directly.", 2000)
 
 
-@outbox.renderer(NOTE_KIND)
 async def render_note(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
     """A note's DM to one captain, read from the stored note."""
     note = await session.get(CaptainNote, int(row.args.get("note_id", 0)))
@@ -120,6 +123,25 @@ class NoteService:
                                      key=dm_key(note.id, captain), due_at=now, kind=NOTE_KIND,
                                      args={"note_id": note.id}, user_id=captain)
             return NoteSent(note.id, team.name, captains)
+
+    async def dm_refused(self, threads: Threads, row: Any, error: str) -> None:
+        """A captain refused the note's DM: put it in a private thread for them, else tell the player."""
+        parsed = parse_dm_key(row.send_key)
+        if parsed is None:
+            return
+        note_id, captain_id = parsed
+        plan = await self.fallback_plan(row.league_id, note_id)
+        if plan is None:
+            return
+        thread_id = plan.thread_id
+        if thread_id is None and plan.channel_id is not None:
+            thread_id = await threads.start_private_thread(
+                plan.channel_id, name=clip(f"Private note for the {plan.team} captains", 100),
+                reason="a /tellcaptain note the captain couldn't get by DM")
+        # No explicit "add member" call: the note in the thread mentions the captain (and only pings
+        # them), and a mention is how Discord adds someone to a private thread.
+        outcome = await self.record_fallback(plan, captain_id, thread_id)
+        log.info("note %s: DM to %s refused (%s); %s", note_id, captain_id, error, outcome)
 
     async def fallback_plan(self, league_id: int, note_id: int) -> FallbackPlan | None:
         async with self.sessions() as session:

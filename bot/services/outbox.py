@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import event, select, update
 from sqlalchemy.engine import Engine
@@ -65,29 +65,27 @@ class Queued:
 Rendered = Outgoing | FanOut | None
 Renderer = Callable[[AsyncSession, OutboxMessage, datetime], Awaitable[Rendered]]
 
-#: kind -> renderer; features register their own kinds (reminders render at send time).
-RENDERERS: dict[str, Renderer] = {}
+class Threads(Protocol):
+    """What a failure hook may ask of Discord: the courier makes private threads."""
 
-#: (bot, the claimed row, error text) -> a follow-up, e.g. a fallback when a DM is refused.
-FailureHook = Callable[[Any, Any, str], Awaitable[None]]
-#: kind -> called once when a row of that kind fails for good (refused, or out of retries).
-FAILURE_HOOKS: dict[str, FailureHook] = {}
-
-
-def renderer(kind: str) -> Callable[[Renderer], Renderer]:
-    def register(func: Renderer) -> Renderer:
-        RENDERERS[kind] = func
-        return func
-
-    return register
+    async def start_private_thread(self, channel_id: int, *, name: str, reason: str) -> int | None:
+        """The new thread's id, or None when Discord refused (logged)."""
+        ...
 
 
-def on_failure(kind: str) -> Callable[[FailureHook], FailureHook]:
-    def register(func: FailureHook) -> FailureHook:
-        FAILURE_HOOKS[kind] = func
-        return func
+#: (the courier, the claimed row, error text) -> a follow-up once a row of its kind fails for good
+#: (refused, or out of retries), e.g. a private thread when a captain refuses a note's DM.
+FailureHook = Callable[[Threads, Any, str], Awaitable[None]]
 
-    return register
+
+@dataclass(frozen=True)
+class OutboxKinds:
+    """What the courier does with each kind of queued message: how to render it at send time, and
+    what follows when it fails for good. The composition root (bot/composition.py) names every kind;
+    a row of a kind it doesn't name fails with a logged error instead of going out wrong."""
+
+    renderers: Mapping[str, Renderer]
+    failure_hooks: Mapping[str, FailureHook] = field(default_factory=dict)
 
 
 def outgoing_args(message: Outgoing) -> dict[str, Any]:
@@ -99,7 +97,9 @@ def outgoing_args(message: Outgoing) -> dict[str, Any]:
     return args
 
 
-@renderer("text")
+TEXT_KIND = "text"
+
+
 async def render_text(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
     """A message whose text was fixed when it was queued."""
     a = row.args
@@ -110,14 +110,14 @@ async def render_text(session: AsyncSession, row: OutboxMessage, now: datetime) 
 
 
 async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: str, due_at: datetime,
-                  kind: str = "text", args: dict[str, Any] | None = None, message: Outgoing | None = None,
+                  kind: str = TEXT_KIND, args: dict[str, Any] | None = None, message: Outgoing | None = None,
                   channel_id: int | None = None, user_id: int | None = None,
                   expires_at: datetime | None = None) -> Queued:
     """Queue a send unless one with the same key exists; the key makes retries and restarts safe."""
     if (channel_id is None) == (user_id is None):
         raise ValueError("a queued message goes to exactly one channel or one user")
-    if kind not in RENDERERS:
-        raise ValueError(f"no renderer for outbox kind {kind!r}")
+    if not kind:
+        raise ValueError("a queued message needs a kind")
     values = dict(league_id=league_id, guild_id=guild_id, send_key=key[:200], kind=kind,
                   args=outgoing_args(message) if message else (args or {}), channel_id=channel_id,
                   user_id=user_id, due_at=due_at, expires_at=expires_at, status="pending", attempts=0,

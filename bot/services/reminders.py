@@ -29,14 +29,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import weakref
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
-from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
@@ -52,7 +50,7 @@ from bot.league.lineup import (
 from bot.services import outbox
 from bot.services.checkin_queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
-from bot.services.eligibility import suspension_reasons
+from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings, Settings
 from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team
@@ -78,25 +76,6 @@ def _minutes(delta: timedelta) -> int:
 
 def _epoch(when: datetime) -> int:
     return int(when.timestamp())
-
-
-# --- settings for renderers -----------------------------------------------------------------------
-# Renderers get (session, row, now); the lineup check also needs the league's rules. Each bot binds
-# its settings to its engine (as the outbox binds its wake-up), so several bots in one process work.
-_SETTINGS: weakref.WeakKeyDictionary[Engine, Settings] = weakref.WeakKeyDictionary()
-
-
-def bind_settings(engine: Engine, settings: Settings) -> None:
-    _SETTINGS[engine] = settings
-
-
-def _league_settings(session: AsyncSession, guild_id: int) -> LeagueSettings:
-    engine = session.get_bind()
-    settings = _SETTINGS.get(getattr(engine, "engine", engine))  # type: ignore[arg-type]
-    league = settings.league_for_guild(guild_id) if settings else None
-    if league is None:
-        raise RuntimeError(f"no league settings bound for server {guild_id}; is the games cog loaded?")
-    return league
 
 
 # --- planning ---------------------------------------------------------------------------------------
@@ -265,7 +244,6 @@ async def non_responders(session: AsyncSession, league_id: int, game: Game, team
     return list(seen)
 
 
-@outbox.renderer(REMINDER_KIND)
 async def render_reminder(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
     """The reminder as it reads now: who still hasn't answered, with the In / Out / Maybe buttons."""
     live = await _live_game(session, row, now)
@@ -290,7 +268,6 @@ async def render_reminder(session: AsyncSession, row: OutboxMessage, now: dateti
     return Outgoing(content=clip(text, CONTENT_LIMIT), checkin_game=game.code, ping_user_ids=tuple(waiting))
 
 
-@outbox.renderer(NOTICE_KIND)
 async def render_notice(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
     """A cancellation or new-time notice for one team."""
     game = await session.get(Game, int(row.args["game_id"]))
@@ -321,32 +298,45 @@ async def _to_roster(session: AsyncSession, row: OutboxMessage, team: Team, mess
     return FanOut(tuple((str(u), u, message) for u in dict.fromkeys(players))) if players else None
 
 
-@outbox.renderer(ALERT_KIND)
-async def render_alert_check(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
-    """Check the team's lineup; DM the captains each problem they have not heard about yet."""
-    live = await _live_game(session, row, now)
-    if live is None:
-        return None
-    game, team = live
-    league = _league_settings(session, row.guild_id)
-    findings = await lineup_problems(session, league, row.league_id, game, team)
-    captains = await core.captain_ids(session, team.id)
-    if not captains:
-        log.warning("no captains to alert for %s in %s", team.name, game.code)
-        return None
-    new = await _record_alerts(session, row.league_id, game, team, findings, now)
-    if not new:
-        return None
-    children = []
-    for code, digest, message in new:
-        text = clip(f"⚠️ {team.name} lineup for {game_heading(game)}\n{message}\nCheck it with `/lineup`.",
-                    CONTENT_LIMIT)
-        children += [(f"{code}:{digest}:{c}", c, Outgoing(content=text)) for c in captains]
-    return FanOut(tuple(children))
+class LineupAlerts:
+    """The captains' lineup alerts: when a team's lineup falls below a rule, its captains hear once.
+
+    Rendered at send time, so it needs each league's lineup rules and who is suspended; the
+    composition root (bot/composition.py) builds it with both.
+    """
+
+    def __init__(self, settings: Settings, suspensions: SuspensionCheck) -> None:
+        self.settings = settings
+        self.suspensions = require_check(suspensions, "the captains' lineup alerts")
+
+    async def render(self, session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
+        """Check the team's lineup; DM the captains each problem they have not heard about yet."""
+        live = await _live_game(session, row, now)
+        if live is None:
+            return None
+        game, team = live
+        league = self.settings.league_for_guild(row.guild_id)
+        if league is None:
+            log.warning("skipped %s: server %s has no league in the configuration", row.send_key, row.guild_id)
+            return None
+        findings = await lineup_problems(session, league, row.league_id, game, team, self.suspensions)
+        captains = await core.captain_ids(session, team.id)
+        if not captains:
+            log.warning("no captains to alert for %s in %s", team.name, game.code)
+            return None
+        new = await _record_alerts(session, row.league_id, game, team, findings, now)
+        if not new:
+            return None
+        children = []
+        for code, digest, message in new:
+            text = clip(f"⚠️ {team.name} lineup for {game_heading(game)}\n{message}\nCheck it with `/lineup`.",
+                        CONTENT_LIMIT)
+            children += [(f"{code}:{digest}:{c}", c, Outgoing(content=text)) for c in captains]
+        return FanOut(tuple(children))
 
 
 async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_id: int, game: Game,
-                          team: Team) -> dict[str, str]:
+                          team: Team, suspensions: SuspensionCheck) -> dict[str, str]:
     """Problem code -> message (with its rule) for the alertable lineup problems of one team."""
     division = team.division.name if team.division else None
     try:
@@ -358,7 +348,7 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
     players = []
     going = [c.player_id for c in await checkins_for_game(session, league_id, game.id)
              if c.status == "in" and c.player_id in roster]
-    suspended = await suspension_reasons(session, league_id, going, game.id)
+    suspended = await suspension_reasons(suspensions, session, league_id, going, game.id)
     for player_id in going:
         entry = roster[player_id]
         players.append(CheckedInPlayer(player_id=entry.player_id, name=entry.player.name,

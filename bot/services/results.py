@@ -1,15 +1,17 @@
 """Game results: entered by referees, corrected by commissioners, backfilled from CSV files.
 
 Every change is one transaction: the result row, the game marked final, an audit entry (with the
-old values for a correction), the playoff bracket moved on, and every hook in ``RESULT_HOOKS``.
+old values for a correction), the playoff bracket moved on, and the ``on_result`` hook.
+It starts by locking the game's row (``lock_game``), so a result and a cancellation (or a second
+result) typed at the same moment act one after the other, and the second is told what the first did.
 
-Hooks
------
-``RESULT_HOOKS`` holds async callables ``hook(session, league_id, game_id)`` that run inside the same
-transaction after a result is entered, fixed or imported (e.g. discipline counts suspensions down).
-A hook may run more than once for a game (after the entry and after each correction), so it must
-be idempotent per game. A hook that raises rolls the whole result back: a ``UserFacingError`` is
-shown to the person who entered it; anything else is a bug and is logged.
+The hook
+--------
+``on_result(session, league_id, game_id)`` runs inside the same transaction after a result is
+entered, fixed or imported: discipline counts suspensions down (``Discipline.count_down``, handed in
+by the composition root, bot/composition.py). It may run more than once for a game (after the entry
+and after each correction), so it must be idempotent per game. If it raises, the whole result rolls
+back: a ``UserFacingError`` is shown to the person who entered it; anything else is a bug and is logged.
 """
 
 from __future__ import annotations
@@ -32,15 +34,13 @@ from bot.imports.importer import ImportReport
 from bot.league.rules import Rules
 from bot.league.vocabulary import DECISIONS
 from bot.services import playoffs
-from bot.services.schedule import find_game
+from bot.services.schedule import check_change, lock_game
 from bot.settings import LeagueSettings
 from storage.models import Game, League, Result, ResultChange, Team
 from storage.text import printable
 
-ResultHook = Callable[[AsyncSession, int, int], Awaitable[None]]
-
 #: Run inside the result's transaction after it is recorded or fixed: ``await hook(session, league_id, game_id)``.
-RESULT_HOOKS: list[ResultHook] = []
+ResultHook = Callable[[AsyncSession, int, int], Awaitable[None]]
 
 PLAYED = ("regulation", "overtime", "shootout")
 MAX_SCORE = 99
@@ -220,7 +220,7 @@ def _apply(row: Result, game: Game, score: Score) -> None:
 
 
 async def record(session: AsyncSession, rules: Rules, game: Game, score: Score, *, by: int | None,
-                 now: datetime, action: Literal["entered", "fixed", "imported"],
+                 now: datetime, action: Literal["entered", "fixed", "imported"], on_result: ResultHook,
                  reason: str | None = None) -> tuple[Result, Score | None, str | None]:
     """Store a (validated) result and everything that follows from it, in the caller's transaction.
 
@@ -228,13 +228,14 @@ async def record(session: AsyncSession, rules: Rules, game: Game, score: Score, 
     """
     row = await result_for(session, game)
     old = score_of(row) if row is not None else None
+    status = check_change(game, "enter_result" if row is None else "fix_result")
     if row is None:
         row = Result(league_id=game.league_id, game_id=game.id, entered_by=by, entered_at=now)
         session.add(row)
     else:
         row.updated_by, row.updated_at = by, now
     _apply(row, game, score)
-    game.status = "final"
+    game.status = status
     session.add(ResultChange(league_id=game.league_id, game_id=game.id, action=action,
                              old=old.as_json() if old else None, new=score.as_json(), changed_by=by,
                              changed_at=now, reason=reason))
@@ -243,8 +244,7 @@ async def record(session: AsyncSession, rules: Rules, game: Game, score: Score, 
     if game.kind == "playoff":
         note = await playoffs.advance_from_result(session, game.league_id, game.code, game.home.name,
                                                   game.away.name, view_of(game, score).winner, now)
-    for hook in list(RESULT_HOOKS):
-        await hook(session, game.league_id, game.id)
+    await on_result(session, game.league_id, game.id)
     return row, old, note
 
 
@@ -256,9 +256,10 @@ def _deducted(rules: Rules, score: Score) -> int:
 
 # --- use cases ------------------------------------------------------------------------------------
 class ResultService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, on_result: ResultHook) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.on_result = on_result
 
     async def enter(self, caller: Caller, game_code: str, *, home: int, away: int, decided: str,
                     shootout_home: int | None = None, shootout_away: int | None = None) -> RecordedResult:
@@ -280,7 +281,7 @@ class ResultService:
         rules, now = caller.league.rules, self.clock.now()
         try:
             async with self.sessions.begin() as session:
-                game = await find_game(session, caller, game_code)
+                game = await lock_game(session, caller, game_code)
                 check_playable(game, now)
                 score = make(game)
                 check_score(rules, game.kind, score)
@@ -292,7 +293,7 @@ class ResultService:
                     raise Conflict(f"Game {game.code} already has a result ({view_of(game, current).summary}). "
                                    "A commissioner can correct it with /result fix.")
                 _, _, note = await record(session, rules, game, score, by=caller.discord_id, now=now,
-                                          action="entered")
+                                          action="entered", on_result=self.on_result)
                 return RecordedResult("entered", view_of(game, score), None, _deducted(rules, score), note)
         except IntegrityError:
             raise Conflict(f"Someone entered a result for game {printable(game_code).strip()[:64]} at the same "
@@ -307,8 +308,9 @@ class ResultService:
         rules, now = caller.league.rules, self.clock.now()
         why = clean_user_text(reason, 300) if reason else None
         async with self.sessions.begin() as session:
-            game = await find_game(session, caller, game_code)
+            game = await lock_game(session, caller, game_code)
             check_playable(game, now)
+            check_change(game, "fix_result")
             existing = await result_for(session, game)
             if existing is None:
                 raise NotFound(f"Game {game.code} has no result yet: enter it with /result enter.")
@@ -320,7 +322,7 @@ class ResultService:
             if new == old:
                 return RecordedResult("unchanged", view_of(game, new), view_of(game, old))
             _, _, note = await record(session, rules, game, new, by=caller.discord_id, now=now, action="fixed",
-                                      reason=why)
+                                      on_result=self.on_result, reason=why)
             return RecordedResult("fixed", view_of(game, new), view_of(game, old), _deducted(rules, new), note)
 
     @staticmethod
@@ -381,7 +383,7 @@ class ResultService:
 
 # --- CSV backfill ---------------------------------------------------------------------------------
 async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, league: LeagueSettings, *,
-                         now: datetime) -> ImportReport:
+                         now: datetime, on_result: ResultHook) -> ImportReport:
     """Backfill results from paper game sheets: every row checked first, then all stored or none.
 
     Unknown game ids, games not played yet, cancelled games and results the league's rules don't allow
@@ -395,8 +397,9 @@ async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, 
         games: dict[str, Game] = {}
         if league_id is not None:
             codes = [r.code for r in rows]
-            games = {g.code: g for g in (await session.scalars(
-                select(Game).where(Game.league_id == league_id, Game.code.in_(codes)))).all()}
+            games = {g.code: g for g in (await session.scalars(  # locked in one order: no deadlock
+                select(Game).where(Game.league_id == league_id, Game.code.in_(codes)).order_by(Game.id)
+                .with_for_update(of=Game))).all()}
         problems: list[Problem] = []
         planned: list[tuple[int, Game, Score]] = []
         for r in rows:
@@ -432,7 +435,7 @@ async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, 
                 continue
             try:
                 _, old, note = await record(session, rules, game, score, by=None, now=now, action="imported",
-                                            reason="CSV import")
+                                            on_result=on_result, reason="CSV import")
             except UserFacingError as exc:
                 raise CsvImportError([Problem(line, f"game {game.code}: {exc.message}")]) from None
             if old is None:

@@ -9,7 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
-from bot.errors import NotFound
+from bot.errors import Conflict, NotFound
+from bot.league.game_status import Change, GameStateError, GameStatus, after
 from bot.services.checkin_queries import GameSides, game_sides
 from bot.services.people import membership, resolve_team_ref
 from storage.models import Game
@@ -48,6 +49,24 @@ async def find_game(session: AsyncSession, caller: Caller, code: str) -> Game:
     if game is None:
         raise no_such_game(caller, code)
     return game
+
+
+async def lock_game(session: AsyncSession, caller: Caller, code: str) -> Game:
+    """The game, read afresh with its row locked until the transaction ends: every command that
+    changes a game's state starts with this, so two at the same moment act one after the other and
+    the second sees what the first did (PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises)."""
+    game = await core.game_by_code(session, caller.league_id, code, for_update=True)
+    if game is None:
+        raise no_such_game(caller, code)
+    return game
+
+
+def check_change(game: Game, change: Change) -> GameStatus:
+    """The game's state after ``change`` (``bot.league.game_status``), or a Conflict saying why not."""
+    try:
+        return after(game.status, change, game.code)
+    except GameStateError as exc:
+        raise Conflict(exc.message) from None
 
 
 async def find_game_sides(session: AsyncSession, caller: Caller, code: str) -> GameSides:

@@ -21,6 +21,7 @@ from bot.clock import Clock
 from bot.discord_text import clip
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.shootout import ShootoutError, Side, Violation, eligible_shooters, suggest_order
+from bot.services.eligibility import SuspensionCheck, require_check
 from bot.services.name_resolution import resolve_names
 from bot.services.shootouts import SIDES, GameLabel, ShootoutContext, TeamPool, acting_side, load
 from storage.models import ShootoutOrder
@@ -117,9 +118,11 @@ def _require_open(ctx: ShootoutContext) -> None:
 
 
 class ShootoutOrderService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *,
+                 suspensions: SuspensionCheck) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.suspensions = require_check(suspensions, "shootout orders")
 
     async def submit(self, caller: Caller, game_code: str, shooters: str,
                      team_name: str | None = None) -> SubmittedOrder:
@@ -127,7 +130,7 @@ class ShootoutOrderService:
         now = self.clock.now()
         try:
             async with self.sessions.begin() as session:
-                ctx = await load(session, caller, game_code, lock=True)
+                ctx = await load(session, caller, game_code, self.suspensions, lock=True)
                 side = acting_side(ctx, team_name, what="submit a shootout order")
                 _require_open(ctx)
                 pool = ctx.pools[side]
@@ -152,7 +155,7 @@ class ShootoutOrderService:
     async def check(self, caller: Caller, game_code: str) -> OrderCheck:
         """The orders the caller may see, and everything wrong with them against today's check-ins."""
         async with self.sessions() as session:
-            ctx = await load(session, caller, game_code)
+            ctx = await load(session, caller, game_code, self.suspensions)
             mine = ctx.captain_sides()
             if not (ctx.referee or mine):
                 raise NotAllowed(f"Only a captain of {ctx.team('home')} or {ctx.team('away')}, a referee of "
@@ -179,7 +182,7 @@ class ShootoutOrderService:
                       team_name: str | None = None) -> SuggestedOrder:
         """A legal order for the caller's team, keeping the preferred first shooters where the rules allow."""
         async with self.sessions() as session:
-            ctx = await load(session, caller, game_code)
+            ctx = await load(session, caller, game_code, self.suspensions)
             side = acting_side(ctx, team_name, what="ask for a shootout order")
             pool, other = ctx.pools[side], ctx.pools[ctx.other(side)]
             wanted = resolve_names(preferred, pool.candidates, where=f"{pool.name}'s roster") \

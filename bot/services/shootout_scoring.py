@@ -28,8 +28,19 @@ from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.lineup import lineup_rules_for
 from bot.league.shootout import ShootoutState, Side, eligible_shooters, record_attempt
 from bot.services import outbox
+from bot.services.eligibility import SuspensionCheck, require_check
 from bot.services.name_resolution import resolve_names
-from bot.services.results import Score, check_playable, check_score, record, result_for, score_of, view_of
+from bot.services.results import (
+    ResultHook,
+    Score,
+    check_playable,
+    check_score,
+    record,
+    result_for,
+    score_of,
+    view_of,
+)
+from bot.services.schedule import check_change
 from bot.services.shootout_orders import NOTHING_SAVED
 from bot.services.shootouts import SIDES, GameLabel, ShootoutContext, load
 from storage.models import Shootout, ShootoutAttempt
@@ -100,9 +111,12 @@ async def _require_no_result(session: AsyncSession, ctx: ShootoutContext) -> Non
 
 
 class ShootoutScoringService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, suspensions: SuspensionCheck,
+                 on_result: ResultHook) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.suspensions = require_check(suspensions, "shootout scoring")
+        self.on_result = on_result
 
     async def mark_floor(self, caller: Caller, game_code: str, players: str) -> FloorMarked:
         """A captain (own team) or referee (either team) marks who was on the floor when overtime ended."""
@@ -112,7 +126,7 @@ class ShootoutScoringService:
                                "not only those on the floor at the end of overtime.")
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            ctx = await load(session, caller, game_code, lock=True)
+            ctx = await load(session, caller, game_code, self.suspensions, lock=True)
             mine = ctx.captain_sides()
             if not (ctx.referee or mine):
                 raise NotAllowed(f"Only a captain of {ctx.team('home')} or {ctx.team('away')}, a referee of "
@@ -161,16 +175,17 @@ class ShootoutScoringService:
         now = self.clock.now()
         try:
             async with self.sessions.begin() as session:
-                ctx = await load(session, caller, game_code, lock=True)
+                ctx = await load(session, caller, game_code, self.suspensions, lock=True)
                 _require_referee(ctx, "record shootout attempts")
                 game = ctx.game
-                check_playable(game, now)
                 state = ctx.state()
                 if state.winner is not None:
                     raise Conflict(f"The shootout in {game.code} is already decided: {ctx.team(state.winner)} won "
                                    f"{state.home_goals}-{state.away_goals}. A commissioner can correct the result "
                                    "with /result fix.")
                 await _require_no_result(session, ctx)
+                check_change(game, "shootout_attempt")
+                check_playable(game, now)
                 candidates = [c for s in SIDES for c in ctx.pools[s].candidates]
                 where = f"{ctx.team('home')}'s or {ctx.team('away')}'s roster"
                 picked = resolve_names(shooter, candidates, where=where)
@@ -216,7 +231,7 @@ class ShootoutScoringService:
         or outcome fixes it at once instead of playing on from a wrong score. A decided shootout is a
         result, which /result fix corrects."""
         async with self.sessions.begin() as session:
-            ctx = await load(session, caller, game_code, lock=True)
+            ctx = await load(session, caller, game_code, self.suspensions, lock=True)
             _require_referee(ctx, "take back shootout attempts")
             if not ctx.attempts:
                 raise Conflict(f"No shootout attempt has been recorded in {ctx.game.code}, so there's nothing "
@@ -226,6 +241,7 @@ class ShootoutScoringService:
                 raise Conflict(f"The shootout in {ctx.game.code} is decided and its result entered "
                                f"({ctx.team(state.winner)} won): a commissioner can correct it with /result fix.")
             await _require_no_result(session, ctx)
+            check_change(ctx.game, "shootout_undo")
             last = ctx.attempts.pop()
             await session.delete(last)
             # The row goes (the shootout replays from what is left); the log keeps who took what back.
@@ -272,7 +288,8 @@ class ShootoutScoringService:
         score = Score(tied, tied, "shootout", state.home_goals, state.away_goals)
         check_score(caller.league.rules, game.kind, score)
         await session.flush()
-        await record(session, caller.league.rules, game, score, by=caller.discord_id, now=now, action="entered")
+        await record(session, caller.league.rules, game, score, by=caller.discord_id, now=now, action="entered",
+                     on_result=self.on_result)
         summary = view_of(game, score).summary
         winner = ctx.team(state.winner) if state.winner else ""
         text = clip(f"🥅 Shootout decided in `{game.code}`: **{winner}** win. Final: {summary}.", 2000)
@@ -286,7 +303,7 @@ class ShootoutScoringService:
     async def shooter_choices(self, caller: Caller, game_code: str, current: str) -> list[ShooterChoice]:
         """Autocomplete for /shootout record: the eligible shooters, the team due next first (referees only)."""
         async with self.sessions() as session:
-            ctx = await load(session, caller, game_code)
+            ctx = await load(session, caller, game_code, self.suspensions)
             if not ctx.referee:
                 return []
             nxt = ctx.state().next_side if ctx.attempts else None

@@ -37,10 +37,10 @@ from bot.league.shootout import (
 )
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
 from bot.services.checkin_queries import checkins_for_game
-from bot.services.eligibility import active_suspension_reason
+from bot.services.eligibility import SuspensionCheck
 from bot.services.name_resolution import Candidate
 from bot.services.people import Membership, is_captain_of, membership
-from bot.services.schedule import find_game
+from bot.services.schedule import find_game, lock_game
 from storage.models import Game, Player, RefereeAssignment, Shootout, ShootoutAttempt, ShootoutOrder, Team
 from storage.repos import core
 
@@ -182,11 +182,11 @@ async def is_game_referee(session: AsyncSession, caller: Caller, game: Game) -> 
     return caller.discord_id in assigned or (caller.is_referee and not assigned)
 
 
-async def load(session: AsyncSession, caller: Caller, game_code: str, *, lock: bool = False) -> ShootoutContext:
-    """The game's shootout context; ``lock`` serialises writers on the game (PostgreSQL row lock)."""
-    game = await find_game(session, caller, game_code)
-    if lock:
-        await session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+async def load(session: AsyncSession, caller: Caller, game_code: str, suspensions: SuspensionCheck, *,
+               lock: bool = False) -> ShootoutContext:
+    """The game's shootout context; ``lock`` serialises writers on the game (``lock_game``): load it
+    first in the unit of work, so everything after sees what the writer before did."""
+    game = await (lock_game if lock else find_game)(session, caller, game_code)
     shootout_in_game(caller, game)
     rules = caller.league.rules.shootout
     member = await membership(session, caller)
@@ -204,7 +204,7 @@ async def load(session: AsyncSession, caller: Caller, game_code: str, *, lock: b
     pools: dict[Side, TeamPool] = {}
     for side, team in (("home", game.home), ("away", game.away)):
         floor = getattr(shootout, f"{side}_on_floor", None) if rules.shootout_only_players_on_floor else None
-        pools[side] = await _pool(session, caller.league_id, game, team, side, answers, floor)
+        pools[side] = await _pool(session, caller.league_id, game, team, side, answers, floor, suspensions)
     names = {c.key: c.name for p in pools.values() for c in p.candidates}
     wanted = {pid for o in orders.values() for pid in o.shooters} | {a.shooter_id for a in attempts if a.shooter_id}
     missing = wanted - set(names)
@@ -222,7 +222,7 @@ def _side(game: Game, team_id: int) -> Side | None:
 
 
 async def _pool(session: AsyncSession, league_id: int, game: Game, team: Team, side: Side,
-                answers: dict[int, str], floor: list[int] | None) -> TeamPool:
+                answers: dict[int, str], floor: list[int] | None, suspensions: SuspensionCheck) -> TeamPool:
     entries = sorted(await core.roster(session, league_id, team.id), key=lambda e: e.id)
     shooters: list[Shooter] = []
     why: dict[int, str] = {}
@@ -232,7 +232,7 @@ async def _pool(session: AsyncSession, league_id: int, game: Game, team: Team, s
             why[e.player_id] = (f"hasn't checked in for {game.code}" if status is None
                                 else f"answered “{status}” for {game.code}, not “in”")
             continue
-        if await active_suspension_reason(session, league_id, e.player_id, game.id):
+        if await suspensions.reason(session, league_id=league_id, player_id=e.player_id, game_id=game.id):
             why[e.player_id] = f"is suspended for {game.code}"
             continue
         on_floor = floor is None or e.player_id in floor

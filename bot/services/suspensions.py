@@ -33,7 +33,6 @@ from bot.services.discipline import (
     Serving,
     appeals_of,
     current_team_ids,
-    discipline_rules,
     may_see_details,
     plural,
     pure_appeal,
@@ -195,7 +194,7 @@ class SuspensionService:
                 select(Suspension).where(Suspension.league_id == caller.league_id, Suspension.status == "active")
                 .order_by(Suspension.issued_at, Suspension.id)
             )).unique().all())
-            rules = await discipline_rules(session, caller.league_id)
+            rules = caller.league.rules.discipline
             teams = await current_team_ids(session, caller.league_id, sorted({r.player_id for r in rows}))
             lines: list[SuspensionLine] = []
             plans: dict[int, dict[int, Serving]] = {}

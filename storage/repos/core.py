@@ -124,6 +124,8 @@ async def roster_size(session: AsyncSession, league_id: int, team_id: int) -> in
 _CAPTAINS = select(TeamCaptain.discord_id).where(TeamCaptain.team_id == bindparam("team_id")).order_by(
     TeamCaptain.discord_id)
 _GAME_BY_CODE = select(Game).where(Game.league_id == _LEAGUE, Game.code == bindparam("code"))
+# The game's row only (its teams are joined in), read afresh even if the session holds it already.
+_GAME_BY_CODE_FOR_UPDATE = _GAME_BY_CODE.with_for_update(of=Game).execution_options(populate_existing=True)
 
 
 # Who someone is in a league, in one query: their roster place (NULL when none) and a row per team
@@ -152,8 +154,11 @@ async def captain_ids(session: AsyncSession, team_id: int) -> list[int]:
     return list((await session.scalars(_CAPTAINS, {"team_id": team_id})).all())
 
 
-async def game_by_code(session: AsyncSession, league_id: int, code: str) -> Game | None:
-    return await session.scalar(_GAME_BY_CODE, {"league_id": league_id, "code": printable(code).strip()})
+async def game_by_code(session: AsyncSession, league_id: int, code: str, *, for_update: bool = False) -> Game | None:
+    """``for_update``: lock the game's row until the transaction ends (PostgreSQL; on SQLite every unit
+    of work already holds the write lock), so commands that change the game act one after the other."""
+    query = _GAME_BY_CODE_FOR_UPDATE if for_update else _GAME_BY_CODE
+    return await session.scalar(query, {"league_id": league_id, "code": printable(code).strip()})
 
 
 async def upcoming_games(session: AsyncSession, league_id: int, team_ids: Sequence[int] | None,

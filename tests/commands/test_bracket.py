@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from bot.imports.importer import Importer
 from storage.models import Game, PlayoffBracket, Result
 from tests.conftest import SampleLeague
 from tests.harness import Harness
@@ -27,7 +26,7 @@ async def season_played(h: Harness, league: SampleLeague) -> None:
 
 
 async def schedule_playoffs(h: Harness) -> None:
-    await Importer(h.bot.sessions).run("games", PLAYOFF_GAMES, h.bot.settings.leagues[0], now=h.bot.clock.now(),
+    await h.bot.services.imports.importer.run("games", PLAYOFF_GAMES, h.bot.settings.leagues[0], now=h.bot.clock.now(),
                                        allow_past=True)
 
 

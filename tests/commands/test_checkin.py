@@ -12,8 +12,6 @@ from sqlalchemy import select, update
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.imports.importer import Importer
-from bot.services import checkins, eligibility
 from bot.services.checkins import CheckInService
 from cogs._checkin_buttons import checkin_view, custom_id_for
 from storage.db import create_engine
@@ -25,6 +23,7 @@ from tests.conftest import (
     SampleLeague,
     league_config,
     make_settings,
+    suspend_by_check,
 )
 from tests.harness import Harness, Member, Reply
 from tests.harness.fake_discord import next_id
@@ -132,7 +131,7 @@ async def test_a_suspended_player_cannot_check_in(harness: Harness, league: Samp
         name = await session.scalar(select(Player.name).where(Player.id == player_id))
         return "you're suspended for 2 more games (boarding)." if name == "Dan Roy" else None
 
-    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [suspended])
+    suspend_by_check(monkeypatch, harness.bot, suspended)
     reply = await harness.slash("/checkin", as_=league.player("Dan Roy"), status="in")
     assert reply.ephemeral
     assert reply.content == "You can't check in for G1: you're suspended for 2 more games (boarding)."
@@ -150,7 +149,7 @@ async def test_late_dropout_is_reported_and_hooks_are_called(harness: Harness, l
     async def hook(league_id: int, game_id: int, player_id: int) -> None:
         calls.append((league_id, game_id, player_id))
 
-    monkeypatch.setattr(checkins, "LATE_DROPOUT_HOOKS", [hook])
+    monkeypatch.setattr(harness.bot.services.checkins, "on_late_dropout", hook)
     clock.set(datetime(2030, 1, 11, 12, 0, tzinfo=UTC))  # 12 hours before G1
     alice = league.player("Alice Hart")
     await harness.slash("/checkin", as_=alice, status="in")
@@ -243,7 +242,7 @@ async def two_leagues(db_url: str, clock: FixedClock) -> AsyncIterator[tuple[Har
     h = await Harness(create_bot(settings, engine=create_engine(db_url), clock=clock)).start()
     try:
         sample = await SampleLeague(h).load()
-        importer = Importer(h.bot.sessions)
+        importer = h.bot.services.imports.importer
         for kind, data in (("teams", OTHER_TEAMS), ("players", OTHER_PLAYERS), ("games", OTHER_GAMES)):
             await importer.run(kind, data, settings.leagues[1], now=clock.now())
         yield h, sample

@@ -138,7 +138,7 @@ async def test_cancelling_tells_each_team_once_and_stops_reminders(harness: Harn
     reply = await harness.slash("/game cancel", as_=commish, game="G1")
     assert reply.ephemeral and "Cancelled `G1`" in reply.content
     again = await harness.slash("/game cancel", as_=commish, game="G1")
-    assert "is cancelled; only a scheduled game can cancel" in again.content
+    assert again.ephemeral and again.content == "Game G1 was already cancelled."
     assert {r.status for r in await reminder_rows(harness, "G1")} == {"cancelled"}
     for hours in (48, 24, 2):
         clock.set(G1_START - timedelta(hours=hours))

@@ -10,11 +10,10 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.services import eligibility
 from storage.db import create_engine
 from storage.models import Player
 from tests.commands.test_checkin import checkin_rows
-from tests.conftest import SampleLeague, league_config, make_settings
+from tests.conftest import SampleLeague, league_config, make_settings, suspend_by_check
 from tests.harness import Harness
 
 HAWKS_SHORT_OF_WOMEN = ("Alice Hart", "Carl Diaz", "Dan Roy", "Eli Park", "Finn Cole", "Gus Lee")
@@ -85,7 +84,7 @@ async def test_suspended_players_are_excluded_with_the_rule(harness: Harness, le
         name = await session.scalar(select(Player.name).where(Player.id == player_id))
         return "suspended" if name == "Carl Diaz" else None
 
-    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [suspended])  # after Carl checked in
+    suspend_by_check(monkeypatch, harness.bot, suspended)  # after Carl checked in
     reply = await harness.slash("/lineup", as_=league.captain("Hawks"))
     text = reply.text
     assert "Excluded\nCarl Diaz: Carl Diaz is suspended and cannot play." in text

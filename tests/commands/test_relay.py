@@ -12,7 +12,6 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.imports.importer import Importer
 from bot.services.relays import RelayService
 from storage.db import create_engine
 from storage.models import League, RefereeAssignment, Relay
@@ -259,7 +258,7 @@ async def two_leagues(db_url: str, game_day: FixedClock) -> AsyncIterator[tuple[
                                  run_scheduler=False)).start()
     try:
         sample = await SampleLeague(h).load()
-        await Importer(h.bot.sessions).run("teams", b"team,division,captain_discord_ids,channel_id\n"
+        await h.bot.services.imports.importer.run("teams", b"team,division,captain_discord_ids,channel_id\n"
                                            b"Sharks,East,,\nJets,East,,\n", settings.leagues[1], now=game_day.now())
         yield h, sample
     finally:
@@ -408,8 +407,9 @@ async def test_a_failure_hook_runs_once_for_a_refused_dm_and_never_on_success(
         seen.append((row.send_key, error))
         raise RuntimeError("a broken hook must not break the courier")
 
-    monkeypatch.setitem(outbox.RENDERERS, "test-kind", outbox.render_text)
-    monkeypatch.setitem(outbox.FAILURE_HOOKS, "test-kind", hook)
+    kinds = harness.bot.courier.kinds
+    monkeypatch.setattr(harness.bot.courier, "kinds", outbox.OutboxKinds(
+        {**kinds.renderers, "test-kind": outbox.render_text}, {**kinds.failure_hooks, "test-kind": hook}))
     harness.discord.closed_dms.add(42)
     async with harness.bot.sessions.begin() as s:
         for key, user in (("hook-closed", 42), ("hook-open", 43)):

@@ -11,8 +11,6 @@ from sqlalchemy import func, select, update
 from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.errors import Conflict
-from bot.imports.importer import Importer
-from bot.services import results as results_service
 from storage.db import create_engine
 from storage.models import Game, Result, ResultChange, StandingsPost
 from tests.conftest import (
@@ -161,7 +159,7 @@ async def test_a_game_of_another_server_is_refused(db_url: str, clock: FixedCloc
     async with two_leagues(db_url, clock) as h:
         await SampleLeague(h).load()
         other = h.bot.settings.leagues[1]
-        importer = Importer(h.bot.sessions)
+        importer = h.bot.services.imports.importer
         await importer.run("teams", b"team,division,captain_discord_ids\nSharks,,1\nJets,,2\n", other,
                            now=clock.now())
         await importer.run("games", GAMES_HEADER + b"X1,2030-01-04 19:00,Sharks,Jets,,regular\n", other,
@@ -318,7 +316,7 @@ async def test_result_hooks_run_in_the_same_transaction(harness: Harness, league
         status = await session.scalar(select(Game.status).where(Game.id == game_id))
         seen.append((league_id, status))
 
-    monkeypatch.setattr(results_service, "RESULT_HOOKS", [count_down])
+    monkeypatch.setattr(harness.bot.services.results, "on_result", count_down)
     await harness.slash("/result enter", as_=league.referee(), game="G1", home=3, away=2, decided="regulation")
     await harness.slash("/result fix", as_=league.commissioner(), game="G1", home=4)
     assert seen == [(harness.bot.league_ids[harness.default_guild], "final")] * 2  # type: ignore[index]
@@ -326,7 +324,7 @@ async def test_result_hooks_run_in_the_same_transaction(harness: Harness, league
     async def refuse(session, league_id: int, game_id: int) -> None:  # type: ignore[no-untyped-def]
         raise Conflict("Suspension records are locked for this game.")
 
-    monkeypatch.setattr(results_service, "RESULT_HOOKS", [refuse])
+    monkeypatch.setattr(harness.bot.services.results, "on_result", refuse)
     reply = await harness.slash("/result enter", as_=league.referee(), game="G2", home=1, away=0,
                                 decided="regulation")
     assert "Suspension records are locked" in reply.content

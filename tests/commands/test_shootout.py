@@ -11,8 +11,6 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.imports.importer import Importer
-from bot.services import eligibility
 from storage.db import create_engine
 from storage.models import (
     Game,
@@ -24,7 +22,7 @@ from storage.models import (
     ShootoutAttempt,
     ShootoutOrder,
 )
-from tests.conftest import SampleLeague, league_config, make_settings
+from tests.conftest import SampleLeague, league_config, make_settings, suspend_by_check
 from tests.harness import Harness, Member
 
 HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
@@ -132,7 +130,7 @@ async def test_players_who_cannot_shoot_are_named_with_why(harness: Harness, rea
         name = await session.scalar(select(Player.name).where(Player.id == player_id))
         return "suspended" if name == "Dan Roy" else None
 
-    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [suspended])
+    suspend_by_check(monkeypatch, harness.bot, suspended)
     reply = await harness.slash("/shootout submit", as_=ready.captain("Hawks"), game="G1",
                                 shooters="Alice Hart, Finn Cole, Dan Roy, Hana Kim")
     text = reply.content
@@ -308,6 +306,16 @@ async def test_a_decided_shootout_is_corrected_as_a_result_not_undone(harness: H
     assert len(await attempts(harness)) == 4
 
 
+async def test_a_cancelled_game_has_no_shootout_to_record_or_take_back(harness: Harness, ready: SampleLeague) -> None:
+    harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
+    await record(harness, ready, "Alice Hart", True, tied_at=3)
+    cancelled = await harness.slash("/game cancel", as_=ready.commissioner(), game="G1")
+    assert "Cancelled `G1`" in cancelled.content
+    assert await undo(harness, ready) == "Game G1 was cancelled: there's no shootout to run."
+    assert await record(harness, ready, "Omar Fox", True) == "Game G1 was cancelled: there's no shootout to run."
+    assert await attempts(harness) == [("home", "Alice Hart", True)]
+
+
 async def test_only_a_referee_or_commissioner_records(harness: Harness, ready: SampleLeague) -> None:
     harness.bot.clock.set(AFTER_G1_OVERTIME)  # type: ignore[attr-defined]
     for who in (ready.player("Alice Hart"), ready.captain("Hawks")):
@@ -356,7 +364,7 @@ async def indoor(db_url: str, clock: FixedClock) -> AsyncIterator[tuple[Harness,
     h = await Harness(create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)).start()
     try:
         sample = await SampleLeague(h).load()
-        await Importer(h.bot.sessions).run("games", b"game_id,starts_at,home,away,venue,kind\n"
+        await h.bot.services.imports.importer.run("games", b"game_id,starts_at,home,away,venue,kind\n"
                                            b"P1,2030-01-12 19:00,Hawks,Owls,Rink A,playoff\n",
                                            settings.leagues[0], now=clock.now())
         yield h, sample

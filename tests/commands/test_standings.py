@@ -8,7 +8,6 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from bot.imports.importer import Importer
 from bot.services.standings import StandingsService
 from storage.db import create_engine, session_factory
 from storage.models import StandingsAdjustment, StandingsPost, Team
@@ -88,7 +87,7 @@ async def test_division_autocomplete(harness: Harness, league: SampleLeague) -> 
 
 
 async def test_long_team_names_are_trimmed_and_lines_stay_narrow(harness: Harness, league: SampleLeague) -> None:
-    await Importer(harness.bot.sessions).run(
+    await harness.bot.services.imports.importer.run(
         "teams", b"team,division,captain_discord_ids\nThunderbirds of the North Shore,North,1\n",
         harness.bot.settings.leagues[0], now=harness.bot.clock.now())
     reply = await harness.slash("/standings show", as_=league.player("Alice Hart"))
@@ -200,7 +199,7 @@ async def test_the_table_follows_every_write_that_changes_it(harness: Harness, l
         await other.dispose()
     assert await north() == ["Owls", "Hawks"]
 
-    await Importer(harness.bot.sessions).run("teams", b"team,division,captain_discord_ids\nHawks,South,\n",
+    await harness.bot.services.imports.importer.run("teams", b"team,division,captain_discord_ids\nHawks,South,\n",
                                              harness.bot.settings.leagues[0], now=harness.bot.clock.now())
     assert await north() == ["Owls"]
 

@@ -7,8 +7,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from bot.services import eligibility, results
-from bot.services.discipline import count_down_suspensions, reconcile, suspended_for
 from storage.models import Deadline, Game, League, OutboxMessage, Suspension, Team
 from tests.conftest import CHANNELS, GUILD, SampleLeague
 from tests.harness import Harness
@@ -45,9 +43,12 @@ async def enter_result(h: Harness, league: SampleLeague, code: str) -> None:
     assert "Recorded" in reply.content, reply.content
 
 
-def test_the_hooks_are_registered() -> None:
-    assert suspended_for in eligibility.SUSPENSION_CHECKS
-    assert count_down_suspensions in results.RESULT_HOOKS
+async def test_the_bot_is_wired_to_discipline(harness: Harness) -> None:
+    services = harness.bot.services
+    for needs_the_check in (services.checkins, services.shootout_orders, services.shootout_scoring):
+        assert needs_the_check.suspensions is services.discipline
+    assert services.results.on_result == services.discipline.count_down
+    assert services.imports.importer.on_result == services.discipline.count_down
 
 
 async def test_a_player_cannot_suspend_and_nothing_changes(harness: Harness, league: SampleLeague) -> None:
@@ -212,14 +213,18 @@ async def test_only_rostered_players_can_be_suspended(harness: Harness, league: 
 
 async def test_results_recorded_without_the_hook_are_counted_at_start(
         harness: Harness, league: SampleLeague, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`sideline import results` runs in a process where discipline's hook is not loaded."""
+    """A result stored without the countdown (an older version's backfill) is caught up at start."""
     await suspend(harness, league, "Alice Hart", 1)
-    monkeypatch.setattr(results, "RESULT_HOOKS", [])
+
+    async def not_counted(session, league_id: int, game_id: int) -> None:  # type: ignore[no-untyped-def]
+        return None
+
+    monkeypatch.setattr(harness.bot.services.results, "on_result", not_counted)
     await enter_result(harness, league, "G1")
     assert await rows(harness) == [("Alice Hart", 1, 0, "active")]
     assert "Nobody is suspended" in (await harness.slash("/suspensions", as_=league.commissioner())).text
     alice = league.player("Alice Hart")
     assert "can't" not in (await harness.slash("/checkin", as_=alice, status="in", game="G3")).content
     async with harness.bot.sessions.begin() as s:
-        assert await reconcile(s, harness.bot.league_ids[GUILD]) == 1
+        assert await harness.bot.services.discipline.reconcile(s, harness.bot.league_ids[GUILD]) == 1
     assert await rows(harness) == [("Alice Hart", 1, 1, "served")]

@@ -30,9 +30,8 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.imports.importer import Importer
 from bot.league.standings import GameResult, StandingsRow, compute_standings
-from bot.services.discipline import discipline_rules, serving_plan, window_ref
+from bot.services.discipline import Discipline, serving_plan, window_ref
 from bot.services.standings import StandingsService, StandingsTable
 from bot.settings import LeagueSettings
 from storage.db import create_engine, session_factory
@@ -56,7 +55,7 @@ async def prepare(db_file: Path) -> LeagueSettings:
                      clock=FixedClock(datetime(2030, 1, 5, 12, tzinfo=UTC)), run_scheduler=False)
     h = await Harness(bot).start()
     try:
-        league, importer = settings.leagues[0], Importer(bot.sessions)
+        league, importer = settings.leagues[0], bot.services.imports.importer
         for kind in ("teams", "players"):
             await importer.run(kind, (DATA / f"{kind}.csv").read_bytes(), league, now=bot.clock.now())
         await importer.run("games", games_csv(), league, now=bot.clock.now())
@@ -158,7 +157,7 @@ async def stored_standings_and_suspensions(db_file: Path, league: LeagueSettings
         async with sessions() as session:
             rows = (await session.scalars(select(Suspension).order_by(Suspension.id))).unique().all()
             for row in rows:
-                rules = await discipline_rules(session, row.league_id)
+                rules = await Discipline([league]).rules(session, row.league_id)
                 plan_ = {s.suspension.id: s for s in await serving_plan(session, row.league_id, row.player_id, rules)}
                 serving = plan_[row.id]
                 out.append((row.id, row.games_served, row.status, serving.served,

@@ -29,9 +29,7 @@ from sqlalchemy import func, select
 
 from bot.access import Caller
 from bot.errors import NotFound, UserFacingError
-from bot.imports.importer import Importer
 from bot.services.appeals import AppealService
-from bot.services.checkins import CheckInService
 from bot.services.deadlines import DeadlineService
 from bot.services.disputes import DisputeService
 from bot.services.relays import RelayService, Responder
@@ -274,7 +272,7 @@ class IsolationWorld(World):
         s, bot = self.sample, self.h.bot
         kay, rita, hawks = s.commissioner(), s.referee(), s.captain("Hawks")
         other = bot.settings.leagues[1]
-        importer = Importer(bot.sessions)
+        importer = bot.services.imports.importer
         for kind, text in (("teams", OTHER_TEAMS), ("players", OTHER_PLAYERS), ("games", OTHER_GAMES)):
             report = await importer.run(kind, text.encode(), other, now=self.clock.now(), allow_past=True)
             assert report.summary(), kind
@@ -684,7 +682,7 @@ def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: Is
             with pytest.raises(NotFound):
                 await relays.answer(Responder(OLGA, "Other Olga", olga), relay, TEXT)
         with pytest.raises(NotFound):
-            await CheckInService(bot.sessions, bot.clock).check_in(alice, "in", "G5")
+            await bot.services.checkins.check_in(alice, "in", "G5")
         with pytest.raises(NotFound):
             await rules_service(bot).section(world.l2, "1.3")
         async with bot.sessions() as session:

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import FixedClock
 from bot.errors import NotAllowed
-from bot.services import checkins, eligibility
-from bot.services.checkins import CheckInService
+from bot.services.checkins import CheckInService, LateDropoutHook
+from bot.services.discipline import Discipline
+from bot.services.eligibility import SuspensionCheck
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, session_factory
@@ -39,8 +40,13 @@ class World:
         return Caller(discord_id=discord_id, display_name=f"P{discord_id}", league=self.league,
                       league_id=self.league_id)
 
-    def service(self) -> CheckInService:
-        return CheckInService(self.sessions, self.clock)
+    def service(self, *, suspensions: SuspensionCheck | None = None,
+                on_late_dropout: LateDropoutHook | None = None) -> CheckInService:
+        async def nobody_told(league_id: int, game_id: int, player_id: int) -> None:
+            return None
+
+        return CheckInService(self.sessions, self.clock, suspensions=suspensions or Discipline([self.league]),
+                              on_late_dropout=on_late_dropout or nobody_told)
 
     async def rows(self) -> list[tuple[int, str]]:
         async with self.sessions() as s:
@@ -113,18 +119,14 @@ async def test_concurrent_answers_each_replace_exactly_one_previous_answer(world
     assert sorted(r.previous is None for r in results) == [False] * 19 + [True]
 
 
-async def test_switching_in_to_out_within_24_hours_is_a_late_dropout_and_calls_the_hooks(
-        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_switching_in_to_out_within_24_hours_is_a_late_dropout_and_tells_the_captains(world: World) -> None:
     calls: list[tuple[int, int, int]] = []
 
-    async def hook(league_id: int, game_id: int, player_id: int) -> None:
+    async def alert_then_break(league_id: int, game_id: int, player_id: int) -> None:
         calls.append((league_id, game_id, player_id))
-
-    async def broken(league_id: int, game_id: int, player_id: int) -> None:
         raise RuntimeError("reminders are down")
 
-    monkeypatch.setattr(checkins, "LATE_DROPOUT_HOOKS", [broken, hook])
-    service = world.service()
+    service = world.service(on_late_dropout=alert_then_break)
     discord_id, player_id = world.players[0]
     await service.check_in(world.caller(discord_id), "in", "C1")
     early = await service.check_in(world.caller(discord_id), "out", "C1")  # a week ahead: not late
@@ -134,7 +136,7 @@ async def test_switching_in_to_out_within_24_hours_is_a_late_dropout_and_calls_t
     world.clock.set(GAME_START - timedelta(hours=23))
     late = await service.check_in(world.caller(discord_id), "out", "C1")
     assert late.late_dropout and late.previous == "in"
-    assert calls == [(world.league_id, world.game_id, player_id)]  # the broken hook didn't stop it
+    assert calls == [(world.league_id, world.game_id, player_id)]  # the failing alert didn't undo it
     assert await world.rows() == [(player_id, "out")]
 
     maybe_then_out = await service.check_in(world.caller(discord_id), "maybe", "C1")
@@ -143,18 +145,20 @@ async def test_switching_in_to_out_within_24_hours_is_a_late_dropout_and_calls_t
     assert len(calls) == 1
 
 
-async def test_a_registered_suspension_check_refuses_in_but_accepts_out(
-        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_suspension_check_refuses_in_but_accepts_out(world: World) -> None:
     discord_id, player_id = world.players[2]
     seen: list[tuple[int, int, int | None]] = []
 
-    async def suspended(session: AsyncSession, *, league_id: int, player_id: int,
-                        game_id: int | None) -> str | None:
-        seen.append((league_id, player_id, game_id))
-        return "suspended for 1 more game (boarding)." if player_id == world.players[2][1] else None
+    class OneSuspended:
+        async def reason(self, session: AsyncSession, *, league_id: int, player_id: int,
+                         game_id: int | None) -> str | None:
+            seen.append((league_id, player_id, game_id))
+            return "suspended for 1 more game (boarding)." if player_id == world.players[2][1] else None
 
-    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [suspended])
-    service = world.service()
+        async def candidates(self, session: AsyncSession, *, league_id: int, player_ids: Sequence[int]) -> set[int]:
+            return set(player_ids)
+
+    service = world.service(suspensions=OneSuspended())
     with pytest.raises(NotAllowed, match="suspended for 1 more game"):
         await service.check_in(world.caller(discord_id), "in", "C1")
     with pytest.raises(NotAllowed):
@@ -165,12 +169,14 @@ async def test_a_registered_suspension_check_refuses_in_but_accepts_out(
     assert await world.rows() == [(player_id, "out")]
 
 
-async def test_nobody_is_suspended_until_a_check_is_registered(world: World,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(eligibility, "SUSPENSION_CHECKS", [])  # as before the discipline feature loads
-    async with world.sessions() as s:
-        assert await eligibility.active_suspension_reason(s, world.league_id, world.players[0][1]) is None
-        assert await s.scalar(select(func.count()).select_from(CheckIn)) == 0
+async def test_checkins_without_the_suspension_check_fail_at_start_up(world: World) -> None:
+    """Fail closed: a check-in service that could not refuse a suspended player is never built."""
+    async def nobody_told(league_id: int, game_id: int, player_id: int) -> None:
+        return None
+
+    with pytest.raises(TypeError, match="suspension check"):
+        CheckInService(world.sessions, world.clock, suspensions=None,  # type: ignore[arg-type]
+                       on_late_dropout=nobody_told)
 
 
 async def test_a_refused_checkin_in_a_burst_leaves_the_others_recorded(world: World) -> None:

@@ -6,8 +6,6 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.imports.csv_rows import CsvImportError
-from bot.imports.importer import Importer
-from bot.services import results as results_service
 from bot.services.standings import StandingsService
 from storage.models import Game, Result, ResultChange
 from tests.conftest import SampleLeague, league_config, make_settings
@@ -22,7 +20,7 @@ def csv(*rows: str) -> bytes:
 
 
 async def run(h: Harness, data: bytes):  # type: ignore[no-untyped-def]
-    return await Importer(h.bot.sessions).run("results", data, h.bot.settings.leagues[0], now=h.bot.clock.now())
+    return await h.bot.services.imports.importer.run("results", data, h.bot.settings.leagues[0], now=h.bot.clock.now())
 
 
 async def state(h: Harness) -> tuple[int, int, dict[str, str]]:
@@ -104,7 +102,7 @@ async def test_a_failing_hook_rolls_the_whole_import_back(harness: Harness, leag
         if len(calls) == 2:
             raise RuntimeError("discipline bug")
 
-    monkeypatch.setattr(results_service, "RESULT_HOOKS", [fail_on_second])
+    monkeypatch.setattr(harness.bot.services.imports.importer, "on_result", fail_on_second)
     with pytest.raises(RuntimeError):
         await run(harness, csv("G1,3,2,regulation,,", "G2,1,0,regulation,,"))
     assert await state(harness) == before
@@ -137,7 +135,7 @@ async def test_a_schedule_reimport_cannot_rewrite_a_played_game(harness: Harness
 
     async def import_games(*rows: str):  # type: ignore[no-untyped-def]
         data = ("game_id,starts_at,home,away,venue,kind\n" + "".join(rows)).encode()
-        return await Importer(harness.bot.sessions).run("games", data, cfg, now=harness.bot.clock.now(),
+        return await harness.bot.services.imports.importer.run("games", data, cfg, now=harness.bot.clock.now(),
                                                         allow_past=True)
 
     standings_before = (await StandingsService(harness.bot.sessions, harness.bot.clock).league_table(cfg)).rows

@@ -1,0 +1,112 @@
+"""The composition root: every service built once, with its collaborators, for the bot and the CLI alike.
+
+Nothing registers itself by being imported or by a cog being constructed. A service that needs a
+collaborator takes it in its constructor, so a missing one fails here, at start-up: in particular
+everything that must refuse suspended players gets the discipline feature's check, or nothing starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.clock import Clock
+from bot.services import deadlines, notes, outbox, reminders
+from bot.services.announcements import AnnouncementService
+from bot.services.appeals import AppealService
+from bot.services.checkins import CheckInService
+from bot.services.deadlines import DeadlineService
+from bot.services.discipline import Discipline
+from bot.services.disputes import DisputeService
+from bot.services.games import GameService
+from bot.services.imports import ImportService
+from bot.services.notes import NoteService
+from bot.services.outbox import OutboxKinds
+from bot.services.penalties import PenaltyService
+from bot.services.playoffs import PlayoffService
+from bot.services.profile import ProfileService
+from bot.services.relays import RelayService
+from bot.services.reminders import LateDropouts, LineupAlerts
+from bot.services.results import ResultService
+from bot.services.roster import RosterService
+from bot.services.rules_lookup import RulesLookupService
+from bot.services.schedule import ScheduleService
+from bot.services.shootout_orders import ShootoutOrderService
+from bot.services.shootout_scoring import ShootoutScoringService
+from bot.services.standings import StandingsService
+from bot.services.suspensions import SuspensionService
+from bot.settings import Settings
+
+
+@dataclass(frozen=True)
+class Services:
+    """The league's use cases, as the cogs, the scheduler's courier and the CLI call them."""
+
+    sessions: async_sessionmaker[AsyncSession]
+    clock: Clock
+    discipline: Discipline
+    announcements: AnnouncementService
+    appeals: AppealService
+    checkins: CheckInService
+    deadlines: DeadlineService
+    disputes: DisputeService
+    games: GameService
+    imports: ImportService
+    notes: NoteService
+    penalties: PenaltyService
+    playoffs: PlayoffService
+    profile: ProfileService
+    relays: RelayService
+    results: ResultService
+    roster: RosterService
+    rules: RulesLookupService
+    schedule: ScheduleService
+    shootout_orders: ShootoutOrderService
+    shootout_scoring: ShootoutScoringService
+    standings: StandingsService
+    suspensions: SuspensionService
+    outbox_kinds: OutboxKinds
+
+
+def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> Services:
+    discipline = Discipline(settings.leagues)
+    note_service = NoteService(sessions, clock)
+    return Services(
+        sessions=sessions,
+        clock=clock,
+        discipline=discipline,
+        announcements=AnnouncementService(sessions, clock),
+        appeals=AppealService(sessions, clock),
+        checkins=CheckInService(sessions, clock, suspensions=discipline,
+                                on_late_dropout=LateDropouts(sessions, clock, settings)),
+        deadlines=DeadlineService(sessions, clock),
+        disputes=DisputeService(sessions, clock),
+        games=GameService(sessions, clock),
+        imports=ImportService(sessions, on_result=discipline.count_down),
+        notes=note_service,
+        penalties=PenaltyService(sessions, clock),
+        playoffs=PlayoffService(sessions, clock),
+        profile=ProfileService(sessions),
+        relays=RelayService(sessions, clock),
+        results=ResultService(sessions, clock, on_result=discipline.count_down),
+        roster=RosterService(sessions),
+        rules=RulesLookupService(sessions, clock),
+        schedule=ScheduleService(sessions, clock),
+        shootout_orders=ShootoutOrderService(sessions, clock, suspensions=discipline),
+        shootout_scoring=ShootoutScoringService(sessions, clock, suspensions=discipline,
+                                                on_result=discipline.count_down),
+        standings=StandingsService(sessions, clock),
+        suspensions=SuspensionService(sessions, clock),
+        outbox_kinds=OutboxKinds(
+            renderers={
+                outbox.TEXT_KIND: outbox.render_text,
+                reminders.REMINDER_KIND: reminders.render_reminder,
+                reminders.NOTICE_KIND: reminders.render_notice,
+                reminders.ALERT_KIND: LineupAlerts(settings, discipline).render,
+                deadlines.NUDGE_KIND: deadlines.render_nudge,
+                notes.NOTE_KIND: notes.render_note,
+            },
+            failure_hooks={notes.NOTE_KIND: note_service.dm_refused},
+        ),
+    )
