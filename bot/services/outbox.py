@@ -142,7 +142,7 @@ BATCH_ROWS = 250
 async def batched(session: AsyncSession) -> AsyncIterator[None]:
     """Sends enqueued inside are written together at the end, ``BATCH_ROWS`` to a statement (an
     executemany), the event loop getting a turn between statements: a 20,000-game import queues
-    100,000 reminders, and one INSERT each held the loop and the write lock for minutes. Each is
+    200,000 reminders, and one INSERT each held the loop and the write lock for minutes. Each is
     reported created; a key already queued is still skipped."""
     batch: list[dict[str, Any]] = []
     session.sync_session.info[_BATCH] = batch
