@@ -2,30 +2,22 @@
 
 ``--csv`` writes one CSV table on stdout: a ``record`` column (penalty, suspension, appeal) followed by
 the union of the three records' columns, so any CSV reader takes it in one go; ``--only`` writes one
-record kind with just its columns (and no ``record`` column). Times are ISO 8601 in UTC. Free text
-(names, reasons, summaries) that a spreadsheet would run as a formula (starting with = + - @) is
-prefixed with an apostrophe.
+record kind with just its columns (and no ``record`` column). Times are ISO 8601 in UTC. Text that
+a spreadsheet would run as a formula (starting with = + - @) is prefixed with an apostrophe, in
+every column (bot/csv_export.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from typing import Any
 
+from bot.csv_export import write_csv as write_rows
 from bot.settings import Settings
 
 KINDS = {"penalties": "penalty", "suspensions": "suspension", "appeals": "appeal"}
-TEXT_COLUMNS = {"player", "team", "summary", "reason", "game"}
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(column: str, value: object) -> object:
-    if column in TEXT_COLUMNS and isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
 
 
 def write_csv(tables: dict[str, list[dict[str, object]]], only: str | None, out: Any) -> None:
@@ -36,13 +28,8 @@ def write_csv(tables: dict[str, list[dict[str, object]]], only: str | None, out:
             columns += [c for c in row if c not in columns]
     if only and not tables[only]:
         columns = []
-    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n", extrasaction="raise")
-    if columns:
-        writer.writeheader()
-    for kind in kinds:
-        for row in tables[kind]:
-            cells = {c: _cell(c, v) for c, v in row.items()}
-            writer.writerow(cells if only else {"record": KINDS[kind], **cells})
+    write_rows(out, columns, (row if only else {"record": KINDS[kind], **row}
+                              for kind in kinds for row in tables[kind]))
 
 
 async def cmd_discipline_export(args: argparse.Namespace, settings: Settings) -> int:

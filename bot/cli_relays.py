@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from typing import Any
 
+from bot.csv_export import write_csv
 from bot.settings import Settings
-
-#: Spreadsheet programs run cells that start with these; exported text gets a leading apostrophe.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-FREE_TEXT = ("from_name", "message", "acknowledged_by", "resolved_by", "response", "team")
-
-
-def _safe(row: dict[str, str]) -> dict[str, str]:
-    return {k: ("'" + v if k in FREE_TEXT and v.startswith(FORMULA_STARTS) else v) for k, v in row.items()}
 
 
 async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str]]:
@@ -38,14 +30,17 @@ async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str
         await engine.dispose()
 
 
-async def cmd_relays_export(args: argparse.Namespace, settings: Settings) -> int:
+def write_audit_csv(rows: list[dict[str, str]], out: Any) -> None:
+    """The audit trail as CSV, every cell escaped for spreadsheets (the game id too)."""
     from bot.services.relays import AUDIT_COLUMNS
 
+    write_csv(out, AUDIT_COLUMNS, rows)
+
+
+async def cmd_relays_export(args: argparse.Namespace, settings: Settings) -> int:
     rows = await _audit_rows(settings, args.league)
     if args.csv:
-        writer = csv.DictWriter(sys.stdout, fieldnames=AUDIT_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(_safe(r) for r in rows)
+        write_audit_csv(rows, sys.stdout)
     elif args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     elif not rows:

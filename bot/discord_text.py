@@ -35,9 +35,16 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"
 
 
+def clean_text(text: str, keep: str = "") -> str:
+    """The one cleaner for text people give the bot, typed or in a CSV file, before it is stored:
+    control and bidirectional-override characters dropped (but those in ``keep``), mentions
+    defused (a ``<@&role>`` in a team name shows as text in public posts), ends trimmed."""
+    return defuse_mentions(printable(text, keep)).strip()
+
+
 def clean_user_text(text: str, limit: int) -> str:
-    """User-written text: control characters removed, mentions defused, length capped."""
-    return clip(defuse_mentions(printable(text, keep="\n\t")), limit)
+    """User-written text, lines kept (:func:`clean_text`), length capped."""
+    return clip(clean_text(text, keep="\n\t"), limit)
 
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))

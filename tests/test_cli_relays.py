@@ -6,14 +6,18 @@ import asyncio
 import csv
 import io
 import json
+import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from bot.clock import FixedClock
 from bot.services.relays import AUDIT_COLUMNS
 from tests.commands.test_relay import press_on
 from tests.conftest import CHANNELS, GUILD, SampleLeague
-from tests.harness import Harness
+from tests.harness import Attachment, Harness
 from tests.test_cli import sideline
 
 HAWKS_CAPTAIN = 500_000_000_000_000_001
@@ -82,3 +86,65 @@ async def test_an_unknown_league_is_named(tmp_path: Path, db_url: str) -> None:
     config = write_config(tmp_path, db_url)
     result = await asyncio.to_thread(sideline, "relays", "export", "--league", "nope", "--csv", "--config", config)
     assert result.returncode == 2 and "nope" in result.stderr and "coed" in result.stderr
+
+
+#: What a spreadsheet runs as a formula (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+HOSTILE = '=HYPERLINK("http://x","y")'
+
+
+async def test_spreadsheet_formula_injection_relays_export_escapes_the_game(
+        harness: Harness, league: SampleLeague, clock: FixedClock, db_url: str, tmp_path: Path) -> None:
+    """A game id that is a formula came out live in the relays CSV (only free text was escaped)."""
+    clock.set(datetime(2030, 1, 11, 23, 0, tzinfo=UTC))
+    games = f'game_id,starts_at,home,away,venue,kind\n"{HOSTILE.replace(chr(34), chr(34) * 2)}",' \
+            '2030-01-11 21:00,Hawks,Owls,Rink A,regular\n'
+    reply = await harness.slash("/import games", as_=league.commissioner(),
+                                file=Attachment("g.csv", games.encode()))
+    assert "1 created" in reply.text, reply.text
+    sent = await harness.slash("/relay send", as_=league.captain("Hawks"), game=HOSTILE, message="+1 ref please")
+    assert sent.ephemeral and "Sorry" not in sent.text, sent.text
+    code, out, err = await export(write_config(tmp_path, db_url), "--csv")
+    assert code == 0, err
+    (row,) = list(csv.DictReader(io.StringIO(out)))
+    assert row["game"] == "'" + HOSTILE and row["message"] == "'+1 ref please"
+    assert not [cell for cell in row.values() if cell.startswith(FORMULA_STARTS)]
+
+
+def _exports() -> list[tuple[str, Callable[[list[dict[str, object]], io.StringIO], None]]]:
+    """Every CSV the project writes, as (name, write these rows)."""
+    def relays(rows: list[dict[str, object]], out: io.StringIO) -> None:
+        from bot.cli_relays import write_audit_csv
+
+        write_audit_csv(rows, out)  # type: ignore[arg-type]
+
+    def discipline(only: str | None) -> Callable[[list[dict[str, object]], io.StringIO], None]:
+        def write(rows: list[dict[str, object]], out: io.StringIO) -> None:
+            from bot.cli_discipline import write_csv as discipline_csv
+
+            kinds = ("penalties", "suspensions", "appeals")
+            discipline_csv({k: (rows if k == (only or "penalties") else []) for k in kinds}, only, out)
+        return write
+
+    return [("relays", relays), ("discipline", discipline(None))] + [
+        (f"discipline --only {k}", discipline(k)) for k in ("penalties", "suspensions", "appeals")]
+
+
+@pytest.mark.parametrize(("name", "write"), _exports(), ids=[name for name, _ in _exports()])
+def test_spreadsheet_formula_injection_every_csv_export_escapes_every_column(
+        name: str, write: Callable[[list[dict[str, object]], io.StringIO], None]) -> None:
+    rows: list[dict[str, object]] = [{c: start + "cmd|' /C calc'!A0" for c in AUDIT_COLUMNS}
+                                     for start in FORMULA_STARTS]
+    out = io.StringIO()
+    write(rows, out)
+    cells = [cell for row in csv.reader(io.StringIO(out.getvalue(), newline="")) for cell in row]
+    assert len(cells) > len(rows) * len(AUDIT_COLUMNS), name
+    assert not [c for c in cells if c.startswith(FORMULA_STARTS)], name
+
+
+def test_spreadsheet_formula_injection_no_csv_is_written_around_the_escaping() -> None:
+    """A new export can't forget the escaping: only bot/csv_export.py makes a csv writer."""
+    root = Path(__file__).resolve().parents[1]
+    writers = [str(p.relative_to(root)) for folder in ("bot", "cogs", "storage") for p in (root / folder).rglob("*.py")
+               if re.search(r"csv\.(DictWriter|writer)\(", p.read_text()) and p.name != "csv_export.py"]
+    assert writers == []

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import String, cast, delete, func, literal, select
 
 from bot.imports.csv_rows import CsvImportError
 from bot.imports.importer import Importer
@@ -14,7 +14,7 @@ from bot.services.discipline import Discipline
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, session_factory
-from storage.models import Game, Player, RosterEntry, Team, TeamCaptain
+from storage.models import Division, Game, OutboxMessage, Player, RosterEntry, Team, TeamCaptain
 from tests.conftest import make_settings
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -112,3 +112,48 @@ async def test_every_bad_row_is_reported(importer: Importer, coed: LeagueSetting
     with pytest.raises(CsvImportError) as err:
         await importer.run("teams", data, coed, now=NOW)
     assert [p.line for p in err.value.problems] == [2, 3, 4]
+
+
+async def test_names_from_csv_imports_are_cleaned_like_typed_text(importer: Importer, coed: LeagueSettings) -> None:
+    """Mentions shown as text, bidi overrides and C1 controls dropped, an invisible name refused."""
+    teams = ("team,division,captain_discord_ids,channel_id\n"
+             "<@&700000000000000002> Hawks,North,1,\nOwls\u202eslwO,No\x85rth,2,\n").encode()
+    await importer.run("teams", teams, coed, now=NOW)
+    players = "discord_id,name,team,position\n5,<@500000000000000001>,<@&700000000000000002> Hawks,skater\n"
+    await importer.run("players", players.encode(), coed, now=NOW)
+    async with importer.sessions() as s:
+        names = set((await s.scalars(select(Team.name))).all()) | set((await s.scalars(select(Player.name))).all())
+        divisions = set((await s.scalars(select(Division.name))).all())
+    assert names == {"<@\u200b&700000000000000002> Hawks", "OwlsslwO", "<@\u200b500000000000000001>"}
+    assert divisions == {"North"}
+    before = await counts(importer)
+    for data, expected in [
+            ("team,division,captain_discord_ids\n\u200b\u200d,North,1\n", "line 2: team is empty"),
+            ("team,division,captain_discord_ids\n\u202e\x9b,North,1\n", "line 2: team is empty"),
+            ("team,division,captain_discord_ids,team\nBears,South,3,Wolves\n", "team appear twice in the header")]:
+        with pytest.raises(CsvImportError) as err:
+            await importer.run("teams", data.encode(), coed, now=NOW)
+        assert expected in str(err.value)
+    assert await counts(importer) == before
+
+
+async def test_importing_again_plans_reminders_a_crash_left_out(importer: Importer, coed: LeagueSettings) -> None:
+    """New games' reminders are written after the games, in transactions of their own: games a
+    crash left without them get them when the file is imported again."""
+    await load_samples(importer, coed)
+
+    async def reminders() -> dict[str, int]:
+        async with importer.sessions() as s:
+            rows = (await s.execute(select(Game.code, func.count()).join(
+                OutboxMessage, OutboxMessage.send_key.startswith(literal("game-reminders:") + cast(Game.id, String)
+                                                                 + literal(":"))).group_by(Game.code))).all()
+        return {code: n for code, n in rows}
+
+    planned = await reminders()
+    assert set(planned) == {"G1", "G2", "G3", "G4", "G5", "G6"}
+    async with importer.sessions.begin() as s:
+        g3 = await s.scalar(select(Game.id).where(Game.code == "G3"))
+        await s.execute(delete(OutboxMessage).where(OutboxMessage.send_key.startswith(f"game-reminders:{g3}:")))
+    report = await importer.run("games", (DATA / "games.csv").read_bytes(), coed, now=NOW)
+    assert (report.created, report.updated, report.unchanged) == (0, 0, 6)
+    assert await reminders() == planned

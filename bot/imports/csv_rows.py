@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
+from bot.discord_text import blank, clean_text
 from bot.league.vocabulary import DECISIONS, GAME_KINDS, GENDERS, POSITIONS
 
 MAX_ROWS = 20_000
@@ -92,6 +93,10 @@ def _rows(text: str, required: tuple[str, ...]) -> list[tuple[int, dict[str, str
         raise CsvImportError([Problem(0, f"the file is empty; expected a header row: {','.join(required)}")])
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:  # which one holds the data? Don't guess (csv would silently take the last)
+        raise CsvImportError([Problem(1, f"column(s) {', '.join(twice)} appear twice in the header; "
+                                         "keep one of each")])
     missing = [c for c in required if c not in header]
     if missing:
         raise CsvImportError([Problem(1, f"missing column(s): {', '.join(missing)} "
@@ -140,13 +145,14 @@ class _Checker:
         self.messages: list[str] = []
 
     def text(self, key: str, *, required: bool = True, limit: int = 100) -> str:
-        value = self.values.get(key, "")
+        """A name or code as typed text is stored (bot.discord_text.clean_text): nothing visible is empty."""
+        value = clean_text(self.values.get(key, ""))
+        if blank(value):
+            value = ""
         if required and not value:
-            self.messages.append(f"{key} is empty")
+            self.messages.append(f"{key} is empty (or has nothing visible)")
         elif len(value) > limit:
             self.messages.append(f"{key} is longer than {limit} characters")
-        elif any(ord(ch) < 32 for ch in value):
-            self.messages.append(f"{key} contains control characters")
         return value
 
     def snowflake(self, key: str, raw: str | None = None, *, required: bool = True) -> int | None:

@@ -26,9 +26,11 @@ Choices the spec leaves open, decided here:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -105,8 +107,13 @@ async def plan_game(session: AsyncSession, league: LeagueSettings, game: Game, n
 
 
 async def plan_games(session: AsyncSession, league: LeagueSettings, games: Sequence[Game],
-                     now: datetime) -> PlanResult:
-    """``plan_game`` for many games (an import) with one query for what is already queued."""
+                     now: datetime, *, new: bool = False) -> PlanResult:
+    """``plan_game`` for many games (an import) with one query for what is already queued.
+
+    ``new``: games just inserted, with nothing queued yet (no query for it): their sends are
+    written in executemany batches (``outbox.batched``), and the event loop gets a turn every
+    25 games, so a 20,000-game import holds neither the loop nor the write lock for long.
+    """
     total = PlanResult()
     if not games:
         return total
@@ -114,11 +121,14 @@ async def plan_games(session: AsyncSession, league: LeagueSettings, games: Seque
     teams = {t.id: t for t in await core.teams(session, league_id)}
     prefix = "game-reminders:" if len(games) > 1 else game_prefix(games[0].id)
     existing: dict[int, dict[str, OutboxMessage]] = {}
-    for row in (await session.scalars(select(OutboxMessage).where(
+    for row in () if new else (await session.scalars(select(OutboxMessage).where(
             OutboxMessage.league_id == league_id, OutboxMessage.send_key.startswith(prefix, autoescape=True)))).all():
         existing.setdefault(int(row.send_key.split(":")[1]), {})[row.send_key] = row
-    for game in games:
-        total.add(await _plan_one(session, league, game, now, existing.get(game.id, {}), teams))
+    async with outbox.batched(session) if new else nullcontext():
+        for i, game in enumerate(games, start=1):
+            total.add(await _plan_one(session, league, game, now, existing.get(game.id, {}), teams))
+            if new and i % 25 == 0:
+                await asyncio.sleep(0)
     return total
 
 

@@ -8,13 +8,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
+from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.lineup import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
 from storage.models import Player, RosterEntry
 from storage.repos import core
-from storage.text import printable
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class RosterService:
             require_captain_or_commissioner(caller, member, team)
             player = await core.player_by_discord(session, caller.league_id, discord_id)
             if player is None:
-                player = Player(league_id=caller.league_id, discord_id=discord_id, name=printable(name)[:100],
+                player = Player(league_id=caller.league_id, discord_id=discord_id, name=clean_text(name)[:100],
                                 gender=gender)
                 session.add(player)
                 await session.flush()

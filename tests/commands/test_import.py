@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+from datetime import date, timedelta
 from pathlib import Path
 
+from sqlalchemy import func, select
+
+from storage.models import CheckIn, Game
 from tests.conftest import SampleLeague
-from tests.harness import Attachment, Harness
+from tests.harness import Attachment, Harness, Reply
 from tests.reliability.snapshot import changed_tables, snapshot
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -38,3 +43,64 @@ async def test_a_captain_cannot_import(harness: Harness, league: SampleLeague) -
     assert reply.ephemeral and "Only a commissioner" in reply.content
     assert not [c for c in harness.discord.calls if c.method == "GET" and "attachments" in c.path]
     assert changed_tables(before, await snapshot(harness.bot.sessions)) == []
+
+
+def season(rows: int, *, unknown_team_last: bool = False) -> bytes:
+    """``rows`` games of the sample teams from February 2030 on, twenty a day."""
+    teams = ("Hawks", "Owls", "Bears", "Wolves")
+    lines = ["game_id,starts_at,home,away,venue,kind"]
+    for i in range(rows):
+        home, away = teams[i % 4], teams[(i % 4 + 1 + i // 4 % 3) % 4]
+        lines.append(f"B{i:05d},{date(2030, 2, 1) + timedelta(days=i // 20)} {18 + i % 4}:00,{home},{away},Rink,")
+    if unknown_team_last:
+        lines[-1] = f"B{rows - 1:05d},2030-02-01 18:00,Penguins,Owls,Rink,"
+    return ("\n".join(lines) + "\n").encode()
+
+
+async def import_while_checking_in(harness: Harness, league: SampleLeague,
+                                   data: bytes) -> tuple[Reply, list[Reply], int, str]:
+    """/import games, and Alice checking in again and again from the moment the file is read until
+    the import is done: the import's reply, the check-ins, how many were answered before the
+    import's own answer, and her last answer."""
+    start = len(harness.discord.calls)
+    importing = asyncio.ensure_future(harness.slash("/import games", as_=league.commissioner(),
+                                                    file=Attachment("season.csv", data)))
+    while not importing.done():  # until the bot has fetched the file: then it reads it
+        if any(c.method == "GET" and "attachments" in c.path for c in harness.discord.calls[start:]):
+            break
+        await asyncio.sleep(0)
+    checkins: list[Reply] = []
+    status = ""
+    while not importing.done():
+        status = ("in", "out")[len(checkins) % 2]
+        checkins.append(await harness.slash("/checkin", as_=league.player("Alice Hart"), game="G3", status=status))
+        await asyncio.sleep(0.01)  # a player, not a flood: the import gets the processor too
+    reply = await importing
+    texts = [c.text for c in harness.discord.calls[start:]]
+    answered = next(i for i, t in enumerate(texts) if "games: " in t or "Nothing was imported" in t)
+    return reply, checkins, sum(ANSWERED in t for t in texts[:answered]), status
+
+
+LARGE = 1_000
+ANSWERED = "for Owls vs Hawks"  # a check-in's answer for G3
+
+
+async def test_a_large_import_does_not_freeze_the_bot(harness: Harness, league: SampleLeague) -> None:
+    """A big schedule file was imported on the event loop in one long transaction: every command
+    waited for it (105 s for 20,000 rows). Now check-ins are answered while it runs, and the file
+    still goes in whole or not at all."""
+    before = await snapshot(harness.bot.sessions)
+    reply, checkins, during, _ = await import_while_checking_in(
+        harness, league, season(LARGE, unknown_team_last=True))
+    assert "Nothing was imported" in reply.text and f"line {LARGE + 1}: unknown team 'Penguins'" in reply.text
+    assert during >= 1, "every check-in waited for the whole import"
+    assert [r.text for r in checkins if ANSWERED not in r.text or "went wrong" in r.text] == []
+    assert changed_tables(before, await snapshot(harness.bot.sessions)) == ["checkins"]
+
+    reply, checkins, during, last = await import_while_checking_in(harness, league, season(LARGE))
+    assert f"games: {LARGE} created, 0 updated, 0 unchanged" in reply.text, reply.text
+    assert during >= 1, "every check-in waited for the whole import"
+    assert [r.text for r in checkins if ANSWERED not in r.text or "went wrong" in r.text] == []
+    async with harness.bot.sessions() as s:
+        assert await s.scalar(select(func.count()).select_from(Game)) == 6 + LARGE
+        assert (await s.scalars(select(CheckIn.status))).all() == [last]

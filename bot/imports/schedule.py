@@ -1,0 +1,131 @@
+"""A games file against the league's schedule: read, checked and worked out before anything is
+written, so the import holds the write lock only while it writes (bench/imports.py).
+
+``read_schedule`` reads what the plan depends on in plain columns; ``plan_schedule`` is pure (it
+runs on a worker thread) and raises ``CsvImportError`` with every problem, by line. The importer
+reads the schedule again under the write lock and plans again if it changed in between.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.imports.csv_rows import CsvImportError, GameRow, Problem
+from bot.imports.report import ImportReport
+from bot.settings import LeagueSettings
+from storage.models import Game, League, OutboxMessage, Team
+
+#: Rows to a statement, the event loop getting a turn between statements.
+BATCH_ROWS = 250
+#: New games whose reminders are planned in one transaction (about ten rows each).
+PLAN_GAMES = 100
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    home_team_id: int
+    away_team_id: int
+    starts_at: datetime
+    venue: str
+    kind: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game just inserted, as its reminders are planned: what ``reminders.plan_games`` reads of a
+    ``Game``, without an ORM object each (20,000 of them took seconds under the write lock)."""
+
+    id: int
+    league_id: int
+    code: str
+    home_team_id: int
+    away_team_id: int
+    starts_at: datetime
+    venue: str
+    kind: str
+    status: str
+
+    def team_ids(self) -> tuple[int, int]:
+        return (self.home_team_id, self.away_team_id)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A league's teams (by name, any case: id and name) and games (by game id) as stored."""
+
+    league_id: int | None
+    teams: dict[str, tuple[int, str]]
+    games: dict[str, StoredGame]
+    planned: frozenset[int] = frozenset()  # games with reminders queued (or sent)
+
+
+@dataclass
+class SchedulePlan:
+    new: list[dict[str, Any]] = field(default_factory=list)  # Game columns, for one executemany
+    changed: list[dict[str, Any]] = field(default_factory=list)  # with the game's id: an update by key
+    unplanned: list[NewGame] = field(default_factory=list)  # unchanged, upcoming, nothing queued
+    report: ImportReport = field(default_factory=lambda: ImportReport("games"))
+
+
+async def read_schedule(session: AsyncSession, league_key: str) -> Schedule:
+    league_id = await session.scalar(select(League.id).where(League.key == league_key))
+    if league_id is None:
+        return Schedule(None, {}, {})
+    teams = {name.lower(): (team_id, name) for team_id, name in (await session.execute(
+        select(Team.id, Team.name).where(Team.league_id == league_id))).all()}
+    games = {code: StoredGame(*rest) for code, *rest in (await session.execute(
+        select(Game.code, Game.id, Game.home_team_id, Game.away_team_id, Game.starts_at, Game.venue, Game.kind,
+               Game.status).where(Game.league_id == league_id))).all()}
+    planned = frozenset((await session.scalars(select(OutboxMessage.args["game_id"].as_integer()).where(
+        OutboxMessage.league_id == league_id, OutboxMessage.send_key.startswith("game-reminders:")).distinct())).all())
+    return Schedule(league_id, teams, games, planned)
+
+
+def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSettings,
+                  now: datetime) -> SchedulePlan:
+    """Which games to insert and which to change; every problem at once (nothing is written)."""
+    teams = schedule.teams
+    problems = [Problem(r.line, f"unknown team {name!r} (import teams first)")
+                for r in rows for name in (r.home, r.away) if name.lower() not in teams]
+    if problems:
+        raise CsvImportError(problems)
+    names = {team_id: name for team_id, name in teams.values()}
+    plan = SchedulePlan()
+    for r in rows:
+        home, away = teams[r.home.lower()][0], teams[r.away.lower()][0]
+        wanted = (home, away, r.starts_at, r.venue, r.kind)
+        game = schedule.games.get(r.code)
+        if game is None:
+            plan.new.append({"league_id": schedule.league_id, "code": r.code, "home_team_id": home,
+                             "away_team_id": away, "starts_at": r.starts_at, "venue": r.venue, "kind": r.kind,
+                             "status": "scheduled"})
+            plan.report.count(True, True)
+            continue
+        stored = (game.home_team_id, game.away_team_id, game.starts_at, game.venue, game.kind)
+        if stored != wanted and game.status == "final":
+            # A game with a result is on the record: its result, the standings, a bracket and any
+            # penalties hang on its teams and kind, so a schedule file may repeat it but not rewrite
+            # it (/game move and cancel refuse it too).
+            when = game.starts_at.astimezone(league.timezone).strftime("%Y-%m-%d %H:%M")
+            played = (f"{r.code},{when},{names[game.home_team_id]},{names[game.away_team_id]},{game.venue},"
+                      f"{game.kind}")
+            problems.append(Problem(r.line, f"{r.code} already has a result, so its row can't change; "
+                                            f"as played it reads {played}"))
+        elif stored != wanted:
+            plan.changed.append({"id": game.id, "home_team_id": home, "away_team_id": away,
+                                 "starts_at": r.starts_at, "venue": r.venue, "kind": r.kind})
+        elif game.status == "scheduled" and game.starts_at > now and game.id not in schedule.planned:
+            plan.unplanned.append(NewGame(game.id, schedule.league_id or 0, r.code, home, away, r.starts_at,
+                                          r.venue, r.kind, game.status))
+        plan.report.count(False, stored != wanted)
+    if problems:
+        raise CsvImportError(problems)
+    return plan
