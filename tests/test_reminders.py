@@ -471,8 +471,8 @@ async def test_the_default_reminders_are_the_same_time_two_days_and_one_day_befo
     try:
         await h.slash("/game add", as_=league.commissioner(), home="Hawks", away="Owls",
                       starts_at="2030-03-10 19:00", code="DST")
-        due = sorted(r.due_at.astimezone(TORONTO) for r in await rows(h, "game-reminders:")
-                     if r.kind == "game_reminder" and r.channel_id == HAWKS and r.due_at > G1_START + timedelta(days=30))
+        due = sorted(r.due_at.astimezone(TORONTO) for r in await rows(h, "game-reminders:") if r.kind ==
+                     "game_reminder" and r.channel_id == HAWKS and r.due_at > G1_START + timedelta(days=30))
         assert [(d.day, d.hour) for d in due] == [(8, 19), (9, 19), (10, 17)]
     finally:
         await h.close()
