@@ -3,12 +3,15 @@
 Choices the spec leaves open, decided here:
 - Every game gets, per team, one reminder row per offset (``league.game_reminder_offsets``) and
   one lineup-check row per captain lead time (``league.captain_alert_offsets``); keys are
-  ``game-reminders:<game>:<team>:remind:<minutes>m`` and ``...:alert:<minutes>m``. Planning is
+  ``game-reminders:<game>:<team>:remind:<minutes>m`` and ``...:alert:<minutes>m`` ("1d" is 1440m,
+  as "24h" was, so rows queued before days meant calendar days keep their keys). Planning is
   idempotent: a created, imported or moved game is planned again; pending rows are re-timed
   (``outbox.move``), rows already sent stay sent, rows whose time has passed are dropped.
-- A reminder whose time has passed when the game is planned is not sent, except that a game
-  planned after all its reminder times (created 1 hour before, or moved closer) gets one reminder
-  right away. The same after downtime: of several reminders due at once, only the latest goes out.
+- When is decided by ``bot.league.offsets.plan_reminders``: days keep the game's local time of day
+  in the league's zone, hours are real time. A game planned inside its offsets (created, imported
+  or moved late) gets the nearest missed reminder right away, if still useful, and the earlier ones
+  are dropped with a log line; lineup checks likewise. After downtime, of several reminders (or
+  checks) of one game and team due at once, only the latest goes out.
 - Reminders and checks expire at the game's start (the courier skips them with a log line).
 - A reminder is written when it is sent: it mentions only the rostered players who have not
   answered then (in / out / maybe are all answers), each once. A team without a channel gets a DM
