@@ -287,6 +287,19 @@ async def test_captains_hear_each_lineup_problem_once_while_it_stays_the_same(
     assert {"no_goalie", "short_of_women"} <= codes
 
 
+async def test_after_downtime_only_the_latest_lineup_check_runs(league: SampleLeague, clock: FixedClock) -> None:
+    """Down through the 1d check until after the 3h one was due: one check, not two."""
+    h = league.h
+    clock.set(G1_START - timedelta(hours=30))
+    for name in ("Carl Diaz", "Dan Roy", "Eli Park", "Finn Cole"):  # four men, no goalie
+        await h.slash("/checkin", as_=league.player(name), status="in", game="G1")
+    await at(h, clock, G1_START - timedelta(hours=2, minutes=30))
+    checks = {r.args["offset"]: r.status for r in await rows(h, "game-reminders:1:")
+              if r.kind == "captain_alert_check" and r.args["team_id"] == await _team_id(h, "Hawks")}
+    assert checks == {1440: "skipped", 180: "sent"}
+    assert len(h.discord.dms(ALICE)) == 2, "each problem once"
+
+
 async def test_a_fixed_lineup_sends_no_alert(league: SampleLeague, clock: FixedClock) -> None:
     h = league.h
     clock.set(G1_START - timedelta(hours=30))

@@ -29,17 +29,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
-from bot.league.offsets import (
-    MAX_OFFSET,
-    Offset,
-    format_offset,
-    parse_offset,
-    parse_offsets,
-)
+# Offsets used to live here: their names are still importable from this module.
+from bot.league.offsets import MAX_OFFSET as MAX_OFFSET
+from bot.league.offsets import Offset as Offset
+from bot.league.offsets import format_offset as format_offset
+from bot.league.offsets import parse_offset as parse_offset
+from bot.league.offsets import parse_offsets as parse_offsets
 from bot.league.offsets import require_aware as _require_aware
 from bot.league.offsets import zone as _zone
-
-__all__ = ["MAX_OFFSET", "Offset", "format_offset", "parse_offset", "parse_offsets"]  # the offsets' old home
 
 # --------------------------------------------------------------------------- rules
 
