@@ -241,6 +241,7 @@ async def _superseded(session: AsyncSession, row: OutboxMessage, now: datetime) 
     stage = ":".join(row.send_key.split(":")[:4]) + ":"  # game-reminders:<game>:<team>:remind:
     later = await session.scalar(select(OutboxMessage.id).where(
         OutboxMessage.league_id == row.league_id, OutboxMessage.send_key.startswith(stage, autoescape=True),
+        OutboxMessage.kind == row.kind,  # not the DMs a fanned-out reminder became
         OutboxMessage.status.in_(("pending", "sending", "sent")), OutboxMessage.id != row.id,
         OutboxMessage.due_at > row.due_at, OutboxMessage.due_at <= now).limit(1))
     return later is not None
