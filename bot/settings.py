@@ -10,7 +10,6 @@ import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,14 +17,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from bot.league.deadlines import parse_offset
+from bot.league.offsets import Offset, parse_offsets
 from bot.league.rules import PRESET_NAMES, Rules, RulesError, build_rules
 
 TOKEN_ENV = "SIDELINE_TOKEN"
 CONFIG_ENV = "SIDELINE_CONFIG"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///sideline.db"
-DEFAULT_GAME_OFFSETS = ("48h", "24h", "2h")
-DEFAULT_CAPTAIN_ALERT_OFFSETS = ("24h", "3h")
+# Days keep the game's local time of day ("1d": 19:00 the day before a 19:00 game); hours are real time.
+DEFAULT_GAME_OFFSETS = ("2d", "1d", "2h")
+DEFAULT_CAPTAIN_ALERT_OFFSETS = ("1d", "3h")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 
@@ -68,8 +68,8 @@ class LeagueSettings:
     rules: Rules
     roles: LeagueRoles = field(default_factory=LeagueRoles)
     channels: LeagueChannels = field(default_factory=LeagueChannels)
-    game_reminder_offsets: tuple[timedelta, ...] = ()
-    captain_alert_offsets: tuple[timedelta, ...] = ()
+    game_reminder_offsets: tuple[Offset, ...] = ()
+    captain_alert_offsets: tuple[Offset, ...] = ()
     rulebook: Path | None = None
 
 
@@ -213,16 +213,15 @@ class _Reader:
             raise self.fail(key, f"{value} is not a Discord id (a positive 64-bit integer)")
         return value
 
-    def offsets(self, raw: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[timedelta, ...]:
+    def offsets(self, raw: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[Offset, ...]:
         name = key.rsplit(".", 1)[-1]
         values = raw.get(name, list(default))
         if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise self.fail(key, 'must be a list of durations like ["48h", "2h", "30m"]')
+            raise self.fail(key, 'must be a list of durations like ["2d", "1d", "2h", "30m"]')
         try:
-            parsed = tuple(parse_offset(v) for v in values)
+            return parse_offsets(values)
         except ValueError as exc:
             raise self.fail(key, str(exc)) from None
-        return tuple(sorted(set(parsed), reverse=True))
 
     def league(self, raw: Any, i: int) -> LeagueSettings:
         where = f"leagues[{i}]"

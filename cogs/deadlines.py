@@ -79,7 +79,8 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
     @app_commands.describe(name="What is due, e.g. “Team fees”",
                            due="When, in the league's time zone, as YYYY-MM-DD HH:MM",
                            audience="Who is nudged: commissioners, a team, a role, or a @member",
-                           nudges="How long before to nudge, e.g. “72h 24h 2h” (default: the league's)",
+                           nudges="How long before to nudge, e.g. “3d 1d 2h” "
+                                  "(days keep the time of day; default: the league's)",
                            nag="Keep nudging daily after it is due until it is marked done")
     @app_commands.autocomplete(audience=audience_autocomplete)
     @app_commands.guild_only()

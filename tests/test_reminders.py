@@ -49,6 +49,13 @@ async def rows(h: Harness, prefix: str) -> list[OutboxMessage]:
                                      .order_by(OutboxMessage.send_key))).all())
 
 
+async def league_with(db_url: str, clock: FixedClock, **reminders: list[str]) -> SampleLeague:
+    """The sample league on a bot whose league sets these reminder offsets."""
+    settings = make_settings(league_config(reminders=reminders), url=db_url)
+    bot = create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)
+    return await SampleLeague(await Harness(bot).start()).load()
+
+
 # --- planning ------------------------------------------------------------------------------------
 async def test_importing_games_plans_reminders_and_lineup_checks(league: SampleLeague) -> None:
     planned = await rows(league.h, "game-reminders:")
@@ -242,21 +249,26 @@ async def test_server_errors_and_rate_limits_are_retried_not_lost(
 
 # --- daylight saving ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("day", ["2030-03-10", "2030-11-03"])
-async def test_a_game_on_the_day_clocks_change_is_reminded_24_real_hours_before(
-        league: SampleLeague, clock: FixedClock, day: str) -> None:
+async def test_a_24h_reminder_on_the_day_clocks_change_is_24_real_hours_before(
+        db_url: str, clock: FixedClock, day: str) -> None:
+    """Offsets in hours stay elapsed time ("1d" is the one that keeps the local time of day)."""
+    league = await league_with(db_url, clock, game_offsets=["48h", "24h", "2h"])
     h = league.h
-    reply = await h.slash("/game add", as_=league.commissioner(), home="Hawks", away="Owls",
-                          starts_at=f"{day} 19:00", code="DST")
-    assert "Added `DST`" in reply.content
-    start = datetime.fromisoformat(f"{day} 19:00").replace(tzinfo=TORONTO).astimezone(UTC)
-    reminders = {r.args["offset"]: r for r in await rows(h, "game-reminders:") if r.kind == "game_reminder"
-                 and r.channel_id == HAWKS and r.due_at > G1_START + timedelta(days=30)}
-    assert start - reminders[1440].due_at == timedelta(hours=24)
-    local_day_before = reminders[1440].due_at.astimezone(TORONTO)
-    assert local_day_before.hour == (18 if day.endswith("03-10") else 20), "wall clock differs, real time doesn't"
-    await at(h, clock, reminders[1440].due_at)
-    (msg,) = [c for c in h.discord.channel_messages(HAWKS) if "`DST`" in c.content]
-    assert f"<t:{int(start.timestamp())}:F>" in msg.content
+    try:
+        reply = await h.slash("/game add", as_=league.commissioner(), home="Hawks", away="Owls",
+                              starts_at=f"{day} 19:00", code="DST")
+        assert "Added `DST`" in reply.content
+        start = datetime.fromisoformat(f"{day} 19:00").replace(tzinfo=TORONTO).astimezone(UTC)
+        reminders = {r.args["offset"]: r for r in await rows(h, "game-reminders:") if r.kind == "game_reminder"
+                     and r.channel_id == HAWKS and r.due_at > G1_START + timedelta(days=30)}
+        assert start - reminders[1440].due_at == timedelta(hours=24)
+        local_day_before = reminders[1440].due_at.astimezone(TORONTO)
+        assert local_day_before.hour == (18 if day.endswith("03-10") else 20), "wall clock differs, real time doesn't"
+        await at(h, clock, reminders[1440].due_at)
+        (msg,) = [c for c in h.discord.channel_messages(HAWKS) if "`DST`" in c.content]
+        assert f"<t:{int(start.timestamp())}:F>" in msg.content
+    finally:
+        await h.close()
 
 
 # --- captain alerts ----------------------------------------------------------------------------------
@@ -275,6 +287,19 @@ async def test_captains_hear_each_lineup_problem_once_while_it_stays_the_same(
     async with h.bot.sessions() as s:
         codes = set((await s.scalars(select(CaptainAlert.problem_code))).all())
     assert {"no_goalie", "short_of_women"} <= codes
+
+
+async def test_after_downtime_only_the_latest_lineup_check_runs(league: SampleLeague, clock: FixedClock) -> None:
+    """Down through the 1d check until after the 3h one was due: one check, not two."""
+    h = league.h
+    clock.set(G1_START - timedelta(hours=30))
+    for name in ("Carl Diaz", "Dan Roy", "Eli Park", "Finn Cole"):  # four men, no goalie
+        await h.slash("/checkin", as_=league.player(name), status="in", game="G1")
+    await at(h, clock, G1_START - timedelta(hours=2, minutes=30))
+    checks = {r.args["offset"]: r.status for r in await rows(h, "game-reminders:1:")
+              if r.kind == "captain_alert_check" and r.args["team_id"] == await _team_id(h, "Hawks")}
+    assert checks == {1440: "skipped", 180: "sent"}
+    assert len(h.discord.dms(ALICE)) == 2, "each problem once"
 
 
 async def test_a_fixed_lineup_sends_no_alert(league: SampleLeague, clock: FixedClock) -> None:
@@ -419,3 +444,95 @@ def test_reminders_list_shows_pending_and_sent_messages(tmp_path: Path) -> None:
     assert human.returncode == 0 and human.stdout.startswith("coed: 0 message(s) (sent)")
     text = sideline("--config", config, "reminders", "list", "--league", "coed")
     assert "2030-01-09 19:00 EST  pending   game_reminder" in text.stdout
+
+
+# --- issue #20: reminder offsets and scheduling -------------------------------------------------------
+@pytest.mark.parametrize(("day", "clocks"), [("2030-03-10", "spring forward"), ("2030-11-03", "fall back")])
+async def test_1d_means_the_day_before_at_the_same_local_time(
+        db_url: str, clock: FixedClock, day: str, clocks: str) -> None:
+    """Issue #20 item 11: a "1d" reminder for a 19:00 game the day the clocks change goes out at
+    19:00 the day before (23 or 25 real hours), not at 18:00 or 20:00."""
+    league = await league_with(db_url, clock, game_offsets=["2d", "1d", "2h"], captain_alert_offsets=["1d"])
+    h = league.h
+    try:
+        reply = await h.slash("/game add", as_=league.commissioner(), home="Hawks", away="Owls",
+                              starts_at=f"{day} 19:00", code="DST")
+        assert "Added `DST`" in reply.content
+        start = datetime.fromisoformat(f"{day} 19:00").replace(tzinfo=TORONTO)
+        day_before = datetime.combine(start.date() - timedelta(days=1), start.timetz())
+        await at(h, clock, datetime.combine(start.date() - timedelta(days=2), start.timetz()).astimezone(UTC)
+                 + timedelta(minutes=90))  # the 2d reminder is out of the way
+        h.discord.clear()
+        await at(h, clock, (day_before - timedelta(minutes=30)).astimezone(UTC))
+        assert [c for c in h.discord.channel_messages(HAWKS) if "`DST`" in c.content] == [], "not an hour early"
+        await at(h, clock, day_before.astimezone(UTC))
+        (msg,) = [c for c in h.discord.channel_messages(HAWKS) if "`DST`" in c.content]
+        assert f"<t:{int(start.timestamp())}:F>" in msg.content
+        real = start.astimezone(UTC) - day_before.astimezone(UTC)
+        assert real == timedelta(hours=23 if clocks == "spring forward" else 25)
+        two_days = [r for r in await rows(h, "game-reminders:") if r.kind == "game_reminder"
+                    and r.args["offset"] == 2880 and r.due_at > G1_START + timedelta(days=30)]
+        assert {r.due_at.astimezone(TORONTO).hour for r in two_days} == {19}
+        checks = [r for r in await rows(h, "game-reminders:") if r.kind == "captain_alert_check"
+                  and r.due_at > G1_START + timedelta(days=30)]
+        assert {r.due_at for r in checks} == {day_before.astimezone(UTC)}, "captains' 1d likewise"
+    finally:
+        await h.close()
+
+
+async def test_the_default_reminders_are_the_same_time_two_days_and_one_day_before(
+        db_url: str, clock: FixedClock) -> None:
+    """Players expect "the day before" at the game's time of day, so the defaults are written in days."""
+    league = await league_with(db_url, clock)
+    h = league.h
+    try:
+        await h.slash("/game add", as_=league.commissioner(), home="Hawks", away="Owls",
+                      starts_at="2030-03-10 19:00", code="DST")
+        due = sorted(r.due_at.astimezone(TORONTO) for r in await rows(h, "game-reminders:") if r.kind ==
+                     "game_reminder" and r.channel_id == HAWKS and r.due_at > G1_START + timedelta(days=30))
+        assert [(d.day, d.hour) for d in due] == [(8, 19), (9, 19), (10, 17)]
+    finally:
+        await h.close()
+
+
+def games_csv(games: dict[str, datetime]) -> bytes:
+    teams = ("Hawks", "Owls", "Bears")
+    lines = ["game_id,starts_at,home,away,venue,kind"]
+    for i, (code, starts_at) in enumerate(games.items()):
+        lines.append(f"{code},{starts_at.astimezone(TORONTO):%Y-%m-%d %H:%M},{teams[i % 3]},{teams[(i + 1) % 3]},"
+                     "Rink,regular")
+    return ("\n".join(lines) + "\n").encode()
+
+
+async def test_past_reminders_do_not_all_arrive_at_once(
+        league: SampleLeague, clock: FixedClock, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue #20 item 13: 150 games imported to start within the hour (and a few within a day or two):
+    each team hears once per game now, the nearest reminder still meaningful; the rest is dropped
+    with a log line. Captains' lineup checks likewise."""
+    h = league.h
+    caplog.set_level("INFO", logger="sideline.reminders")
+    now = clock.now()
+    games = {f"S{i}": now + timedelta(minutes=10 + i % 50) for i in range(150)}
+    games |= {f"D{i}": now + timedelta(hours=23, minutes=i) for i in range(3)}  # past 2d and 1d; 2h ahead
+    games |= {f"T{i}": now + timedelta(hours=47, minutes=i) for i in range(3)}  # past 2d; 1d and 2h ahead
+    h.discord.clear()
+    await h.bot.services.imports.importer.run("games", games_csv(games), h.bot.settings.leagues[0], now=now)
+    await h.bot.courier.deliver_due()
+    sent = [c for c in h.discord.channel_messages() if c.channel_id in (HAWKS, OWLS, BEARS)]
+    per_game_team = Counter((c.content.split("`")[1], c.channel_id) for c in sent)
+    assert set(per_game_team) == {(code, ch) for code in games for ch in (HAWKS, OWLS, BEARS)
+                                  if per_game_team.get((code, ch))}
+    assert len(per_game_team) == 2 * len(games) and set(per_game_team.values()) == {1}, \
+        "one reminder per game and team, now: not three, not none"
+    checks = [r for r in await rows(h, "game-reminders:") if r.kind == "captain_alert_check"
+              and r.args["game_id"] > 6 and r.status != "cancelled"]
+    assert Counter((r.args["game_id"], r.args["team_id"]) for r in checks if r.due_at <= now).most_common(1)[0][1] == 1
+    assert "dropped" in caplog.text and "S0" in caplog.text
+
+    for hours in range(1, 49):  # the rest of their reminders come at their times, once
+        await at(h, clock, now + timedelta(hours=hours))
+    sent = [c for c in h.discord.channel_messages() if c.channel_id in (HAWKS, OWLS, BEARS)]
+    totals = Counter(c.content.split("`")[1] for c in sent)
+    assert {totals[code] for code in games if code.startswith("S")} == {2}, "one per team, nothing later"
+    assert {totals[code] for code in games if code.startswith("D")} == {4}, "late 1d now, then 2h"
+    assert {totals[code] for code in games if code.startswith("T")} == {6}, "late 2d now, then 1d and 2h"

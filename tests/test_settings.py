@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.league.offsets import Offset
 from bot.settings import Settings, SettingsError, load_settings, parse_settings
 from tests.conftest import league_config
 
@@ -20,7 +21,8 @@ def test_the_example_config_loads() -> None:
     assert league.timezone.key == "America/Toronto"
     assert league.roles.captain == 100000000000000001
     assert league.channels.referees == 200000000000000003
-    assert league.game_reminder_offsets == (timedelta(hours=48), timedelta(hours=24), timedelta(hours=2))
+    assert league.game_reminder_offsets == (Offset(days=2), Offset(days=1), Offset(elapsed=timedelta(hours=2)))
+    assert league.captain_alert_offsets == (Offset(days=1), Offset(elapsed=timedelta(hours=3)))
     assert league.rules.lineup.women_nonbinary_on_court == 2
     assert settings.database_url == "sqlite+aiosqlite:///sideline.db"
 
@@ -44,6 +46,8 @@ def test_rule_overrides_flat_and_by_section() -> None:
     ({"rules": {"women_on_ice": 2}}, "leagues[0].rules.women_on_ice", "unknown rule setting"),
     ({"rules": {"roster_limit": "twenty"}}, "leagues[0].rules.roster_limit", "whole number"),
     ({"reminders": {"game_offsets": ["soon"]}}, "leagues[0].reminders.game_offsets", "soon"),
+    ({"reminders": {"captain_alert_offsets": ["1d", "24h"]}}, "leagues[0].reminders.captain_alert_offsets",
+     "1d and 24h name the same reminder"),
 ])
 def test_config_errors_name_the_key(league: dict[str, object], key: str, fragment: str) -> None:
     with pytest.raises(SettingsError) as err:

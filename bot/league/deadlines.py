@@ -4,10 +4,10 @@ Pure rules over timezone-aware datetimes (naive ones are refused with a ValueErr
 stores what these functions compute; nothing here sleeps or sends.
 
 Choices the rulebooks leave open, decided here:
-- Offsets ("48h", "30m", "2d", "1w", or combined largest unit first: "1d12h") are elapsed time:
-  "24h before" a game at 19:00 on the day the clocks change is 24 real hours, not 19:00 the day
-  before. Day counts of rules (payment within 5 days, decisions within 5 days) are calendar days
-  in the time zone of the datetime given. Offsets are at most 366 days; "0m" means at the due time.
+- Offsets ("48h", "30m", "2d", "1w", "1d12h"; see ``bot.league.offsets``): days are calendar days
+  in the league's time zone ("1d" before 19:00 is 19:00 the day before, across a clock change too),
+  hours and minutes are elapsed time ("24h" is 24 real hours). Day counts of rules (payment within
+  5 days, decisions within 5 days) are calendar days in the time zone of the datetime given.
 - Weeks of the season start on the season's first day (not on a fixed weekday). "End of week n"
   (`week_end`) is local midnight starting day 7n after the first day: being on time means strictly
   before it. Computed in the league's zone, so it is right across daylight-saving changes.
@@ -25,65 +25,18 @@ Choices the rulebooks leave open, decided here:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-MAX_OFFSET = timedelta(days=366)
-_OFFSET = re.compile(
-    r"(?:(?P<w>[0-9]{1,5})\s*w\s*)?"
-    r"(?:(?P<d>[0-9]{1,5})\s*d\s*)?"
-    r"(?:(?P<h>[0-9]{1,5})\s*h\s*)?"
-    r"(?:(?P<m>[0-9]{1,6})\s*m)?",
-    re.ASCII,
-)
-_UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes"}
-
-
-# --------------------------------------------------------------------------- offsets
-
-
-def parse_offset(value: str | timedelta) -> timedelta:
-    """A duration as operators write it in config: "48h", "30m", "2d", "1w", "1d12h"."""
-    if isinstance(value, timedelta):
-        delta = value
-    elif isinstance(value, str):
-        text = value.strip().casefold()
-        match = _OFFSET.fullmatch(text) if text else None
-        if match is None or not any(match.groupdict().values()):
-            raise ValueError(
-                f"{value!r} is not a duration: write a whole number and a unit "
-                "(m, h, d or w), like 30m, 48h, 2d or 1d12h"
-            )
-        delta = timedelta(**{_UNITS[unit]: int(amount) for unit, amount in match.groupdict().items() if amount})
-    else:
-        raise ValueError(f"{value!r} is not a duration like 30m, 48h or 2d")
-    if delta < timedelta(0):
-        raise ValueError(f"{value!r}: a duration must not be negative")
-    if delta > MAX_OFFSET:
-        raise ValueError(f"{value!r} is longer than {MAX_OFFSET.days} days")
-    return delta
-
-
-def format_offset(delta: timedelta) -> str:
-    """The shortest config spelling of a whole-minute duration ("2d", "36h", "90m")."""
-    seconds = int(delta.total_seconds())
-    if delta < timedelta(0) or seconds != delta.total_seconds() or seconds % 60:
-        raise ValueError(f"{delta!r} is not a whole, non-negative number of minutes")
-    for unit, size in (("d", 86400), ("h", 3600)):
-        if seconds % size == 0 and seconds:
-            return f"{seconds // size}{unit}"
-    return f"{seconds // 60}m"
-
-
-def parse_offsets(values: Iterable[str | timedelta]) -> tuple[timedelta, ...]:
-    """Several offsets, longest first, duplicates dropped."""
-    if isinstance(values, str):
-        raise ValueError(f'{values!r}: expected a list of durations, like ["48h", "2h"]')
-    return tuple(sorted({parse_offset(v) for v in values}, reverse=True))
-
+# Offsets used to live here: their names are still importable from this module.
+from bot.league.offsets import MAX_OFFSET as MAX_OFFSET
+from bot.league.offsets import Offset as Offset
+from bot.league.offsets import format_offset as format_offset
+from bot.league.offsets import parse_offset as parse_offset
+from bot.league.offsets import parse_offsets as parse_offsets
+from bot.league.offsets import require_aware as _require_aware
+from bot.league.offsets import zone as _zone
 
 # --------------------------------------------------------------------------- rules
 
@@ -124,10 +77,11 @@ class DeadlineRules:
     cleanup_duty_last_game_each_week: bool = False
     # Nudges before any deadline (appeals, payments, trades, custom), longest first.
     default_nudge_offsets: tuple[str, ...] = ("72h", "24h", "2h")
-    # Game reminders to the team's channel (product spec §5; config reminders.game_offsets).
-    game_reminder_offsets: tuple[str, ...] = ("48h", "24h", "2h")
+    # Game reminders to the team's channel (product spec §5; config reminders.game_offsets):
+    # two days and the day before at the game's time of day, and two hours before.
+    game_reminder_offsets: tuple[str, ...] = ("2d", "1d", "2h")
     # Lead times at which captains hear that a lineup breaks a rule (product spec §5).
-    captain_alert_lead_times: tuple[str, ...] = ("24h", "3h")
+    captain_alert_lead_times: tuple[str, ...] = ("1d", "3h")
     deadline_citations: DeadlineCitations = field(default_factory=DeadlineCitations)
 
     def __post_init__(self) -> None:
@@ -220,29 +174,22 @@ DEADLINE_PRESETS: dict[str, DeadlineRules] = {
 # --------------------------------------------------------------------------- nudges
 
 
-def _require_aware(value: datetime, name: str) -> None:
-    if not isinstance(value, datetime):
-        raise ValueError(f"{name} must be a datetime, not {value!r}")
-    if value.tzinfo is None or value.utcoffset() is None:
-        raise ValueError(f"{name} must be a timezone-aware datetime, not {value!r}")
-
-
-def nudge_times(due_at: datetime, offsets: Iterable[str | timedelta], now: datetime) -> list[datetime]:
+def nudge_times(due_at: datetime, offsets: Iterable[str | timedelta | Offset], now: datetime,
+                tz: tzinfo | str | None = None) -> list[datetime]:
     """When to nudge about something due at `due_at`: earliest first, in due_at's zone.
 
-    Each offset is elapsed time before `due_at`. Times already past are dropped. When every
-    nudge is past but the deadline is not (the bot was down, or the deadline was created late),
-    one "late" nudge at `now` is returned instead, so the audience still hears once; when the
-    deadline itself has passed the list is empty (the caller logs and drops it). A nudge at
-    exactly `now` counts as still to send.
+    Days of an offset are calendar days in `tz` (default: due_at's zone), hours and minutes
+    elapsed time. Times already past are dropped. When every nudge is past but the deadline is
+    not (the bot was down, or the deadline was created late), one "late" nudge at `now` is
+    returned instead, so the audience still hears once; when the deadline itself has passed the
+    list is empty (the caller logs and drops it). A nudge at exactly `now` counts as still to send.
     """
     _require_aware(due_at, "due_at")
     _require_aware(now, "now")
     deltas = parse_offsets(offsets)
     if due_at <= now:
         return []
-    due_utc = due_at.astimezone(UTC)
-    times = sorted({due_utc - delta for delta in deltas})
+    times = sorted({o.before(due_at, tz).astimezone(UTC) for o in deltas})
     upcoming = [t for t in times if t >= now]
     if not upcoming and times:
         upcoming = [now.astimezone(UTC)]
@@ -250,15 +197,6 @@ def nudge_times(due_at: datetime, offsets: Iterable[str | timedelta], now: datet
 
 
 # --------------------------------------------------------------------------- season calendar
-
-
-def _zone(tz: tzinfo | str) -> tzinfo:
-    if isinstance(tz, str):
-        try:
-            return ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            raise ValueError(f"unknown time zone {tz!r} (use a name like America/Toronto)") from None
-    return tz
 
 
 def _local_date(moment: date | datetime, zone: tzinfo, name: str) -> date:

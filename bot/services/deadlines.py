@@ -35,7 +35,7 @@ from bot.clock import Clock
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.imports.csv_rows import parse_local_time
-from bot.league.deadlines import format_offset, nudge_times, parse_offsets
+from bot.league.deadlines import Offset, format_offset, nudge_times, parse_offset, parse_offsets
 from bot.services import outbox
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings
@@ -74,14 +74,20 @@ def _epoch(when: datetime) -> int:
     return int(when.timestamp())
 
 
-def _minutes(delta: timedelta) -> int:
-    return int(delta.total_seconds() // 60)
+def _stored(offset: Offset) -> int | str:
+    """How a nudge offset is kept: minutes when it is elapsed time, its spelling when it has days."""
+    return offset.minutes if not offset.days else format_offset(offset)
+
+
+def _offsets(deadline: Deadline) -> tuple[Offset, ...]:
+    """The deadline's nudge offsets (older rows hold minutes only: elapsed time)."""
+    return tuple(parse_offset(timedelta(minutes=v) if isinstance(v, int) else v) for v in deadline.offsets)
 
 
 # --- public API ----------------------------------------------------------------------------------
 async def create_deadline(session: AsyncSession, league: LeagueSettings, league_id: int, *, kind: str,
                           subject: str, due_at: datetime, audience_kind: str, audience_id: int | None,
-                          now: datetime, offsets: Sequence[timedelta] | None = None, ref: str | None = None,
+                          now: datetime, offsets: Sequence[timedelta | Offset] | None = None, ref: str | None = None,
                           nag_until_done: bool = False, created_by: int | None = None) -> Deadline:
     """Record a deadline (or reschedule the one with this ``ref``) and queue its nudges."""
     if due_at.tzinfo is None:
@@ -110,7 +116,7 @@ async def create_deadline(session: AsyncSession, league: LeagueSettings, league_
     deadline.kind, deadline.subject = kind[:32], subject
     deadline.due_at = due_at.astimezone(UTC)
     deadline.audience_kind, deadline.audience_id = audience_kind, audience_id
-    deadline.offsets = [_minutes(d) for d in deltas]
+    deadline.offsets = [_stored(d) for d in deltas]
     deadline.nag_until_done = nag_until_done
     deadline.done_at, deadline.done_note = None, ""
     await session.flush()
@@ -207,13 +213,13 @@ async def plan_nudges(session: AsyncSession, league: LeagueSettings, deadline: D
                     "channels.announcements", deadline.id, deadline.subject, deadline.audience_kind)
         return 0
     due = deadline.due_at
-    deltas = [timedelta(minutes=m) for m in deadline.offsets]
-    times = nudge_times(due, deltas, now)
-    scheduled = {due - d: d for d in deltas}
+    deltas = _offsets(deadline)
+    times = nudge_times(due, deltas, now, league.timezone)
+    scheduled = {d.before(due, league.timezone): d for d in deltas}
     created = 0
     for i, when in enumerate(times):
         delta = scheduled.get(when)
-        label = f"{_minutes(delta)}m" if delta is not None else "late"
+        label = f"{delta.minutes}m" if delta is not None else "late"
         following = times[i + 1] if i + 1 < len(times) else None
         if following is None and deadline.nag_until_done:
             following = due
@@ -353,7 +359,7 @@ def _line(deadline: Deadline, team_names: dict[int, str]) -> DeadlineLine:
         "player": f"<@{deadline.audience_id}>",
     }[deadline.audience_kind]
     return DeadlineLine(deadline.id, deadline.kind, deadline.subject, deadline.due_at, audience,
-                        tuple(format_offset(timedelta(minutes=m)) for m in deadline.offsets),
+                        tuple(format_offset(o) for o in _offsets(deadline)),
                         deadline.nag_until_done, deadline.done_at, deadline.done_note, deadline.ref)
 
 
@@ -373,8 +379,8 @@ def parse_due(value: str, league: LeagueSettings, now: datetime) -> datetime:
     return when
 
 
-def parse_nudges(value: str | None) -> tuple[timedelta, ...] | None:
-    """ "72h, 24h, 2h" -> offsets; None (the league's default) when empty."""
+def parse_nudges(value: str | None) -> tuple[Offset, ...] | None:
+    """ "72h, 24h, 2h" or "1d, 2h" -> offsets; None (the league's default) when empty."""
     if value is None or not value.strip():
         return None
     try:

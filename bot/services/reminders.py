@@ -3,12 +3,15 @@
 Choices the spec leaves open, decided here:
 - Every game gets, per team, one reminder row per offset (``league.game_reminder_offsets``) and
   one lineup-check row per captain lead time (``league.captain_alert_offsets``); keys are
-  ``game-reminders:<game>:<team>:remind:<minutes>m`` and ``...:alert:<minutes>m``. Planning is
+  ``game-reminders:<game>:<team>:remind:<minutes>m`` and ``...:alert:<minutes>m`` ("1d" is 1440m,
+  as "24h" was, so rows queued before days meant calendar days keep their keys). Planning is
   idempotent: a created, imported or moved game is planned again; pending rows are re-timed
   (``outbox.move``), rows already sent stay sent, rows whose time has passed are dropped.
-- A reminder whose time has passed when the game is planned is not sent, except that a game
-  planned after all its reminder times (created 1 hour before, or moved closer) gets one reminder
-  right away. The same after downtime: of several reminders due at once, only the latest goes out.
+- When is decided by ``bot.league.offsets.plan_reminders``: days keep the game's local time of day
+  in the league's zone, hours are real time. A game planned inside its offsets (created, imported
+  or moved late) gets the nearest missed reminder right away, if still useful, and the earlier ones
+  are dropped with a log line; lineup checks likewise. After downtime, of several reminders (or
+  checks) of one game and team due at once, only the latest goes out.
 - Reminders and checks expire at the game's start (the courier skips them with a log line).
 - A reminder is written when it is sent: it mentions only the rostered players who have not
   answered then (in / out / maybe are all answers), each once. A team without a channel gets a DM
@@ -32,7 +35,7 @@ import logging
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -47,6 +50,7 @@ from bot.league.lineup import (
     check_lineup,
     lineup_rules_for,
 )
+from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
 from bot.services.checkin_queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
@@ -70,25 +74,11 @@ def game_prefix(game_id: int) -> str:
     return f"game-reminders:{game_id}:"
 
 
-def _minutes(delta: timedelta) -> int:
-    return int(delta.total_seconds() // 60)
-
-
 def _epoch(when: datetime) -> int:
     return int(when.timestamp())
 
 
 # --- planning ---------------------------------------------------------------------------------------
-def planned_times(starts_at: datetime, offsets: Sequence[timedelta], now: datetime) -> dict[int, datetime]:
-    """Offset (minutes) -> when, for the times still ahead; one right away when all have passed."""
-    if starts_at <= now or not offsets:
-        return {}
-    ahead = {_minutes(o): starts_at - o for o in offsets if starts_at - o >= now}
-    if not ahead:
-        ahead = {_minutes(min(offsets)): now}
-    return ahead
-
-
 @dataclass
 class PlanResult:
     created: int = 0
@@ -141,24 +131,35 @@ async def _plan_one(session: AsyncSession, league: LeagueSettings, game: Game, n
                 row.status = "cancelled"
                 result.dropped += 1
         return result
-    reminders = [timedelta(minutes=m) for m in sorted({_minutes(o) for o in league.game_reminder_offsets})]
-    alerts = [timedelta(minutes=m) for m in sorted({_minutes(o) for o in league.captain_alert_offsets})]
     planned: set[str] = set()
-    for team_id in game.team_ids():
-        for kind, stage, offsets, target in (
-                (REMINDER_KIND, "remind", reminders, team_target(teams[team_id])),
-                (ALERT_KIND, "alert", alerts, Target(user_id=FANOUT_USER))):
-            all_offsets = [_minutes(o) for o in offsets]
-            for minutes, when in planned_times(game.starts_at, offsets, now).items():
-                key = f"{game_prefix(game.id)}{team_id}:{stage}:{minutes}m"
+    for kind, stage, offsets in ((REMINDER_KIND, "remind", league.game_reminder_offsets),
+                                 (ALERT_KIND, "alert", league.captain_alert_offsets)):
+        plan = plan_reminders(game.starts_at, offsets, now, league.timezone)
+        for team_id in game.team_ids():
+            target = team_target(teams[team_id]) if stage == "remind" else Target(user_id=FANOUT_USER)
+            for offset, when in plan.send:
+                key = f"{game_prefix(game.id)}{team_id}:{stage}:{offset.minutes}m"
                 planned.add(key)
-                args = {"game_id": game.id, "team_id": team_id, "offset": minutes, "offsets": all_offsets}
+                args = {"game_id": game.id, "team_id": team_id, "offset": offset.minutes}
                 await _place(session, league, game, key, when, kind, args, target, existing.get(key), result)
+        _log_dropped(game, stage, plan.dropped, existing)
     for key, row in existing.items():
         if key not in planned and row.status == "pending":
             row.status = "cancelled"
             result.dropped += 1
     return result
+
+
+def _log_dropped(game: Game, stage: str, dropped: Sequence[Offset], existing: dict[str, OutboxMessage]) -> None:
+    """Reminders whose time passed before the game was planned are not sent (a nearer one goes out
+    now): say so once per game, unless they had gone out already."""
+    sent = {int(row.args.get("offset", -1)) for key, row in existing.items()
+            if f":{stage}:" in key and row.status not in ("pending", "cancelled")}
+    unsent = [o for o in dropped if o.minutes not in sent]
+    if unsent:
+        what = "reminders" if stage == "remind" else "lineup checks"
+        log.info("game %s: %s %s dropped, their time passed before the game was planned "
+                 "(the nearest one goes out now)", game.code, ", ".join(map(str, unsent)), what)
 
 
 async def _place(session: AsyncSession, league: LeagueSettings, game: Game, key: str, when: datetime, kind: str,
@@ -223,10 +224,16 @@ async def _live_game(session: AsyncSession, row: OutboxMessage, now: datetime) -
     return game, team
 
 
-def _superseded(row: OutboxMessage, game: Game, now: datetime) -> bool:
-    """A later reminder (smaller offset) is already due: send that one only."""
-    mine = int(row.args["offset"])
-    return any(m < mine and now >= game.starts_at - timedelta(minutes=m) for m in row.args.get("offsets", ()))
+async def _superseded(session: AsyncSession, row: OutboxMessage, now: datetime) -> bool:
+    """A later reminder (or lineup check) of the same game and team is due too: only that one goes
+    out. After downtime, each team hears once per game, not once per missed offset."""
+    stage = ":".join(row.send_key.split(":")[:4]) + ":"  # game-reminders:<game>:<team>:remind:
+    later = await session.scalar(select(OutboxMessage.id).where(
+        OutboxMessage.league_id == row.league_id, OutboxMessage.send_key.startswith(stage, autoescape=True),
+        OutboxMessage.kind == row.kind,  # not the DMs a fanned-out reminder became
+        OutboxMessage.status.in_(("pending", "sending", "sent")), OutboxMessage.id != row.id,
+        OutboxMessage.due_at > row.due_at, OutboxMessage.due_at <= now).limit(1))
+    return later is not None
 
 
 def game_heading(game: Game) -> str:
@@ -250,7 +257,7 @@ async def render_reminder(session: AsyncSession, row: OutboxMessage, now: dateti
     if live is None:
         return None
     game, team = live
-    if _superseded(row, game, now):
+    if await _superseded(session, row, now):
         log.info("skipped %s: a later reminder for the game is due", row.send_key)
         return None
     waiting = await non_responders(session, row.league_id, game, team)
@@ -315,6 +322,9 @@ class LineupAlerts:
         if live is None:
             return None
         game, team = live
+        if await _superseded(session, row, now):
+            log.info("skipped %s: a later lineup check for the game is due", row.send_key)
+            return None
         league = self.settings.league_for_guild(row.guild_id)
         if league is None:
             log.warning("skipped %s: server %s has no league in the configuration", row.send_key, row.guild_id)

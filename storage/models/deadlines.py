@@ -30,7 +30,8 @@ class Deadline(Base):
     audience_kind: Mapped[str] = mapped_column(String(16))
     # team: the team's row id; role: a Discord role id; player: a Discord user id; commissioners: none
     audience_id: Mapped[int | None] = mapped_column(Snowflake)
-    offsets: Mapped[list[int]] = mapped_column(JSON, default=list)  # nudge offsets in minutes before due
+    # nudge offsets before due: minutes (elapsed time), or a spelling with calendar days ("1d", "2d12h")
+    offsets: Mapped[list[int | str]] = mapped_column(JSON, default=list)
     ref: Mapped[str | None] = mapped_column(String(100))  # e.g. "dispute:12": other features find it by this
     nag_until_done: Mapped[bool] = mapped_column(default=False)
     done_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -48,7 +48,7 @@ async def test_a_team_deadline_nudges_the_team_channel_until_done(harness: Harne
                                                                   clock: FixedClock) -> None:
     text = await add(harness, league, nudges="48h, 2h", nag=True)
     assert "Added `#1` **Team fees**" in text and "for Hawks" in text and "3 nudges queued" in text
-    assert "nudges 2d, 2h before, then daily until done" in text
+    assert "nudges 48h, 2h before, then daily until done" in text
     for when in (DUE - timedelta(hours=48), DUE - timedelta(hours=2), DUE, DUE + timedelta(days=1)):
         clock.set(when)
         await harness.bot.courier.deliver_due()

@@ -14,6 +14,7 @@ from bot.league.deadlines import (
     DEADLINE_PRESETS,
     MAX_OFFSET,
     DeadlineRules,
+    Offset,
     check_relay,
     check_trade,
     dispute_decision_due,
@@ -39,24 +40,29 @@ H = timedelta(hours=1)
 # --------------------------------------------------------------------------- offsets
 
 
+def hours(n: float) -> Offset:
+    return Offset(elapsed=timedelta(hours=n))
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("48h", timedelta(hours=48)),
-        ("30m", timedelta(minutes=30)),
-        ("2d", timedelta(days=2)),
-        ("1w", timedelta(weeks=1)),
-        (" 2H ", timedelta(hours=2)),
-        ("1d12h", timedelta(days=1, hours=12)),
-        ("1h 30m", timedelta(hours=1, minutes=30)),
-        ("2 d", timedelta(days=2)),
-        ("90m", timedelta(minutes=90)),
-        ("0m", timedelta(0)),
-        ("366d", MAX_OFFSET),
-        (timedelta(hours=3), timedelta(hours=3)),
+        ("48h", hours(48)),
+        ("30m", Offset(elapsed=timedelta(minutes=30))),
+        ("2d", Offset(days=2)),
+        ("1w", Offset(days=7)),
+        (" 2H ", hours(2)),
+        ("1d12h", Offset(days=1, elapsed=timedelta(hours=12))),
+        ("1h 30m", Offset(elapsed=timedelta(hours=1, minutes=30))),
+        ("2 d", Offset(days=2)),
+        ("90m", Offset(elapsed=timedelta(minutes=90))),
+        ("0m", Offset()),
+        ("366d", Offset(days=MAX_OFFSET.days)),
+        (timedelta(hours=3), hours(3)),
+        (timedelta(days=2), hours(48)),
     ],
 )
-def test_parse_offset(text: str, expected: timedelta) -> None:
+def test_parse_offset(text: str, expected: Offset) -> None:
     assert parse_offset(text) == expected
 
 
@@ -78,10 +84,10 @@ def test_parse_offset_refuses_non_durations(value: object) -> None:
 @given(st.one_of(st.text(max_size=20), st.text(alphabet="0123456789mhdwMHDW .-+_\n٤", max_size=12)))
 def test_parse_offset_garbage_is_a_value_error_or_a_sane_duration(text: str) -> None:
     try:
-        delta = parse_offset(text)
+        offset = parse_offset(text)
     except ValueError:
         return
-    assert timedelta(0) <= delta <= MAX_OFFSET
+    assert timedelta(0) <= offset.length <= MAX_OFFSET
 
 
 @given(
@@ -96,31 +102,45 @@ def test_parse_offset_reads_number_and_unit(amount: int, unit: str, pad: str) ->
         with pytest.raises(ValueError):
             parse_offset(text)
     else:
-        assert parse_offset(text) == timedelta(minutes=amount * size)
+        offset = parse_offset(text)
+        assert offset.length == timedelta(minutes=amount * size)
+        assert offset.days == (amount * size // 1440 if unit.lower() in "dw" else 0), "days stay calendar days"
 
 
-@given(st.integers(min_value=0, max_value=int(MAX_OFFSET.total_seconds() // 60)))
-def test_format_offset_round_trips(minutes: int) -> None:
-    delta = timedelta(minutes=minutes)
-    assert parse_offset(format_offset(delta)) == delta
+@given(st.integers(min_value=0, max_value=366), st.integers(min_value=0, max_value=24 * 60 * 3))
+def test_format_offset_round_trips(days: int, minutes: int) -> None:
+    offset = Offset(days=days, elapsed=timedelta(minutes=minutes))
+    if offset.length <= MAX_OFFSET:
+        assert parse_offset(format_offset(offset)) == offset
 
 
-def test_format_offset_picks_the_largest_whole_unit() -> None:
-    assert [format_offset(parse_offset(t)) for t in ("48h", "36h", "90m", "0m", "1w")] == [
+def test_format_offset_never_writes_hours_as_days() -> None:
+    assert [format_offset(parse_offset(t)) for t in ("48h", "2d", "36h", "90m", "0m", "1w", "1d12h", "1d30m")] == [
+        "48h",
         "2d",
         "36h",
         "90m",
         "0m",
         "7d",
+        "1d12h",
+        "1d30m",
     ]
+    assert format_offset(timedelta(hours=24)) == "24h"
     with pytest.raises(ValueError):
         format_offset(timedelta(seconds=30))
 
 
 def test_parse_offsets_longest_first_without_duplicates() -> None:
-    assert parse_offsets(["2h", "48h", "2d", "30m"]) == (48 * H, 2 * H, timedelta(minutes=30))
+    assert parse_offsets(["2h", "48h", "3d", "30m", "2h"]) == (
+        Offset(days=3), hours(48), hours(2), Offset(elapsed=timedelta(minutes=30)))
     with pytest.raises(ValueError, match="list"):
         parse_offsets("48h")
+
+
+def test_1d_and_24h_in_one_list_are_refused() -> None:
+    """They would be the same reminder twice, a few real hours apart on a clock-change weekend."""
+    with pytest.raises(ValueError, match="1d and 24h name the same reminder"):
+        parse_offsets(["1d", "24h", "2h"])
 
 
 # --------------------------------------------------------------------------- nudges
@@ -379,9 +399,9 @@ def test_presets() -> None:
         YOUTH.cleanup_duty_last_game_each_week,
     ) == (5, 10, 24, 8, 5, 5, True)
     for rules in DEADLINE_PRESETS.values():
-        assert parse_offsets(rules.default_nudge_offsets) == (72 * H, 24 * H, 2 * H)
-        assert parse_offsets(rules.game_reminder_offsets) == (48 * H, 24 * H, 2 * H)
-        assert parse_offsets(rules.captain_alert_lead_times) == (24 * H, 3 * H)
+        assert parse_offsets(rules.default_nudge_offsets) == (hours(72), hours(24), hours(2))
+        assert parse_offsets(rules.game_reminder_offsets) == (Offset(days=2), Offset(days=1), hours(2))
+        assert parse_offsets(rules.captain_alert_lead_times) == (Offset(days=1), hours(3))
 
 
 def test_rules_validation_names_the_key() -> None:

@@ -168,3 +168,28 @@ async def test_a_deadline_created_overdue_with_nagging_nudges_now_then_daily(har
     assert len(harness.discord.channel_messages(CHANNELS["announcements"])) == 1
     await run_for(harness, clock, 1)
     assert len(harness.discord.channel_messages(CHANNELS["announcements"])) == 2
+
+
+async def test_a_1d_nudge_is_the_day_before_at_the_same_local_time(harness: Harness, league: SampleLeague) -> None:
+    """Days are calendar days in the league's zone for deadline nudges too; hours stay real time.
+    Deadlines made before days meant that keep their minutes (elapsed time)."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    toronto = ZoneInfo("America/Toronto")
+    due = datetime(2030, 3, 10, 19, 0, tzinfo=toronto)  # the Sunday the clocks spring forward
+    h = league.h
+    nudges = {}
+    for offsets in ("1d", "24h"):
+        async with h.bot.sessions.begin() as s:
+            deadline = await deadlines.create_deadline(
+                s, h.bot.settings.leagues[0], h.bot.league_ids[GUILD], kind="custom", subject=f"Fees {offsets}",
+                due_at=due, audience_kind="commissioners", audience_id=None, now=h.bot.clock.now(),
+                offsets=deadlines.parse_nudges(offsets))
+            row = await s.scalar(select(OutboxMessage).where(
+                OutboxMessage.send_key.startswith(deadlines.key_prefix(deadline.id))))
+            nudges[offsets] = (list(deadline.offsets), row.due_at.astimezone(toronto).hour,
+                               due.astimezone(UTC) - row.due_at)
+    assert nudges == {"1d": (["1d"], 19, timedelta(hours=23)), "24h": ([1440], 18, timedelta(hours=24))}
+    listed = await h.slash("/deadline list", as_=league.commissioner())
+    assert "nudges 1d before" in listed.text and "nudges 24h before" in listed.text
