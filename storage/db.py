@@ -62,6 +62,12 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+def writers_take_turns(session: AsyncSession) -> bool:
+    """Whether a unit of work holds the database's write lock from its first statement (SQLite's
+    BEGIN IMMEDIATE): then whatever it read is still true when it writes."""
+    return session.get_bind().dialect.name == "sqlite"
+
+
 def upsert_insert(session: AsyncSession) -> Any:
     """The database's own INSERT, the one with ON CONFLICT. PostgreSQL's is imported only on
     PostgreSQL: its dialect package loads every PostgreSQL driver's module, 2 MB a SQLite bot

@@ -40,7 +40,7 @@ from bot.services.checkin_queries import (
 from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
-from storage.db import upsert_insert
+from storage.db import upsert_insert, writers_take_turns
 from storage.models import CheckIn, Game
 from storage.repos import core
 from storage.repos.core import TeamRef
@@ -285,7 +285,8 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     if ask.status != "out":
         await _check_eligible(session, ask, ctx)
     previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
-                                    player_id=ctx.player_id, status=ask.status, now=now)
+                                    player_id=ctx.player_id, status=ask.status, now=now,
+                                    previous=ctx.previous if writers_take_turns(session) else UNREAD)
     return _answer(ask, ctx, previous, now)
 
 
