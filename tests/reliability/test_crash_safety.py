@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = 12000
+TEAMS = 120  # 100 players a team: the roster limit's bound
 
 
 def write_files(tmp_path: Path) -> tuple[Path, Path]:
@@ -28,15 +29,15 @@ guild_id = 111111111111111111
 preset = "coed-ball-hockey"
 timezone = "America/Toronto"
 [leagues.rules]
-roster_limit = {PLAYERS}
+roster_limit = {PLAYERS // TEAMS}
 ''')
     teams = tmp_path / "teams.csv"
-    teams.write_text("team,division,captain_discord_ids\nHawks,North,1\n")
+    teams.write_text("team,division,captain_discord_ids\n" + "".join(f"Team {t},North,{t + 1}\n" for t in range(TEAMS)))
     players = tmp_path / "players.csv"
     with players.open("w") as f:
         f.write("discord_id,name,team,position,gender\n")
         for i in range(PLAYERS):
-            f.write(f"{10**17 + i},Player {i},Hawks,skater,woman\n")
+            f.write(f"{10**17 + i},Player {i},Team {i % TEAMS},skater,woman\n")
     return config, players
 
 
