@@ -224,6 +224,16 @@ async def _live_game(session: AsyncSession, row: OutboxMessage, now: datetime) -
     return game, team
 
 
+async def _still_useful(session: AsyncSession, row: OutboxMessage, now: datetime) -> tuple[Game, Team] | None:
+    """The game and team a reminder or lineup check is about, unless it is no use any more: the
+    game is off or under way, or a later one for the same game and team is due too."""
+    live = await _live_game(session, row, now)
+    if live is not None and await _superseded(session, row, now):
+        log.info("skipped %s: a later one for the game is due", row.send_key)
+        return None
+    return live
+
+
 async def _superseded(session: AsyncSession, row: OutboxMessage, now: datetime) -> bool:
     """A later reminder (or lineup check) of the same game and team is due too: only that one goes
     out. After downtime, each team hears once per game, not once per missed offset."""
@@ -253,13 +263,10 @@ async def non_responders(session: AsyncSession, league_id: int, game: Game, team
 
 async def render_reminder(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
     """The reminder as it reads now: who still hasn't answered, with the In / Out / Maybe buttons."""
-    live = await _live_game(session, row, now)
+    live = await _still_useful(session, row, now)
     if live is None:
         return None
     game, team = live
-    if await _superseded(session, row, now):
-        log.info("skipped %s: a later reminder for the game is due", row.send_key)
-        return None
     waiting = await non_responders(session, row.league_id, game, team)
     if row.user_id == FANOUT_USER:
         text = clip(f"🏒 {team.name}: {game_heading(game)}\nAre you in? Tap a button below.", CONTENT_LIMIT)
@@ -318,13 +325,10 @@ class LineupAlerts:
 
     async def render(self, session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
         """Check the team's lineup; DM the captains each problem they have not heard about yet."""
-        live = await _live_game(session, row, now)
+        live = await _still_useful(session, row, now)
         if live is None:
             return None
         game, team = live
-        if await _superseded(session, row, now):
-            log.info("skipped %s: a later lineup check for the game is due", row.send_key)
-            return None
         league = self.settings.league_for_guild(row.guild_id)
         if league is None:
             log.warning("skipped %s: server %s has no league in the configuration", row.send_key, row.guild_id)
