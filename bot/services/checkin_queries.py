@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Select, and_, bindparam, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.services.eligibility import SuspensionCheck
 from storage.models import CheckIn, Division, Game, Player, RosterEntry
 from storage.repos.core import TeamRef, teams_as
 from storage.text import printable
@@ -77,7 +78,8 @@ async def game_sides(session: AsyncSession, league_id: int, code: str) -> GameSi
 @dataclass(frozen=True)
 class CheckInContext:
     """Everything a check-in decides on, read in one query: the game, the caller's roster place
-    in the league (None when not on a roster) and the answer they gave before (None when none)."""
+    in the league (None when not on a roster), the answer they gave before (None when none) and
+    whether they might be suspended (only then is the suspension check asked why)."""
 
     game_id: int
     game: GameRef
@@ -87,9 +89,10 @@ class CheckInContext:
     player_id: int | None
     player_name: str | None
     previous: str | None
+    might_be_suspended: bool
 
 
-def _context_query(by_code: bool) -> Select[Any]:
+def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
     home, away = teams_as("home", "away")
     # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
     place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"))
@@ -97,10 +100,11 @@ def _context_query(by_code: bool) -> Select[Any]:
                                                          RosterEntry.player_id == Player.id))
              .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
              .subquery())
+    flagged = suspensions.might_be_suspended(Game.league_id, place.c.player_id)
     query = (
         select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
                home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
-               place.c.player_name, CheckIn.status.label("previous"))
+               place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"))
         .join(home, Game.home_team_id == home.c.id)
         .join(away, Game.away_team_id == away.c.id)
         .outerjoin(place, true())
@@ -110,24 +114,27 @@ def _context_query(by_code: bool) -> Select[Any]:
     return query.where(Game.code == bindparam("code") if by_code else Game.id == bindparam("game_id"))
 
 
-# Built once: a check-in is the hottest path, and building a statement costs more than running it.
-_CONTEXT_BY_CODE, _CONTEXT_BY_ID = _context_query(True), _context_query(False)
+class CheckInContextQuery:
+    """The check-in's one read, built once per service with its suspension check: a check-in is the
+    hottest path, and building a statement costs more than running it."""
 
+    def __init__(self, suspensions: SuspensionCheck) -> None:
+        self.by_code, self.by_id = _context_query(True, suspensions), _context_query(False, suspensions)
 
-async def checkin_context(session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
-                          game_id: int | None = None) -> CheckInContext | None:
-    """The game (by code or id, in this league) with the caller's roster place and answer; None: no game."""
-    params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
-    if code is not None:
-        query, params["code"] = _CONTEXT_BY_CODE, printable(code).strip()  # no NUL for PostgreSQL
-    else:
-        query, params["game_id"] = _CONTEXT_BY_ID, game_id
-    row = (await session.execute(query, params)).first()
-    if row is None:
-        return None
-    return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
-                          row.home_team_id, row.away_team_id, row.team_id, row.player_id, row.player_name,
-                          row.previous)
+    async def __call__(self, session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
+                       game_id: int | None = None) -> CheckInContext | None:
+        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game."""
+        params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
+        if code is not None:
+            query, params["code"] = self.by_code, printable(code).strip()  # no NUL for PostgreSQL
+        else:
+            query, params["game_id"] = self.by_id, game_id
+        row = (await session.execute(query, params)).first()
+        if row is None:
+            return None
+        return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
+                              row.home_team_id, row.away_team_id, row.team_id, row.player_id, row.player_name,
+                              row.previous, bool(row.might_be_suspended))
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ from bot.league.lineup import CheckedInPlayer, LineupReport, check_lineup, lineu
 from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.checkin_queries import (
     CheckInContext,
+    CheckInContextQuery,
     GameRef,
     GameSides,
-    checkin_context,
     roster_answers,
 )
 from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
@@ -169,6 +169,7 @@ class _Ask:
     game_code: str | None
     clock: Clock
     suspensions: SuspensionCheck
+    context: CheckInContextQuery
 
 
 _Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
@@ -180,13 +181,14 @@ class CheckInService:
         self.sessions = sessions
         self.clock = clock
         self.suspensions = require_check(suspensions, "check-ins")
+        self.context = CheckInContextQuery(self.suspensions)
         self.on_late_dropout = on_late_dropout
 
     async def check_in(self, caller: Caller, status: str, game_code: str | None = None) -> CheckInResult:
         """Record the caller's answer for a game (their team's next game when none is named)."""
         if status not in CHECKIN_STATUSES:
             raise InvalidInput(f"Answer one of: {', '.join(CHECKIN_STATUSES)}.")
-        ask = _Ask(caller, status, game_code, self.clock, self.suspensions)
+        ask = _Ask(caller, status, game_code, self.clock, self.suspensions, self.context)
         async with self.sessions.begin() as session:
             result, ids = await _check_in(session, ask)
         if result.late_dropout:
@@ -275,14 +277,14 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     """Decide and record one check-in in the caller's unit of work; raises before writing if refused."""
     caller, now = ask.caller, ask.clock.now()
     if ask.game_code is not None and ask.game_code.strip():
-        ctx = await checkin_context(session, caller.league_id, caller.discord_id, code=ask.game_code)
+        ctx = await ask.context(session, caller.league_id, caller.discord_id, code=ask.game_code)
     else:
         member = await membership(session, caller)
         next_game = await _next_game(session, caller, member, now)
-        ctx = await checkin_context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
+        ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
     _check_allowed(ask, ctx, now)
     assert ctx is not None and ctx.player_id is not None
-    if ask.status != "out":
+    if ask.status != "out" and ctx.might_be_suspended:
         await _check_eligible(session, ask, ctx)
     previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
                                     player_id=ctx.player_id, status=ask.status, now=now,

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import ColumnElement, bindparam, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
@@ -247,6 +247,11 @@ class Discipline:
         """The players among many with an active suspension: one query for a whole lineup."""
         active = await session.execute(_ACTIVE_IN_LEAGUE, {"league_id": league_id})
         return {row.player_id for row in active}.intersection(player_ids)
+
+    def might_be_suspended(self, league_id: ColumnElement[int], player_id: ColumnElement[int]) -> ColumnElement[bool]:
+        """The player has an active suspension (whether it covers a given game is ``reason``'s to say)."""
+        return exists().where(Suspension.league_id == league_id, Suspension.player_id == player_id,
+                              Suspension.status == "active")
 
     async def count_down(self, session: AsyncSession, league_id: int, game_id: int) -> None:
         """A result was recorded: the game's teams' suspended players have served one more game

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
 
@@ -27,6 +28,11 @@ class SuspensionCheck(Protocol):
     async def candidates(self, session: AsyncSession, *, league_id: int, player_ids: Sequence[int]) -> set[int]:
         """The players among ``player_ids`` who might be suspended (a superset is fine): one query
         for a whole lineup instead of one per player."""
+        ...
+
+    def might_be_suspended(self, league_id: ColumnElement[int], player_id: ColumnElement[int]) -> ColumnElement[bool]:
+        """SQL that is true for a player who might be suspended (a superset is fine). A check-in reads
+        it in its own query and asks ``reason`` only when it is true: most players never are."""
         ...
 
 
