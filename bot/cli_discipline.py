@@ -35,7 +35,7 @@ def write_csv(tables: dict[str, list[dict[str, object]]], only: str | None, out:
 async def cmd_discipline_export(args: argparse.Namespace, settings: Settings) -> int:
     from sqlalchemy import select
 
-    from bot.services.discipline import export
+    from bot.services.discipline.core import export
     from storage import migrate
     from storage.db import create_engine, session_factory
     from storage.models import League

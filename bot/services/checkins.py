@@ -37,7 +37,7 @@ from bot.services.checkin_queries import (
     checkin_context,
     roster_answers,
 )
-from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
 from storage.db import upsert_insert, writers_take_turns

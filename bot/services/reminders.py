@@ -54,7 +54,7 @@ from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
 from bot.services.checkin_queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
-from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings, Settings
 from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team

@@ -21,7 +21,7 @@ from bot.clock import Clock
 from bot.discord_text import clip
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.shootout import ShootoutError, Side, Violation, eligible_shooters, suggest_order
-from bot.services.eligibility import SuspensionCheck, require_check
+from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.name_resolution import resolve_names
 from bot.services.shootouts import SIDES, GameLabel, ShootoutContext, TeamPool, acting_side, load
 from storage.models import ShootoutOrder

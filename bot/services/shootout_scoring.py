@@ -28,7 +28,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.lineup import lineup_rules_for
 from bot.league.shootout import ShootoutState, Side, eligible_shooters, record_attempt
 from bot.services import outbox
-from bot.services.eligibility import SuspensionCheck, require_check
+from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.name_resolution import resolve_names
 from bot.services.results import (
     ResultHook,

@@ -2,7 +2,7 @@
 
 The rules themselves are pure (``bot.league.shootout``); this module loads what they need:
 - a team's pool is its rostered players checked in "in" for the game and not suspended (the
-  discipline feature's checks in ``bot.services.eligibility``); in indoor soccer, once a captain or
+  discipline feature's checks in ``bot.services.discipline.eligibility``); in indoor soccer, once a captain or
   referee has marked who was on the floor at the end of overtime, only those players may shoot;
 - "the game's referees" are the referees assigned to it (``/game referee``); a game nobody is
   assigned to is every league referee's (as for relays); commissioners may always act as referees;
@@ -37,7 +37,7 @@ from bot.league.shootout import (
 )
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
 from bot.services.checkin_queries import checkins_for_game
-from bot.services.eligibility import SuspensionCheck
+from bot.services.discipline.eligibility import SuspensionCheck
 from bot.services.name_resolution import Candidate
 from bot.services.people import Membership, is_captain_of, membership
 from bot.services.schedule import find_game, lock_game

@@ -29,8 +29,8 @@ from sqlalchemy import delete, func, select
 
 from bot.access import Caller
 from bot.errors import NotFound, UserFacingError
-from bot.services.appeals import AppealService
 from bot.services.deadlines import DeadlineService
+from bot.services.discipline.appeals import AppealService
 from bot.services.disputes import DisputeService
 from bot.services.relays import RelayService, Responder
 from cogs.rule import rules_service

@@ -30,7 +30,7 @@ from bot.access import Caller
 from bot.clock import FixedClock
 from bot.errors import UserFacingError
 from bot.imports.importer import Importer
-from bot.services.discipline import Discipline
+from bot.services.discipline.core import Discipline
 from bot.services.games import GameService
 from bot.services.results import ResultService
 from bot.services.shootout_scoring import ShootoutScoringService

@@ -34,7 +34,7 @@ from bot.league.discipline import (
 )
 from bot.services import outbox
 from bot.services.deadlines import audience_target, complete_deadline, create_deadline
-from bot.services.discipline import (
+from bot.services.discipline.core import (
     REASON_LIMIT,
     appeals_of,
     current_team_ids,

@@ -1,6 +1,6 @@
 """Whether a player may play a game: what check-ins, lineups, shootouts and reminders ask of discipline.
 
-Suspensions belong to the discipline feature (``bot.services.discipline.Discipline``). The features
+Suspensions belong to the discipline feature (``bot.services.discipline.core.Discipline``). The features
 that must refuse or exclude suspended players take a ``SuspensionCheck`` in their constructor, and
 the composition root (``bot/composition.py``) hands them the discipline feature's. There is no
 default: a service built without one fails at start-up instead of letting everybody play.

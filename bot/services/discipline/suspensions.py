@@ -2,7 +2,7 @@
 
 Choices the spec leaves open, decided here:
 - A suspension belongs to the team the player is on when it is issued and is served in that team's
-  games (see bot/services/discipline.py for the counting). A player on no roster can't be suspended.
+  games (see bot/services/discipline/core.py for the counting). A player on no roster can't be suspended.
 - The public announcement (announcements channel) names the player and the games, never the reason:
   the reason and penalties are discipline details, shown only to the player (in the DM), their
   captains and commissioners (/suspensions). Only the suspended player may be pinged.
@@ -28,7 +28,7 @@ from bot.league.discipline import Appeal as PureAppeal
 from bot.league.discipline import appeal_window_closes, is_final
 from bot.services import outbox
 from bot.services.deadlines import create_deadline
-from bot.services.discipline import (
+from bot.services.discipline.core import (
     REASON_LIMIT,
     Serving,
     appeals_of,

@@ -31,10 +31,10 @@ from bot.league.discipline import (
 )
 from bot.league.rules import Rules
 from bot.services import outbox
-from bot.services.discipline import refusal
+from bot.services.discipline.core import refusal
+from bot.services.discipline.suspensions import SuspensionIssued, issue_suspension
 from bot.services.outbox import Outgoing
 from bot.services.schedule import find_game
-from bot.services.suspensions import SuspensionIssued, issue_suspension
 from storage.models import Game, Penalty, Team
 from storage.repos import core
 
