@@ -14,7 +14,7 @@ from bot.settings import Settings
 async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str]]:
     from sqlalchemy import select
 
-    from bot.services.relays import audit_trail
+    from bot.services.messages.relays import audit_trail
     from storage import migrate
     from storage.db import create_engine, session_factory
     from storage.models import League
@@ -32,7 +32,7 @@ async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str
 
 def write_audit_csv(rows: list[dict[str, str]], out: Any) -> None:
     """The audit trail as CSV, every cell escaped for spreadsheets (the game id too)."""
-    from bot.services.relays import AUDIT_COLUMNS
+    from bot.services.messages.relays import AUDIT_COLUMNS
 
     write_csv(out, AUDIT_COLUMNS, rows)
 

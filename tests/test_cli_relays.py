@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import FixedClock
-from bot.services.relays import AUDIT_COLUMNS
+from bot.services.messages.relays import AUDIT_COLUMNS
 from tests.commands.test_relay import press_on
 from tests.conftest import CHANNELS, GUILD, SampleLeague
 from tests.harness import Attachment, Harness

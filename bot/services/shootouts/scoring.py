@@ -41,8 +41,8 @@ from bot.services.results import (
     view_of,
 )
 from bot.services.schedule import check_change
-from bot.services.shootout_orders import NOTHING_SAVED
-from bot.services.shootouts import SIDES, GameLabel, ShootoutContext, load
+from bot.services.shootouts.context import SIDES, GameLabel, ShootoutContext, load
+from bot.services.shootouts.orders import NOTHING_SAVED
 from storage.models import Shootout, ShootoutAttempt
 
 log = logging.getLogger(__name__)

@@ -31,9 +31,9 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.deadlines import dispute_decision_due
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline, create_deadline
+from bot.services.messages.relays import MAX_ROW_ID, quoted
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership
-from bot.services.relays import MAX_ROW_ID, quoted
 from bot.services.schedule import find_game
 from storage.models import Dispute
 from storage.models.relays import DISPUTE_OUTCOMES, TEXT_LIMIT

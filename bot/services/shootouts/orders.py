@@ -23,7 +23,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.shootout import ShootoutError, Side, Violation, eligible_shooters, suggest_order
 from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.name_resolution import resolve_names
-from bot.services.shootouts import SIDES, GameLabel, ShootoutContext, TeamPool, acting_side, load
+from bot.services.shootouts.context import SIDES, GameLabel, ShootoutContext, TeamPool, acting_side, load
 from storage.models import ShootoutOrder
 
 NOTHING_SAVED = "Nothing was saved; check these names:"

@@ -30,7 +30,7 @@ from bot.clock import Clock
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.lineup import CheckedInPlayer, LineupReport, check_lineup, lineup_rules_for
 from bot.league.vocabulary import CHECKIN_STATUSES
-from bot.services.checkin_queries import (
+from bot.services.checkins.queries import (
     CheckInContext,
     GameRef,
     GameSides,

@@ -26,9 +26,9 @@ from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services import outbox
+from bot.services.messages.relays import quoted
 from bot.services.outbox import Outgoing, Rendered, Threads
 from bot.services.people import membership
-from bot.services.relays import quoted
 from storage.models import CaptainNote, League, OutboxMessage
 from storage.models.relays import TEXT_LIMIT
 from storage.repos import core

@@ -9,7 +9,7 @@ The rules themselves are pure (``bot.league.shootout``); this module loads what 
 - orders stay private to the submitting team's captains and the game's referees until the first
   attempt is recorded; from then on both teams' captains see both.
 
-Orders (``shootout_orders``) and scoring (``shootout_scoring``) build on this.
+Orders (``orders``) and scoring (``scoring``) build on this.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from bot.league.shootout import (
     validate_order,
 )
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
-from bot.services.checkin_queries import checkins_for_game
+from bot.services.checkins.queries import checkins_for_game
 from bot.services.discipline.eligibility import SuspensionCheck
 from bot.services.name_resolution import Candidate
 from bot.services.people import Membership, is_captain_of, membership
