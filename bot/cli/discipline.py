@@ -14,7 +14,9 @@ import json
 import sys
 from typing import Any
 
+from bot.cli.common import open_database, stored_league_id
 from bot.csv_export import write_csv as write_rows
+from bot.services.discipline.core import export
 from bot.settings import Settings
 
 KINDS = {"penalties": "penalty", "suspensions": "suspension", "appeals": "appeal"}
@@ -33,22 +35,10 @@ def write_csv(tables: dict[str, list[dict[str, object]]], only: str | None, out:
 
 
 async def cmd_discipline_export(args: argparse.Namespace, settings: Settings) -> int:
-    from sqlalchemy import select
-
-    from bot.services.discipline.core import export
-    from storage import migrate
-    from storage.db import create_engine, session_factory
-    from storage.models import League
-
     league = settings.league(args.league)  # SettingsError names the known keys
-    engine = create_engine(settings.database_url)
-    try:
-        await migrate.upgrade(engine)
-        async with session_factory(engine)() as session:
-            league_id = await session.scalar(select(League.id).where(League.key == league.key))
-            found = await export(session, league_id) if league_id is not None else None
-    finally:
-        await engine.dispose()
+    async with open_database(settings) as db, db.sessions() as session:
+        stored = await stored_league_id(session, league)
+        found = await export(session, stored) if stored is not None else None
     tables: dict[str, list[dict[str, object]]] = {
         "penalties": found.penalties if found else [], "suspensions": found.suspensions if found else [],
         "appeals": found.appeals if found else []}
@@ -65,7 +55,7 @@ async def cmd_discipline_export(args: argparse.Namespace, settings: Settings) ->
 
 
 def register(subparsers: Any) -> None:
-    """Add `sideline discipline export` (called by bot.cli through bot.cli_features.REGISTRARS)."""
+    """Add `sideline discipline export` (called by bot/cli/__init__.py)."""
     discipline = subparsers.add_parser("discipline", help="a league's penalties, suspensions and appeals")
     sub = discipline.add_subparsers(dest="discipline_command", required=True, metavar="COMMAND")
     exp = sub.add_parser("export", help="penalties, suspensions and appeals as CSV or JSON on stdout")

@@ -5,29 +5,20 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bot.cli.common import fail, open_database, say
+from bot.errors import UserFacingError
+from bot.services.standings import render_text
 from bot.settings import Settings
 
 
 async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.cli import _fail, _out
-    from bot.clock import SystemClock
-    from bot.composition import build_services
-    from bot.errors import UserFacingError
-    from bot.services.standings import render_text
-    from storage import migrate
-    from storage.db import create_engine, session_factory
-
     league = settings.league(args.league)
-    engine = create_engine(settings.database_url)
     try:
-        await migrate.upgrade(engine)
-        services = build_services(settings, session_factory(engine), SystemClock())
-        table = await services.standings.league_table(league, division=args.division)
+        async with open_database(settings) as db:
+            table = await db.services().standings.league_table(league, division=args.division)
     except UserFacingError as exc:
-        return _fail(exc.message)
-    finally:
-        await engine.dispose()
-    _out(args, render_text(table), table.json_rows())
+        return fail(exc.message)
+    say(args, render_text(table), table.json_rows())
     return 0
 
 

@@ -7,33 +7,21 @@ import json
 import sys
 from typing import Any
 
+from bot.cli.common import open_database, stored_league_id
 from bot.csv_export import write_csv
+from bot.services.messages.relays import AUDIT_COLUMNS, audit_trail
 from bot.settings import Settings
 
 
 async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str]]:
-    from sqlalchemy import select
-
-    from bot.services.messages.relays import audit_trail
-    from storage import migrate
-    from storage.db import create_engine, session_factory
-    from storage.models import League
-
     league = settings.league(league_key)  # SettingsError names the known keys
-    engine = create_engine(settings.database_url)
-    try:
-        await migrate.upgrade(engine)
-        async with session_factory(engine)() as session:
-            league_id = await session.scalar(select(League.id).where(League.key == league.key))
-            return [] if league_id is None else await audit_trail(session, league_id)
-    finally:
-        await engine.dispose()
+    async with open_database(settings) as db, db.sessions() as session:
+        stored = await stored_league_id(session, league)
+        return [] if stored is None else await audit_trail(session, stored)
 
 
 def write_audit_csv(rows: list[dict[str, str]], out: Any) -> None:
     """The audit trail as CSV, every cell escaped for spreadsheets (the game id too)."""
-    from bot.services.messages.relays import AUDIT_COLUMNS
-
     write_csv(out, AUDIT_COLUMNS, rows)
 
 
@@ -56,7 +44,7 @@ async def cmd_relays_export(args: argparse.Namespace, settings: Settings) -> int
 
 
 def register(subparsers: Any) -> None:
-    """Add `sideline relays export` (called by bot.cli through bot.cli_features.REGISTRARS)."""
+    """Add `sideline relays export` (called by bot/cli/__init__.py)."""
     relays = subparsers.add_parser("relays", help="captains' relays to referees and disputes")
     sub = relays.add_subparsers(dest="relays_command", required=True, metavar="COMMAND")
     export = sub.add_parser("export", help="the audit trail: every relay and dispute, who, when, what became of it")

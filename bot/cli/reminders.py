@@ -5,37 +5,26 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bot.cli.common import open_database, say, stored_league_id
+from bot.services.reminders import queued_messages
 from bot.settings import Settings
 
 STATUSES = ("pending", "sent", "failed", "skipped", "cancelled")
 
 
 async def cmd_reminders_list(args: argparse.Namespace, settings: Settings) -> int:
-    from sqlalchemy import select
-
-    from bot.cli import _out
-    from bot.services.reminders import queued_messages
-    from storage import migrate
-    from storage.db import create_engine, session_factory
-    from storage.models import League
-
     league = settings.league(args.league)
     statuses = STATUSES if "all" in (args.status or ()) else tuple(args.status or ("pending", "sent"))
-    engine = create_engine(settings.database_url)
-    try:
-        await migrate.upgrade(engine)
-        async with session_factory(engine)() as session:
-            league_id = await session.scalar(select(League.id).where(League.key == league.key))
-            lines = [] if league_id is None else await queued_messages(session, league_id, statuses, args.limit)
-    finally:
-        await engine.dispose()
+    async with open_database(settings) as db, db.sessions() as session:
+        stored = await stored_league_id(session, league)
+        lines = [] if stored is None else await queued_messages(session, stored, statuses, args.limit)
     tz = league.timezone
     human = [f"{league.key}: {len(lines)} message(s) ({', '.join(statuses)})"]
     for line in lines:
         when = line.due_at.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
         extra = f" · {line.last_error}" if line.last_error and line.status != "sent" else ""
         human.append(f"  {when}  {line.status:<9} {line.kind:<20} {line.to:<28} {line.send_key}{extra}")
-    _out(args, "\n".join(human), [line.as_json() for line in lines])
+    say(args, "\n".join(human), [line.as_json() for line in lines])
     return 0
 
 

@@ -4,59 +4,41 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.cli.common import fail, open_database, stored_league_id
+from bot.services.rules_lookup import NoRulebook, RulesLookupService, UnreadableRulebook
 from bot.settings import Settings
 
 SEARCH_LIMIT = 5
 PREVIEW_CHARS = 240
 
 
-def _fail(message: str, code: int = 1) -> int:
-    print(f"sideline: {message}", file=sys.stderr)
-    return code
-
-
 @asynccontextmanager
-async def _service(settings: Settings, league_key: str, *, create: bool) -> AsyncIterator[tuple[Any, int | None]]:
+async def _service(settings: Settings, league_key: str, *,
+                   create: bool) -> AsyncIterator[tuple[RulesLookupService, int | None]]:
     """The rules service on a migrated database, and the league's row id (created if new and asked to)."""
-    from sqlalchemy import select
-
-    from bot.clock import SystemClock
-    from bot.composition import build_services
-    from bot.services.leagues import register_leagues
-    from storage import migrate
-    from storage.db import create_engine, session_factory
-    from storage.models import League
-
     league = settings.league(league_key)  # SettingsError names the known keys
-    engine = create_engine(settings.database_url)
-    try:
-        await migrate.upgrade(engine)
-        sessions = session_factory(engine)
-        async with sessions.begin() as session:  # the bot mirrors leagues at start; the CLI may run first
-            if create:  # as at start: a renamed key keeps its server's data, a swap is refused
-                league_id: int | None = (await register_leagues(session, settings))[0][league.key]
-            else:
-                league_id = await session.scalar(select(League.id).where(League.key == league.key))
-        yield build_services(settings, sessions, SystemClock()).rules, league_id
-    finally:
-        await engine.dispose()
+    async with open_database(settings) as db:
+        # The bot mirrors leagues at start; the CLI may run first.
+        if create:  # as at start: a renamed key keeps its server's data, a swap is refused
+            stored: int | None = (await db.register_leagues())[0][league.key]
+        else:
+            async with db.sessions() as session:
+                stored = await stored_league_id(session, league)
+        yield db.services().rules, stored
 
 
 async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.services.rules_lookup import UnreadableRulebook
-
     path = Path(args.file)
     async with _service(settings, args.league, create=True) as (service, league_id):
         try:
             result = await service.import_file(league_id, path)
         except UnreadableRulebook as exc:
-            return _fail(f"{exc.message} Nothing was imported.")
+            return fail(f"{exc.message} Nothing was imported.")
     if args.json:
         print(json.dumps({"league": args.league, **result.as_dict()}, indent=2))
     else:
@@ -66,8 +48,6 @@ async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.services.rules_lookup import NoRulebook
-
     query = " ".join(args.query)
     async with _service(settings, args.league, create=False) as (service, league_id):
         try:
@@ -75,7 +55,7 @@ async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
                 raise NoRulebook()
             hits = await service.search(league_id, query, limit=args.limit)
         except NoRulebook:
-            return _fail(f"league {args.league} has no rulebook yet; import one with "
+            return fail(f"league {args.league} has no rulebook yet; import one with "
                          f"`sideline rules import FILE --league {args.league}`")
     if args.json:
         print(json.dumps([hit.as_dict() for hit in hits], indent=2))
@@ -91,7 +71,7 @@ async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Add `sideline rules import|search` (called by bot.cli through bot.cli_features.REGISTRARS)."""
+    """Add `sideline rules import|search` (called by bot/cli/__init__.py)."""
     rules = subparsers.add_parser("rules", help="import a league's rulebook, search it")
     sub = rules.add_subparsers(dest="rules_command", required=True, metavar="COMMAND")
 
