@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
-from bot.league.discipline import DISCIPLINE_PRESETS, DisciplineRules
+from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.lineup import LINEUP_PRESETS, LineupRules
 from bot.league.shootout import SHOOTOUT_PRESETS, ShootoutRules

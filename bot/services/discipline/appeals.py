@@ -24,14 +24,8 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text, clip, local_label, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from bot.league.discipline import (
-    APPEAL_OUTCOMES,
-    DisciplineError,
-    appeal_allowed,
-    appeal_decision_due,
-    decide_appeal,
-    is_final,
-)
+from bot.league.discipline.appeals import APPEAL_OUTCOMES, appeal_allowed, appeal_decision_due, decide_appeal, is_final
+from bot.league.discipline.infractions import DisciplineError
 from bot.services import outbox
 from bot.services.deadlines import audience_target, complete_deadline, create_deadline
 from bot.services.discipline.core import (

@@ -1,6 +1,6 @@
 """Discipline's shared core: how suspensions are served, and who is suspended for a game.
 
-The rules themselves are pure (bot/league/discipline.py). This module counts suspensions down from
+The rules themselves are pure (bot/league/discipline/). This module counts suspensions down from
 stored games and results. Other features reach it through ``Discipline``, which the composition root
 (bot/composition.py) builds with every league's configured rules and hands to them:
 - check-ins refuse, and lineups, shootouts and reminders exclude, suspended players
@@ -34,8 +34,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.access import Caller
 from bot.discord_text import clip
 from bot.errors import Conflict, UserFacingError
-from bot.league import discipline as rules_
-from bot.league.discipline import DisciplineError, DisciplineRules
+from bot.league.discipline import appeals as appeal_rules
+from bot.league.discipline import suspensions as suspension_rules
+from bot.league.discipline.infractions import DisciplineError
+from bot.league.discipline.presets import DisciplineRules
 from bot.league.rules import preset
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline
@@ -69,14 +71,14 @@ def plural(n: int, word: str) -> str:
 
 
 # --- pure views of stored rows ----------------------------------------------------------------------
-def pure_suspension(row: Suspension) -> rules_.Suspension:
-    return rules_.Suspension(id=row.id, player_id=row.player_id, team_id=row.team_id, games=row.games,
+def pure_suspension(row: Suspension) -> suspension_rules.Suspension:
+    return suspension_rules.Suspension(id=row.id, player_id=row.player_id, team_id=row.team_id, games=row.games,
                              issued_at=row.issued_at, reason=row.reason,
                              status=row.status)  # type: ignore[arg-type]
 
 
-def pure_appeal(row: Appeal) -> rules_.Appeal:
-    return rules_.Appeal(id=row.id, suspension_id=row.suspension_id, filed_at=row.filed_at, reason=row.reason,
+def pure_appeal(row: Appeal) -> appeal_rules.Appeal:
+    return appeal_rules.Appeal(id=row.id, suspension_id=row.suspension_id, filed_at=row.filed_at, reason=row.reason,
                          outcome=row.outcome, decided_at=row.decided_at)  # type: ignore[arg-type]
 
 
@@ -107,7 +109,7 @@ class Serving:
     def remaining(self) -> int:
         if self.lapsed:
             return 0
-        return rules_.games_remaining(pure_suspension(self.suspension), self.served)
+        return suspension_rules.games_remaining(pure_suspension(self.suspension), self.served)
 
     @property
     def game_ids(self) -> frozenset[int]:

@@ -1,4 +1,4 @@
-"""/penalty: a referee records an infraction; the preset's escalations follow (bot/league/discipline.py).
+"""/penalty: a referee records an infraction; the preset's escalations follow (bot/league/discipline/penalties.py).
 
 Choices the spec leaves open, decided here:
 - Penalties are recorded for games that have started and were not cancelled, against a player on the
@@ -20,15 +20,9 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.league.discipline import (
-    PENALTY_CATALOGUES,
-    DisciplineError,
-    Infraction,
-    PenaltyOutcome,
-    PenaltyRecord,
-    apply_penalty,
-    find_infraction,
-)
+from bot.league.discipline.catalogues import PENALTY_CATALOGUES
+from bot.league.discipline.infractions import DisciplineError, Infraction, find_infraction
+from bot.league.discipline.penalties import PenaltyOutcome, PenaltyRecord, apply_penalty
 from bot.league.rules import Rules
 from bot.services import outbox
 from bot.services.discipline.core import refusal

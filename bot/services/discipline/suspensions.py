@@ -24,8 +24,8 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import InvalidInput, NotFound
-from bot.league.discipline import Appeal as PureAppeal
-from bot.league.discipline import appeal_window_closes, is_final
+from bot.league.discipline.appeals import Appeal as PureAppeal
+from bot.league.discipline.appeals import appeal_window_closes, is_final
 from bot.services import outbox
 from bot.services.deadlines import create_deadline
 from bot.services.discipline.core import (
