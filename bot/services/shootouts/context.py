@@ -1,6 +1,6 @@
 """What the shootout commands share: the game, both teams' eligible shooters, who may see what.
 
-The rules themselves are pure (``bot.league.shootout``); this module loads what they need:
+The rules themselves are pure (``bot/league/shootout/``); this module loads what they need:
 - a team's pool is its rostered players checked in "in" for the game and not suspended (the
   discipline feature's checks in ``bot.services.discipline.eligibility``); in indoor soccer, once a captain or
   referee has marked who was on the floor at the end of overtime, only those players may shoot;
@@ -23,18 +23,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
 from bot.errors import Conflict, InvalidInput, NotAllowed
-from bot.league.shootout import (
-    Attempt,
-    Shooter,
-    ShootoutError,
-    ShootoutPool,
-    ShootoutRules,
-    ShootoutState,
-    Side,
-    Violation,
-    score_shootout,
-    validate_order,
-)
+from bot.league.shootout.eligibility import Shooter, ShootoutPool, Violation
+from bot.league.shootout.order import validate_order
+from bot.league.shootout.presets import ShootoutError, ShootoutRules, Side
+from bot.league.shootout.scoring import Attempt, ShootoutState, score_shootout
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
 from bot.services.checkins.queries import checkins_for_game
 from bot.services.discipline.eligibility import SuspensionCheck

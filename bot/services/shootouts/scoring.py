@@ -1,6 +1,6 @@
 """Running a shootout: who was on the floor (indoor soccer), each attempt, and the result it decides.
 
-Referees record attempt by attempt (``bot.league.shootout.record_attempt``); the team shooting is
+Referees record attempt by attempt (``bot.league.shootout.scoring.record_attempt``); the team shooting is
 the shooter's. The first attempt starts the shootout (the orders become visible to both captains)
 and says which team shoots first and the tied score it started from. Once the shootout is decided
 the game's result is entered through the results feature (``bot.services.results.record``, in the
@@ -26,7 +26,9 @@ from bot.clock import Clock
 from bot.discord_text import clip
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.lineup import lineup_rules_for
-from bot.league.shootout import ShootoutState, Side, eligible_shooters, record_attempt
+from bot.league.shootout.eligibility import eligible_shooters
+from bot.league.shootout.presets import Side
+from bot.league.shootout.scoring import ShootoutState, record_attempt
 from bot.services import outbox
 from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.name_resolution import resolve_names
