@@ -16,7 +16,7 @@ from typing import Any
 from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
 from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
-from bot.league.lineup import LINEUP_PRESETS, LineupRules
+from bot.league.lineup.presets import LINEUP_PRESETS, LineupRules
 from bot.league.shootout.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.standings import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
 

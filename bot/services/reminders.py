@@ -42,14 +42,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.discord_text import clip, timestamp
-from bot.league.lineup import (
-    BELOW_MINIMUM_TO_START,
-    NO_GOALIE,
-    SHORT_OF_WOMEN,
-    CheckedInPlayer,
-    check_lineup,
-    lineup_rules_for,
-)
+from bot.league.lineup.check import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
+from bot.league.lineup.presets import lineup_rules_for
 from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
 from bot.services.checkins.queries import checkins_for_game

@@ -28,7 +28,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from bot.league.lineup import CheckedInPlayer, LineupReport, check_lineup, lineup_rules_for
+from bot.league.lineup.check import CheckedInPlayer, LineupReport, check_lineup
+from bot.league.lineup.presets import lineup_rules_for
 from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.checkins.queries import (
     CheckInContext,

@@ -25,7 +25,7 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clip
 from bot.errors import Conflict, InvalidInput, NotAllowed
-from bot.league.lineup import lineup_rules_for
+from bot.league.lineup.presets import lineup_rules_for
 from bot.league.shootout.eligibility import eligible_shooters
 from bot.league.shootout.presets import Side
 from bot.league.shootout.scoring import ShootoutState, record_attempt
