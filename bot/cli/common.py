@@ -21,7 +21,7 @@ from storage import migrate
 from storage.db import create_engine, session_factory
 from storage.models import League
 
-Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]  # what each subcommand sets as `handler`
 
 
 def say(args: argparse.Namespace, human: str, data: Any) -> None:

@@ -4,39 +4,26 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from bot.cli.common import fail, open_database, stored_league_id
-from bot.services.rules_lookup import NoRulebook, RulesLookupService, UnreadableRulebook
+from bot.services.rules_lookup import NoRulebook, UnreadableRulebook
 from bot.settings import Settings
 
 SEARCH_LIMIT = 5
 PREVIEW_CHARS = 240
 
 
-@asynccontextmanager
-async def _service(settings: Settings, league_key: str, *,
-                   create: bool) -> AsyncIterator[tuple[RulesLookupService, int | None]]:
-    """The rules service on a migrated database, and the league's row id (created if new and asked to)."""
-    league = settings.league(league_key)  # SettingsError names the known keys
-    async with open_database(settings) as db:
-        # The bot mirrors leagues at start; the CLI may run first.
-        if create:  # as at start: a renamed key keeps its server's data, a swap is refused
-            stored: int | None = (await db.register_leagues())[0][league.key]
-        else:
-            async with db.sessions() as session:
-                stored = await stored_league_id(session, league)
-        yield db.services().rules, stored
-
-
 async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
+    league = settings.league(args.league)  # SettingsError names the known keys
     path = Path(args.file)
-    async with _service(settings, args.league, create=True) as (service, league_id):
+    async with open_database(settings) as db:
+        # The bot mirrors leagues at start and the CLI may run first: as at start, a renamed key keeps
+        # its server's data and a swap is refused.
+        league_id = (await db.register_leagues())[0][league.key]
         try:
-            result = await service.import_file(league_id, path)
+            result = await db.services().rules.import_file(league_id, path)
         except UnreadableRulebook as exc:
             return fail(f"{exc.message} Nothing was imported.")
     if args.json:
@@ -48,15 +35,18 @@ async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
+    league = settings.league(args.league)  # SettingsError names the known keys
     query = " ".join(args.query)
-    async with _service(settings, args.league, create=False) as (service, league_id):
+    async with open_database(settings) as db:
+        async with db.sessions() as session:
+            league_id = await stored_league_id(session, league)
         try:
             if league_id is None:
                 raise NoRulebook()
-            hits = await service.search(league_id, query, limit=args.limit)
+            hits = await db.services().rules.search(league_id, query, limit=args.limit)
         except NoRulebook:
             return fail(f"league {args.league} has no rulebook yet; import one with "
-                         f"`sideline rules import FILE --league {args.league}`")
+                        f"`sideline rules import FILE --league {args.league}`")
     if args.json:
         print(json.dumps([hit.as_dict() for hit in hits], indent=2))
         return 0
