@@ -25,8 +25,8 @@ from bot.access import Caller
 from bot.app import NO_MENTIONS, report_error
 from bot.discord_text import clip, timestamp
 from bot.errors import NotAllowed
-from bot.services.checkin_presses import leagues_where_they_play
-from bot.services.checkins import CheckInResult
+from bot.services.checkins.presses import leagues_where_they_play
+from bot.services.checkins.service import CheckInResult
 from cogs._common import bot_of
 
 if TYPE_CHECKING:

@@ -16,7 +16,16 @@ import discord
 
 from bot.app import NO_MENTIONS, report_error
 from bot.discord_text import clip
-from bot.services.relays import ACK, BUTTON_PREFIX, REPLY, RelayLine, RelayService, RelayUpdate, Responder, button_id
+from bot.services.messages.relays import (
+    ACK,
+    BUTTON_PREFIX,
+    REPLY,
+    RelayLine,
+    RelayService,
+    RelayUpdate,
+    Responder,
+    button_id,
+)
 from cogs._common import bot_of
 from storage.models.relays import TEXT_LIMIT
 

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.app import NO_MENTIONS, SidelineBot
 from bot.discord_text import clip
-from bot.services.notes import NoteSent
+from bot.services.messages.notes import NoteSent
 from storage.models.relays import TEXT_LIMIT
 
 

@@ -17,7 +17,7 @@ from sqlalchemy.engine import URL, make_url
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.services.checkin_queries import CheckInContextQuery
+from bot.services.checkins.queries import CheckInContextQuery
 from bot.settings import Settings, parse_settings
 from storage.db import create_engine
 from tests.harness import FakeDiscord, Harness, Member

@@ -7,7 +7,8 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from bot.league.discipline import APPEAL_OUTCOMES, CATEGORIES
+from bot.league.discipline.appeals import APPEAL_OUTCOMES
+from bot.league.discipline.infractions import CATEGORIES
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Player, Team
 

@@ -14,9 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import FixedClock
 from bot.errors import NotAllowed
-from bot.services.checkins import CheckInService, LateDropoutHook
-from bot.services.discipline import Discipline
-from bot.services.eligibility import SuspensionCheck
+from bot.services.checkins.service import CheckInService, LateDropoutHook
+from bot.services.discipline.core import Discipline
+from bot.services.discipline.eligibility import SuspensionCheck
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, session_factory

@@ -23,8 +23,8 @@ from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.services.checkin_queries import CheckInContextQuery, roster_answers
-from bot.services.checkins import record_checkin
+from bot.services.checkins.queries import CheckInContextQuery, roster_answers
+from bot.services.checkins.service import record_checkin
 from storage.db import create_engine, session_factory
 from storage.models import CheckIn, Game, Player, RosterEntry
 from storage.repos.core import team_schedule
