@@ -11,7 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from bot.settings import TOKEN_ENV, Settings, SettingsError, default_config_path, load_settings
+from bot.settings import TOKEN_ENV, Settings, SettingsError, default_config_path, load_settings, parse_duration
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 
@@ -50,6 +50,12 @@ async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         return _fail("Discord refused the connection: this bot needs no privileged intents; "
                      "check the application settings")
     return 0
+
+
+async def cmd_health(args: argparse.Namespace, settings: Settings) -> int:
+    from bot import health
+
+    return await health.run(settings, args.max_backlog_age)  # one JSON line; 0 healthy, 1 not
 
 
 async def cmd_db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
@@ -143,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="start the bot (needs SIDELINE_TOKEN)")
     run.add_argument("--sync", action="store_true", help="publish slash commands to the configured servers")
     run.set_defaults(handler=cmd_run)
+
+    health = sub.add_parser("health", help="one JSON line: exit 0 if the database answers, migrations are "
+                            "current and no queued message waits too long, else 1 with the reason")
+    health.add_argument("--max-backlog-age", type=parse_duration, metavar="AGE",
+                        help="e.g. 90s, 10m, 1h (default: [bot] health_max_backlog_age, else 10m)")
+    health.set_defaults(handler=cmd_health)
 
     db = sub.add_parser("db", help="database maintenance").add_subparsers(dest="db_command", required=True)
     up = db.add_parser("upgrade", help="apply pending migrations")
