@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("sideline.lifecycle")
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
-#: Seconds the work in flight gets to finish once a stop signal came; closing takes well under 1 s.
+#: Seconds the work in flight gets to finish once a stop signal came, then closing gets CLOSE_WITHIN.
 STOP_WITHIN = 7.0
+CLOSE_WITHIN = 2.0
 
 
 class AlreadyRunning(RuntimeError):
@@ -106,7 +107,12 @@ async def stop_gracefully(bot: SidelineBot, gateway: asyncio.Task[Any], within: 
     if left:
         log.warning("stopping with %d task(s) still running after %.0f s: %s", len(left), within,
                     ", ".join(sorted(t.get_name() for t in left)))
-    await bot.close()  # gateway socket, HTTP, the courier's presence, the database
+    try:
+        await asyncio.wait_for(bot.close(), CLOSE_WITHIN)  # gateway socket, HTTP, courier's presence, database
+    except TimeoutError:  # e.g. Discord slow to answer the socket's close: the database is closed anyway
+        log.warning("Discord's connection did not close within %.0f s; closing the database", CLOSE_WITHIN)
+        await bot.courier.close()
+        await bot.engine.dispose()
     log.info("stopped")
 
 

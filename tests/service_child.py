@@ -36,6 +36,7 @@ from tests.harness import Call, Harness, Member  # noqa: E402
 from tests.reminders_kill_child import remember_in  # noqa: E402
 
 IN_FLIGHT = 16  # interactions the fake gateway delivers before earlier ones are answered
+SEND_TAKES = 0.03  # seconds Discord takes to answer a message send: a SIGTERM lands mid-send
 TEAMS = ("Hawks", "Owls", "Bears")  # the teams of tests/test_reminders_kill.py's games
 
 
@@ -80,6 +81,31 @@ def lines_to(path: Path) -> Any:
     return path.open("a", encoding="utf-8", buffering=1)  # line-buffered: each line reaches the OS at once
 
 
+class Delayed:
+    """A fake Discord response that arrives ``seconds`` later (Discord has made the message by then)."""
+
+    def __init__(self, response: Any, seconds: float) -> None:
+        self.response, self.seconds = response, seconds
+
+    async def __aenter__(self) -> Any:
+        await asyncio.sleep(self.seconds)
+        return await self.response.__aenter__()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.response.__aexit__(*exc)
+
+
+def slow_sends(harness: Harness) -> None:
+    fake = harness.discord
+    answer = fake.request
+
+    def request(method: str, url: str, **kwargs: Any) -> Any:
+        response = answer(method, url, **kwargs)
+        return Delayed(response, SEND_TAKES) if method == "POST" and "/channels/" in url else response
+
+    fake.request = request  # type: ignore[method-assign]
+
+
 def offline(directory: Path, now: datetime, feed_checkins: bool) -> None:
     """Build `sideline run`'s bot on the fake Discord with a fake gateway."""
     real_create_bot = app.create_bot
@@ -101,6 +127,7 @@ def offline(directory: Path, now: datetime, feed_checkins: bool) -> None:
                 room.set()
 
         harness.discord.hooks.append(answered)
+        slow_sends(harness)
 
         async def gateway(*, reconnect: bool = True) -> None:
             harness.add_league_guilds()

@@ -91,7 +91,7 @@ def test_sigterm_mid_burst_stops_cleanly_and_strands_nothing(db_url: str, tmp_pa
     sends, fed, answers = tmp_path / "sends.jsonl", tmp_path / "fed.jsonl", tmp_path / "answers.jsonl"
     bot = spawn(db_url, tmp_path, "--checkins")
     # mid-batch (the courier claims 10 at a time): the stop lands while it holds claims
-    wait_for(bot, lambda: len(read_lines(answers)) >= 40 and len(read_record(sends)) >= 25,
+    wait_for(bot, lambda: len(read_lines(answers)) >= 20 and len(read_record(sends)) >= 25,
              "check-ins answered and reminders sent")
     code, took, err = stop(bot)
     assert code == 0, f"exit {code} after SIGTERM:\n{err}"
