@@ -1,7 +1,7 @@
 """SIGTERM to `sideline run` in the middle of a burst of check-ins and queued reminders (issue #28,
-items 3 and 5): it exits 0 within 10 s, every check-in it took is answered and stored, nothing is left
-claimed, and after a restart every queued reminder is sent exactly once. On SQLite, a second
-`sideline run` on the same file is refused in one line while the first runs.
+items 3 and 5): it exits 0 within 10 s (so does Ctrl-C's SIGINT), every check-in it took is answered
+and stored, nothing is left claimed, and after a restart every queued reminder is sent exactly once.
+On SQLite, a second `sideline run` on the same file is refused in one line while the first runs.
 """
 
 from __future__ import annotations
@@ -58,10 +58,11 @@ def wait_for(proc: subprocess.Popen[str], ready: Any, what: str, limit: float = 
         time.sleep(every)
 
 
-def stop(proc: subprocess.Popen[str]) -> tuple[int | None, float, str]:
-    """SIGTERM, as `systemctl stop` or `docker stop` sends it: (exit code, seconds to exit, stderr)."""
+def stop(proc: subprocess.Popen[str], sig: signal.Signals = signal.SIGTERM) -> tuple[int | None, float, str]:
+    """SIGTERM, as `systemctl stop` or `docker stop` sends it (or Ctrl-C's SIGINT): (exit code, seconds
+    to exit, stderr)."""
     started = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     try:
         _, err = proc.communicate(timeout=STOP_LIMIT + 20)
     except subprocess.TimeoutExpired:
@@ -111,7 +112,7 @@ def test_sigterm_mid_burst_stops_cleanly_and_strands_nothing(db_url: str, tmp_pa
     again = spawn(db_url, tmp_path)  # the restart: sends what is left, nothing twice
     wait_for(again, lambda: asyncio.run(database_state(db_url))[1] == {"sent": 2 * GAMES},
              "every reminder sent after the restart", every=0.2)
-    code, took, err = stop(again)
+    code, took, err = stop(again, signal.SIGINT)  # Ctrl-C stops it the same way
     assert code == 0 and took < STOP_LIMIT, f"exit {code} after {took:.1f} s:\n{err}"
     created = [line for line in read_record(sends) if not line["duplicate"]]
     per_reminder = Counter((line["content"].split("`")[1], line["channel"]) for line in created)
