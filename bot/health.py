@@ -108,7 +108,7 @@ def reader_engine(database_url: str, timeout: float = TIMEOUT) -> AsyncEngine:
     database = url.database or ""
     if not database or database == ":memory:" or database.startswith("file:"):
         raise Unreachable(f"database {url.render_as_string()}: not a file the bot shares with this check")
-    path = Path(database).expanduser().resolve()
+    path = Path(database).resolve()
     if not path.is_file():
         raise Unreachable(f"database {path}: no such file (the bot creates it at its first start)")
     read_only = URL.create(url.drivername, database=f"file:{quote(str(path))}", query={"mode": "ro", "uri": "true"})

@@ -139,7 +139,7 @@ def lock_path(database_url: str) -> Path | None:
     database = url.database or ""
     if not database or database == ":memory:" or database.startswith("file:"):
         return None
-    path = Path(database).expanduser().resolve()
+    path = Path(database).resolve()
     return path.with_name(path.name + ".lock")
 
 
