@@ -32,11 +32,13 @@ from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
+from bot.services.setup.league_setup import LeagueSetupService
+from bot.services.setup.teams import TeamSetupService
 from bot.services.shootout_orders import ShootoutOrderService
 from bot.services.shootout_scoring import ShootoutScoringService
 from bot.services.standings import StandingsService
 from bot.services.suspensions import SuspensionService
-from bot.settings import Settings
+from bot.settings import AllLeagues, Settings
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class Services:
     roster: RosterService
     rules: RulesLookupService
     schedule: ScheduleService
+    setup: LeagueSetupService
+    setup_teams: TeamSetupService
     shootout_orders: ShootoutOrderService
     shootout_scoring: ShootoutScoringService
     standings: StandingsService
@@ -70,8 +74,9 @@ class Services:
 
 
 def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> Services:
-    discipline = Discipline(settings.leagues)
+    discipline = Discipline(AllLeagues(settings))
     note_service = NoteService(sessions, clock)
+    league_setup = LeagueSetupService(sessions, clock, settings)
     return Services(
         sessions=sessions,
         clock=clock,
@@ -93,6 +98,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         roster=RosterService(sessions),
         rules=RulesLookupService(sessions, clock),
         schedule=ScheduleService(sessions, clock),
+        setup=league_setup,
+        setup_teams=TeamSetupService(sessions, clock, league_setup),
         shootout_orders=ShootoutOrderService(sessions, clock, suspensions=discipline),
         shootout_scoring=ShootoutScoringService(sessions, clock, suspensions=discipline,
                                                 on_result=discipline.count_down),
