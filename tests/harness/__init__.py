@@ -105,6 +105,7 @@ class Harness:
             application_id=next_id(),
         )
         self.channels: dict[int, list[int]] = {}
+        self.league_guilds: list[int] = []
 
     async def start(self, *, extra_channels: dict[int, Iterable[int]] | None = None) -> Harness:
         fake = self.discord
@@ -119,6 +120,7 @@ class Harness:
 
         self.bot.http.static_login = static_login  # type: ignore[method-assign]
         await self.bot.login("offline-test-token")
+        self.league_guilds = [lg.guild_id for lg in self.bot.settings.leagues]  # in the config's order
         for league in self.bot.settings.leagues:
             channels = {c for c in (league.channels.announcements, league.channels.standings,
                                     league.channels.referees) if c}
@@ -235,6 +237,10 @@ class Harness:
                 att_id = str(next_id())
                 resolved.setdefault("attachments", {})[att_id] = self.attachment(att_id, value)
                 opt["value"] = att_id
+            elif param.type in (AppCommandOptionType.role, AppCommandOptionType.channel) and guild_id:
+                opt["value"] = str(value.id)
+                resolved.setdefault(f"{param.type.name}s", {})[str(value.id)] = self.resolved(
+                    param.type, guild_id, value.id)
             elif isinstance(value, discord.Object | Member):
                 opt["value"] = str(value.id)
             else:
@@ -243,6 +249,17 @@ class Harness:
                 opt["focused"] = True
             options.append(opt)
         return options
+
+    def resolved(self, kind: AppCommandOptionType, guild_id: int, object_id: int) -> dict[str, Any]:
+        """A role or channel option as Discord resolves it: what the server has by that id."""
+        guild = self.bot.get_guild(guild_id)
+        if kind is AppCommandOptionType.role:
+            role = guild and guild.get_role(object_id)
+            return {"id": str(object_id), "name": role.name if role else f"role-{object_id}",
+                    "permissions": "0", "position": 1, "color": 0, "hoist": False, "managed": False,
+                    "mentionable": True}
+        return {"id": str(object_id), "type": 0, "name": f"channel-{object_id}", "parent_id": None,
+                "permissions": str(BASE_PERMISSIONS)}
 
     def _command_data(self, path: str, values: dict[str, Any], guild_id: int | None,
                       focused: str | None = None) -> dict[str, Any]:
@@ -304,12 +321,14 @@ class Harness:
 
     @property
     def default_guild(self) -> int | None:
-        return self.bot.settings.leagues[0].guild_id if self.bot.settings.leagues else None
+        guilds = self.league_guilds or [lg.guild_id for lg in self.bot.settings.all_leagues]
+        return guilds[0] if guilds else None
 
     # --- people -----------------------------------------------------------------------------
     def member(self, name: str, *, roles: Iterable[str] = (), league: int = 0,
                member_id: int | None = None, manage_guild: bool = False) -> Member:
-        cfg = self.bot.settings.leagues[league]
+        cfg = self.bot.settings.league_for_guild(self.league_guilds[league])
+        assert cfg is not None
         role_ids = tuple(getattr(cfg.roles, r) for r in roles if getattr(cfg.roles, r))
         member = Member(id=member_id or next_id(), name=name, role_ids=role_ids, manage_guild=manage_guild)
         self.join(member, cfg.guild_id)

@@ -36,6 +36,7 @@ from bot.services.relays import RelayService, Responder
 from cogs.rule import rules_service
 from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, Suspension
 from storage.repos import core
+from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
 from tests.harness.fake_discord import next_id
@@ -278,6 +279,9 @@ class IsolationWorld(World):
             assert report.summary(), kind
         await rules_service(bot).import_rulebook(self.l1, FIRST_RULEBOOK.encode(), "first.txt")
         await rules_service(bot).import_rulebook(self.l2, SECOND_RULEBOOK.encode(), "second.txt")
+        # The first league is one set up in Discord (its settings and their audit trail are league rows too).
+        await hand_to_discord(bot)
+        await self.ok("/setup rule", kay, key="roster_limit", value="20")
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
@@ -692,9 +696,10 @@ def test_commands_from_the_other_server_cannot_reach_this_servers_data(
 # --- 5. services and repositories, directly (after the commands: they must not pre-empt them) ---------------------
 def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: IsolationWorld) -> None:
     bot = world.h.bot
-    olga = Caller(OLGA, "Other Olga", bot.settings.leagues[1], world.l2, frozenset(OTHER_ROLES.values()),
-                  manages_server=True)
-    alice = Caller(ALICE, "A. Hart", bot.settings.leagues[1], world.l2, frozenset(OTHER_ROLES.values()))
+    other = bot.settings.league_for_guild(OTHER_GUILD)
+    assert other is not None
+    olga = Caller(OLGA, "Other Olga", other, world.l2, frozenset(OTHER_ROLES.values()), manages_server=True)
+    alice = Caller(ALICE, "A. Hart", other, world.l2, frozenset(OTHER_ROLES.values()))
 
     async def check() -> None:
         for dispute in world.ids["dispute"]:
