@@ -3,6 +3,7 @@ bot itself as a member (so the bot's channel permissions resolve as on a live ga
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,8 +11,8 @@ from bot.app import SidelineBot
 from bot.services.setup.stored import CHANNEL_NAMES, ROLE_NAMES
 from bot.settings import Settings, parse_settings
 from storage.models import LeagueSetup
-from tests.harness import Harness, Member
-from tests.harness.fake_discord import next_id
+from tests.harness import Call, Harness, Member
+from tests.harness.fake_discord import next_id, settle
 
 GUILD = 333_333_333_333_333_333
 ROLE_IDS = {"captain": 5001, "referee": 5002, "commissioner": 5003, "sideline": 5009}
@@ -47,8 +48,10 @@ class Server:
         return await self.harness.slash(path, as_=as_, guild_id=self.guild_id, **options)
 
 
-def open_server(h: Harness, guild_id: int = GUILD) -> Server:
-    """GUILD_CREATE for a server the bot just joined: in #locked the bot may not send messages."""
+def open_server(h: Harness, guild_id: int = GUILD, *, joined: bool = False, may_welcome: bool = True) -> Server:
+    """GUILD_CREATE for a server with no league: in #locked the bot may not send messages. ``joined``: as
+    Discord sends it when the bot was just added (discord.py then dispatches on_guild_join); the system
+    channel is #announcements, or #locked when the bot may not post there."""
     bot_id = int(h.discord.bot_user["id"])
 
     def role(role_id: int, name: str, perms: int) -> dict[str, Any]:
@@ -68,13 +71,13 @@ def open_server(h: Harness, guild_id: int = GUILD) -> Server:
           "deaf": False, "mute": False, "flags": 0, "nick": None}
     h.bot._connection.parsers["GUILD_CREATE"]({
         "id": str(guild_id), "name": "Empty server", "owner_id": "1", "roles": roles, "channels": channels,
-        "members": [me], "member_count": 2, "unavailable": False, "features": [], "emojis": [], "stickers": [],
+        "members": [me], "member_count": 2, "features": [], "emojis": [], "stickers": [],
         "threads": [], "voice_states": [], "presences": [], "large": False, "icon": None, "afk_timeout": 300,
         "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
         "mfa_level": 0, "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
-        "system_channel_flags": 0, "system_channel_id": str(CHANNEL_IDS["announcements"]),
-        "joined_at": "2024-01-01T00:00:00+00:00",
-    })
+        "system_channel_flags": 0, "joined_at": "2024-01-01T00:00:00+00:00",
+        "system_channel_id": str(CHANNEL_IDS["announcements" if may_welcome else "locked"]),
+    } | ({} if joined else {"unavailable": False}))
     return Server(h, guild_id)
 
 
@@ -91,3 +94,11 @@ async def hand_to_discord(bot: SidelineBot, index: int = 0) -> None:
     object.__setattr__(bot.settings, "leagues", kept)  # frozen for the bot's code, not for this test's
     await bot.services.setup.load()
     assert bot.settings.league_for_guild(league.guild_id) is not None
+
+
+async def join_server(h: Harness, *, may_welcome: bool = True) -> list[Call]:
+    """The bot is added to a new server: what it sent in answer."""
+    start, baseline = len(h.discord.calls), set(asyncio.all_tasks())
+    open_server(h, joined=True, may_welcome=may_welcome)
+    await settle(baseline)
+    return h.discord.calls[start:]
