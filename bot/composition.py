@@ -32,6 +32,7 @@ from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
+from bot.services.setup.joins import JoinService
 from bot.services.setup.league_setup import LeagueSetupService
 from bot.services.setup.teams import TeamSetupService
 from bot.services.shootout_orders import ShootoutOrderService
@@ -55,6 +56,7 @@ class Services:
     disputes: DisputeService
     games: GameService
     imports: ImportService
+    joins: JoinService
     notes: NoteService
     penalties: PenaltyService
     playoffs: PlayoffService
@@ -89,6 +91,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),
         imports=ImportService(sessions, on_result=discipline.count_down),
+        joins=JoinService(sessions, clock),
         notes=note_service,
         penalties=PenaltyService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),

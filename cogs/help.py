@@ -29,7 +29,7 @@ EMBED_TOTAL = 5800  # Discord's limit is 6,000 characters over a message's embed
 HEADINGS = {Role.PLAYER: "Everyone", Role.CAPTAIN: "Captains", Role.REFEREE: "Referees",
             Role.COMMISSIONER: "Commissioners"}
 # What an option's example looks like, by name, then by Discord option type.
-EXAMPLE_BY_NAME = {"game": "G1", "team": "Hawks", "home": "Hawks", "away": "Owls", "status": "in",
+EXAMPLE_BY_NAME = {"game": "G1", "team": "Tigers", "home": "Tigers", "away": "Lions", "status": "in",
                    "preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit",
                    "starts_at": "2030-01-10 19:00", "message": "…", "reason": "…", "name": "…"}
 EXAMPLE_BY_TYPE = {6: "@member", 8: "@role", 7: "#channel", 9: "@member", 4: "2", 10: "2", 5: "True",

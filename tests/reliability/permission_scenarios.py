@@ -180,6 +180,7 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
     "/setup reminders": Scenario(by("commissioner"), {"games": "3d 2h"}, "reminders.game_offsets",
                                  ("league_setups", "setup_changes"), setup=(in_discord,)),
     "/setup show": Scenario(by("commissioner"), {}, "**roles.captain**"),
+    "/team invite": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Posted a Join button", ("outbox",)),
 }
 
 SCENARIOS: dict[str, Scenario] = {

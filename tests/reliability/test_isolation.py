@@ -361,9 +361,12 @@ GAMES = ("G2", "G1", "G5")  # only on the first server (played) · on both · on
 TEAMS = ("Hawks", "Owls", "Bears")
 TEXT = "isolation probe"  # free text never names the first server: the second league may store it
 ID_OPTIONS = {"suspension": "suspension", "appeal": "appeal", "id": "dispute", "deadline": "deadline"}
+# /setup's options that autocomplete from what every league shares (presets, zones, rule settings).
+PUBLIC_OPTIONS = {"preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit",
+                  "section": "lineup"}
 NAMED_OPTIONS = ("game", "team", "home", "away", "forfeit_team", "winner", "division", "matchup", "audience",
                  "citation", "question", "shooter", "shooters", "players", "preferred", "infraction", "code",
-                 "starts_at", "due", "nudges", *ID_OPTIONS)
+                 "starts_at", "due", "nudges", "name", *PUBLIC_OPTIONS, *ID_OPTIONS)
 FIRST_SERVER_FILES = {
     # a team of the second league pointed at a channel of the first server
     "/import teams": f"team,division,captain_discord_ids,channel_id\nRavens,East,{OLGA},600000000000000001\n",
@@ -403,7 +406,7 @@ def probe_options(world: IsolationWorld, command: LeafCommand, k: int) -> dict[s
                 "shooter": ("Alice Hart", "Omar Fox")[k % 2], "shooters": "Alice Hart, Carl Diaz, Dan Roy",
                 "players": "Alice Hart, Carl Diaz, Dan Roy", "preferred": "Alice Hart, Carl Diaz, Dan Roy",
                 "infraction": "slashing", "code": "G2", "starts_at": "2030-02-15 19:00", "due": "2030-02-15 19:00",
-                "nudges": "24h",
+                "nudges": "24h", "name": TEAMS[k % 3], **PUBLIC_OPTIONS,
             }[name]
         elif not option.get("required"):
             continue
@@ -527,6 +530,12 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         "RelayButton": [f"sideline:relay:{action}:{relay}" for relay in world.ids["relay"]
                         for action in ("ack", "reply")],
         "RuleButton": [f"sideline:rule:{world.l1}:{citation}" for citation in ("1.1", "1.3", "2.2", "Section 1")],
+        # the first league's teams and players (imported first: the lowest ids), named by either league;
+        # Owls and Bears (2, 3): a DM press by Hawks's captain on a Hawks request is his to answer
+        "JoinDecisionButton": [f"sideline:join@{league}:{team}:{player}:skater:{answer}"
+                               for league in (world.l1, world.l2) for team in (2, 3) for player in (1, 2)
+                               for answer in ("yes", "no")],
+        "JoinAskButton": [f"sideline:joinask@{league}:{team}" for league in (world.l1, world.l2) for team in (1, 2)],
     }
 
 

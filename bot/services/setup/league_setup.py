@@ -253,7 +253,9 @@ class LeagueSetupService:
                 return f"set in Discord by <@{who}> on {when.astimezone(league.timezone):%Y-%m-%d}"
             return default
 
-        shown = [ShownSetting("preset", league.preset, source("league", "preset"), ""),
+        shown = [ShownSetting("key", f"{league.key} (sideline leagues export --league {league.key})",
+                              source("league", "preset"), ""),
+                 ShownSetting("preset", league.preset, source("league", "preset"), ""),
                  ShownSetting("timezone", league.timezone.key, source("league", "preset"), "")]
         for kind, names in (("roles", stored.ROLE_NAMES), ("channels", stored.CHANNEL_NAMES)):
             for name in names:
