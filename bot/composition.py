@@ -32,6 +32,7 @@ from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
+from bot.services.setup.gender_ask import GenderAskService
 from bot.services.setup.joins import JoinService
 from bot.services.setup.league_setup import LeagueSetupService
 from bot.services.setup.teams import TeamSetupService
@@ -55,6 +56,7 @@ class Services:
     deadlines: DeadlineService
     disputes: DisputeService
     games: GameService
+    gender_asks: GenderAskService
     imports: ImportService
     joins: JoinService
     notes: NoteService
@@ -90,6 +92,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         deadlines=DeadlineService(sessions, clock),
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),
+        gender_asks=GenderAskService(sessions),
         imports=ImportService(sessions, on_result=discipline.count_down),
         joins=JoinService(sessions, clock),
         notes=note_service,

@@ -51,3 +51,14 @@ class SetupChange(Base):
     key: Mapped[str] = mapped_column(String(100))
     old_value: Mapped[str | None] = mapped_column(Text)
     new_value: Mapped[str | None] = mapped_column(Text)
+
+
+class GenderAsk(Base):
+    """A player checked in without a gender category in a league whose rules need one, and was asked
+    (once: this row says so; the answer lives on the player, private as ever)."""
+
+    __tablename__ = "gender_asks"
+
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    asked_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

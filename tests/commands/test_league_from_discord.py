@@ -1,7 +1,7 @@
 """Acceptance (issue #24): from an empty server to a correct /lineup with slash commands and buttons only.
 
 Roles, channels and people are picked (Discord's own pickers send their ids, as they do here); nobody
-types a numeric id anywhere. Gender is given privately with /join (the check-in ask is not built yet).
+types a numeric id anywhere. Gender is given privately with /join, or asked once on check-in with a select.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.commands.test_join import buttons
 from tests.harness import Harness
 
 # Hawks: one woman among five skaters and a goalie; co-ed needs two women/non-binary skaters on the court.
-HAWKS = [("Wren Woods", "skater", "woman"), ("Mo Hill", "skater", "man"), ("Lee Park", "skater", "man"),
+HAWKS = [("Wren Woods", "skater", None), ("Mo Hill", "skater", "man"), ("Lee Park", "skater", "man"),
          ("Ty Ng", "skater", "man"), ("Abe Cruz", "skater", "man"), ("Gil Stone", "goalie", "man")]
 
 
@@ -24,7 +24,7 @@ def settings() -> Settings:
     return no_leagues()
 
 
-async def join_and_be_approved(h: Harness, server: Server, name: str, position: str, gender: str,
+async def join_and_be_approved(h: Harness, server: Server, name: str, position: str, gender: str | None,
                                captain: discord.abc.Snowflake) -> None:
     player = server.person(name)
     asked = await server.slash("/join", as_=player, team="Hawks", position=position, gender=gender)
@@ -57,6 +57,14 @@ async def test_an_empty_server_reaches_a_correct_lineup_with_commands_and_button
     for name, *_ in HAWKS:
         checked = await server.slash("/checkin", as_=server.person(name), status="in", game="G1")
         assert "**in**" in checked.content, checked.content
+        asked = [c for row in checked.first.payload.get("components", []) for c in row["components"]]
+        assert bool(asked) == (name == "Wren Woods"), name  # only she gave no gender: asked once, privately
+        if asked:
+            chose = await harness.choose(asked[0]["custom_id"], ["woman"], as_=server.person(name),
+                                         guild_id=server.guild_id)
+            assert "saved as woman" in chose.responses[0].payload["content"]
+    again = await server.slash("/checkin", as_=server.person("Wren Woods"), status="in", game="G1")
+    assert not again.first.payload.get("components")
     lineup = await server.slash("/lineup", as_=cara, game="G1")
     assert lineup.ephemeral
     assert "Hawks lineup · Hawks vs Owls" in lineup.text

@@ -303,6 +303,21 @@ class Harness:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._feed(self._base(3, as_, guild_id, channel, data, message))
 
+    async def choose(self, custom_id: str, values: list[str], *, as_: Member, guild_id: int | None = None,
+                     channel_id: int | None = None) -> Reply:
+        """A choice in a select menu on a message the bot sent (component type 3)."""
+        guild_id = guild_id if guild_id is not None else self.default_guild
+        channel = channel_id or (self.channels.get(guild_id or 0) or [next_id()])[0]
+        message = {"id": str(next_id()), "channel_id": str(channel), "type": 0, "content": "",
+                   "author": self.discord.bot_user, "embeds": [], "attachments": [], "mentions": [],
+                   "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
+                   "timestamp": datetime.now(UTC).isoformat(), "edited_timestamp": None, "flags": 64,
+                   "components": [{"type": 1, "components": [
+                       {"type": 3, "custom_id": custom_id, "options": [{"label": v, "value": v} for v in values],
+                        "min_values": 1, "max_values": 1}]}]}
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        return await self._feed(self._base(3, as_, guild_id, channel, data, message))
+
     async def submit_modal(self, custom_id: str, values: dict[str, str], *, as_: Member,
                            guild_id: int | None = None) -> Reply:
         guild_id = guild_id if guild_id is not None else self.default_guild

@@ -536,6 +536,7 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
                                for league in (world.l1, world.l2) for team in (2, 3) for player in (1, 2)
                                for answer in ("yes", "no")],
         "JoinAskButton": [f"sideline:joinask@{league}:{team}" for league in (world.l1, world.l2) for team in (1, 2)],
+        "GenderSelect": [f"sideline:gender@{world.l1}"],
     }
 
 

@@ -1,4 +1,4 @@
-"""leagues set up in Discord and their audit trail
+"""leagues set up in Discord and their audit trail; players asked their gender category once
 
 Revision ID: e02906626356
 Revises: 7d1e0a4c2b19
@@ -49,10 +49,19 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('setup_changes', schema=None) as batch_op:
         batch_op.create_index('ix_setup_changes_league_key', ['league_id', 'key'], unique=False)
+    op.create_table('gender_asks',
+    sa.Column('league_id', sa.Integer(), nullable=False),
+    sa.Column('player_id', sa.Integer(), nullable=False),
+    sa.Column('asked_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['league_id'], ['leagues.id'], name=op.f('fk_gender_asks_league_id_leagues'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['player_id'], ['players.id'], name=op.f('fk_gender_asks_player_id_players'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('league_id', 'player_id', name=op.f('pk_gender_asks'))
+    )
 
 
 
 def downgrade() -> None:
+    op.drop_table('gender_asks')
     with op.batch_alter_table('setup_changes', schema=None) as batch_op:
         batch_op.drop_index('ix_setup_changes_league_key')
 
