@@ -90,9 +90,10 @@ def show_embed(league_name: str, shown: list[ShownSetting], section: str | None)
         title = f"{league_name}: {section} rules"
     else:
         picked = [s for s in shown if not s.key.startswith("rules.")]
-        picked += [s for s in rules if s.source != "preset"]
+        picked += [s for s in rules if s.source != "preset" or s.note]
         title = f"{league_name}: settings"
-    lines = [f"**{s.key}** = {s.value} · {s.source}" + (f" · {s.citation}" if s.citation else "") for s in picked]
+    lines = [f"**{s.key}** = {s.value} · {s.source}" + (f" · {s.citation}" if s.citation else "")
+             + (f"\n  ⚠️ {s.note}" if s.note else "") for s in picked]
     if not section:
         lines.append(f"Rules not listed come from the preset; see them with section: ({', '.join(SECTIONS)}).")
     return discord.Embed(title=clip(title, 256), description=clip("\n".join(lines), 4000))

@@ -116,3 +116,26 @@ def read_value(text: str) -> Any:
 def check_override(preset_name: str, overrides: dict[str, Any]) -> Rules:
     """The rules with these overrides, checked as a config file's are (RulesError if not)."""
     return build_rules(preset_name, overrides)
+
+
+# Where a rulebook says two things about one setting: (preset, key) -> (one reading, the other, the
+# reading in force). /setup show names both, so a commissioner sees the choice and can change it.
+CONTRADICTIONS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("youth-ball-hockey", "shootout_initial_shooters_playoff"): (
+        "Youth rules 1.19 (playoff ties go to “a 5-round shootout”)",
+        "Youth rules 2.13B (“three players from each team”)",
+        "{value} shooters, this setting"),
+    ("coed-ball-hockey", "women_nonbinary_on_court"): (
+        "Co-ed rules: Game Structure and Subs (6 on the court “including the goalie and 2 women/non-binary”)",
+        "Co-ed rules: Teams (“not including the goalie”)",
+        "{value} women/non-binary skaters, the goalie not counted (Teams)"),
+}
+
+
+def contradiction(preset_name: str, key: str, value: Any) -> str:
+    """One line naming both sections and the reading in force, or "" where the rulebook agrees with itself."""
+    found = CONTRADICTIONS.get((preset_name, key))
+    if found is None:
+        return ""
+    one, other, in_force = found
+    return f"The rulebook disagrees: {one} vs {other}; in force: {in_force.format(value=show_value(value))}."

@@ -206,3 +206,12 @@ async def test_a_restart_keeps_every_setting(harness: Harness, server: Server, d
         assert again.league_ids[server.guild_id] == harness.bot.league_ids[server.guild_id]
     finally:
         await h2.close()
+
+
+async def test_setup_show_names_both_sides_where_the_rulebook_contradicts_itself(
+        harness: Harness, server: Server) -> None:
+    admin = server.admin()
+    await server.slash("/setup league", as_=admin, preset="youth-ball-hockey", name="Youth", timezone="America/Toronto")
+    shown = await server.slash("/setup show", as_=admin)
+    assert ("The rulebook disagrees: Youth rules 1.19 (playoff ties go to “a 5-round shootout”) vs Youth rules "
+            "2.13B (“three players from each team”); in force: 5 shooters, this setting.") in shown.text

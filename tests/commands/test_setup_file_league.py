@@ -37,3 +37,8 @@ async def test_a_server_without_a_league_is_pointed_to_setup_league(harness: Har
     harness.add_guild(other, "Elsewhere", [], [5555])
     reply = await harness.slash("/schedule", as_=league.player("Alice Hart"), guild_id=other)
     assert reply.ephemeral and "/setup league" in reply.content
+
+
+async def test_setup_show_names_the_coed_goalie_contradiction(harness: Harness, league: SampleLeague) -> None:
+    shown = await harness.slash("/setup show", as_=league.commissioner(), section="lineup")
+    assert "Co-ed rules: Teams (“not including the goalie”); in force: 2 women/non-binary skaters" in shown.text

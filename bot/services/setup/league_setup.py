@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import Clock
 from bot.errors import Conflict, InvalidInput, NoLeague, NotAllowed
 from bot.league.offsets import parse_offsets
-from bot.league.rule_settings import current_value, read_value, rule_settings, show_value
+from bot.league.rule_settings import contradiction, current_value, read_value, rule_settings, show_value
 from bot.league.rules import PRESET_NAMES, RulesError, build_rules
 from bot.league.timezones import TimezoneError, parse_timezone
 from bot.services.setup import stored
@@ -52,6 +52,7 @@ class ShownSetting:
     value: str
     source: str  # "preset", "config.toml", "set in Discord by <@id> on 2030-01-05"
     citation: str
+    note: str = ""  # where the rulebook contradicts itself: both sections and the reading in force
 
 
 def slug(name: str) -> str:
@@ -271,7 +272,8 @@ class LeagueSetupService:
             value = current_value(league.rules, s.key)
             changed = value != current_value(base, s.key)
             origin = source(f"rules.{s.key}", "preset") if changed or f"rules.{s.key}" in latest else "preset"
-            shown.append(ShownSetting(f"rules.{s.key}", show_value(value), origin, s.cited()))
+            shown.append(ShownSetting(f"rules.{s.key}", show_value(value), origin, s.cited(),
+                                      contradiction(league.preset, s.key, value)))
         return league, shown
 
 
