@@ -215,3 +215,20 @@ async def test_setup_show_names_both_sides_where_the_rulebook_contradicts_itself
     shown = await server.slash("/setup show", as_=admin)
     assert ("The rulebook disagrees: Youth rules 1.19 (playoff ties go to “a 5-round shootout”) vs Youth rules "
             "2.13B (“three players from each team”); in force: 5 shooters, this setting.") in shown.text
+
+
+async def test_a_config_league_may_not_take_a_discord_leagues_key(harness: Harness, server: Server, db_url: str,
+                                                                  clock: FixedClock) -> None:
+    """Else the start-up plan would read it as that league moving servers, carrying its data along."""
+    from bot.settings import SettingsError
+    from tests.conftest import league_config, make_settings
+
+    await set_up(server)
+    key = harness.bot.settings.league_for_guild(server.guild_id).key
+    again = create_bot(make_settings(league_config(key)), engine=create_engine(db_url), clock=clock,
+                       run_scheduler=False)
+    with pytest.raises(SettingsError, match="is the key of a league set up in Discord"):
+        await Harness(again).start()
+    await again.close()
+    async with harness.bot.sessions() as s:
+        assert await s.scalar(select(League.guild_id).where(League.key == key)) == server.guild_id

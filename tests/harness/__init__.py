@@ -121,6 +121,7 @@ class Harness:
         self.bot.http.static_login = static_login  # type: ignore[method-assign]
         await self.bot.login("offline-test-token")
         self.league_guilds = [lg.guild_id for lg in self.bot.settings.leagues]  # in the config's order
+        self.bot._connection.query_members = self._query_members  # type: ignore[method-assign]
         for league in self.bot.settings.leagues:
             channels = {c for c in (league.channels.announcements, league.channels.standings,
                                     league.channels.referees) if c}
@@ -129,6 +130,18 @@ class Harness:
                            [r for r in (league.roles.captain, league.roles.referee,
                                         league.roles.commissioner) if r], channels)
         return self
+
+    async def _query_members(self, guild: discord.Guild, query: str | None, limit: int, user_ids: Any,
+                             cache: bool, presences: bool) -> list[discord.Member]:
+        """Guild.query_members' gateway request (op 8), answered from the members this server has."""
+        folded = (query or "").casefold()
+        found = []
+        for payload in self.discord.members.get(guild.id, {}).values():
+            user = payload["user"]
+            names = (user["username"], user.get("global_name") or "", payload.get("nick") or "")
+            if folded and any(n.casefold().startswith(folded) for n in names):
+                found.append(discord.Member(data=payload, guild=guild, state=self.bot._connection))
+        return found[:limit]
 
     async def close(self) -> None:
         """Log out; fail if the bot sent anything real Discord would have refused."""

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
@@ -110,6 +111,12 @@ class LeagueSetupService:
             zone = parse_timezone(timezone)
         except TimezoneError as exc:
             raise InvalidInput(str(exc)) from None
+        try:
+            return await self._create(guild_id, actor, preset, name, zone)
+        except IntegrityError:  # another /setup league on this server at the same moment won
+            raise Conflict("This server already has a league; change it with the other /setup commands.") from None
+
+    async def _create(self, guild_id: int, actor: Actor, preset: str, name: str, zone: str) -> Changed:
         now = self.clock.now()
         async with self.sessions.begin() as session:
             if await session.scalar(select(League.id).where(League.guild_id == guild_id)) is not None:
