@@ -54,12 +54,11 @@ class CheckInCog(commands.Cog):
         """Say whether you're in, out or maybe for a game."""
         caller = self.bot.caller(interaction)
         result = await self.service.check_in(caller, status, game)
-        if await self.bot.services.gender_asks.ask_once(caller):  # once, privately (issue #24)
-            await interaction.response.send_message(f"{checkin_reply(result)}\n{ASK}", ephemeral=True,
-                                                    view=gender_view(caller.league_id), allowed_mentions=NO_MENTIONS)
-            return
         await interaction.response.send_message(checkin_reply(result), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
+        if await self.bot.services.gender_asks.ask_once(caller):  # once, privately, after the answer (#24)
+            await interaction.followup.send(ASK, ephemeral=True, view=gender_view(caller.league_id),
+                                            allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="whoisin", description="Your team's answers for a game: in, out, maybe, no reply.")
     @app_commands.describe(game="The game; leave empty for your team's next game")

@@ -85,6 +85,7 @@ class HelpCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help", description="What you can do here, with your next game first.")
+    @app_commands.guild_only()
     async def help(self, interaction: discord.Interaction) -> None:
         try:
             caller = self.bot.caller(interaction)

@@ -9,13 +9,14 @@ from sqlalchemy import select
 from bot.settings import Settings
 from storage.models import GenderAsk, Player
 from tests.conftest import SampleLeague, league_config, make_settings
-from tests.harness import Harness, Member
+from tests.harness import Harness, Member, Reply
 
 NEW = Member(id=830_000_000_000_000_001, name="Noa New")
 
 
-def select_of(reply: object) -> list[dict[str, object]]:
-    rows = reply.first.payload.get("components") or []
+def select_of(reply: Reply) -> list[dict[str, object]]:
+    """The select in any answer (the ask follows the check-in's own answer)."""
+    rows = [row for call in reply.responses for row in call.payload.get("components") or []]
     return [c for row in rows for c in row["components"] if c["type"] == 3]
 
 
@@ -27,7 +28,7 @@ async def add_without_gender(h: Harness, league: SampleLeague) -> None:
 async def test_asked_once_and_the_answer_stays_private(harness: Harness, league: SampleLeague) -> None:
     await add_without_gender(harness, league)
     first = await harness.slash("/checkin", as_=NEW, status="in", game="G1")
-    assert first.ephemeral and "Which category are you?" in first.content
+    assert first.ephemeral and "**in**" in first.text and "Which category are you?" in first.text
     (menu,) = select_of(first)
     assert [o["value"] for o in menu["options"]] == ["woman", "non-binary", "man", "prefer-not-to-say"]
     chose = await harness.choose(str(menu["custom_id"]), ["non-binary"], as_=NEW)

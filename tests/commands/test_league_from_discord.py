@@ -56,15 +56,16 @@ async def test_an_empty_server_reaches_a_correct_lineup_with_commands_and_button
         await join_and_be_approved(harness, server, name, position, gender, cara)
     for name, *_ in HAWKS:
         checked = await server.slash("/checkin", as_=server.person(name), status="in", game="G1")
-        assert "**in**" in checked.content, checked.content
-        asked = [c for row in checked.first.payload.get("components", []) for c in row["components"]]
+        assert "**in**" in checked.text, checked.text
+        asked = [c for call in checked.responses for row in call.payload.get("components") or []
+                 for c in row["components"]]
         assert bool(asked) == (name == "Wren Woods"), name  # only she gave no gender: asked once, privately
         if asked:
             chose = await harness.choose(asked[0]["custom_id"], ["woman"], as_=server.person(name),
                                          guild_id=server.guild_id)
             assert "saved as woman" in chose.responses[0].payload["content"]
     again = await server.slash("/checkin", as_=server.person("Wren Woods"), status="in", game="G1")
-    assert not again.first.payload.get("components")
+    assert not any(call.payload.get("components") for call in again.responses)
     lineup = await server.slash("/lineup", as_=cara, game="G1")
     assert lineup.ephemeral
     assert "Hawks lineup · Hawks vs Owls" in lineup.text

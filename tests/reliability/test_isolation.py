@@ -53,6 +53,7 @@ ALICE = 500_000_000_000_000_001  # Hawks' captain in the first league, plays for
 BEA = 500_000_000_000_000_002  # only in the first league
 OLGA = 800_000_000_000_000_001  # the second server's commissioner, captain of Ravens there
 KOFI = 800_000_000_000_000_002
+QUIET_QUINN = 500_000_000_000_000_099  # only in the first league, no gender category
 LYNX_CHANNEL, RAVENS_CHANNEL = 4101, 4102
 
 OTHER_TEAMS = f"""team,division,captain_discord_ids,channel_id
@@ -286,6 +287,10 @@ class IsolationWorld(World):
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
             await self.ok("/checkin", s.player(name), status="in", game="G1")
+        # A Hawks player with no gender category checks in: asked once (a gender_asks row).
+        quiet = Member(QUIET_QUINN, "Quiet Quinn")
+        await self.ok("/roster add", hawks, player=quiet)
+        await self.ok("/checkin", quiet, status="maybe", game="G1")
         for member_id, name in LYNX_IN:
             await self.ok("/checkin", Member(member_id, name), guild=OTHER_GUILD, status="in", game="G1")
         await self.ok("/deadline add", kay, name=f"{SECRET} team fees", due="2030-02-01 12:00", audience="team:Hawks")
