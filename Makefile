@@ -32,7 +32,7 @@ $(LOWEST)/bin/sideline: pyproject.toml constraints-lowest.txt
 setup-lowest: $(LOWEST)/bin/sideline
 
 run: setup
-	@test -f $(CONFIG) || { cp config.example.toml $(CONFIG); echo "created $(CONFIG) from config.example.toml: fill in your server ids"; }
+	@test -f $(CONFIG) || { cp config.example.toml $(CONFIG); echo "created $(CONFIG) from config.example.toml; set your league up in Discord with /setup league"; }
 	$(BIN)/sideline --config $(CONFIG) run $(ARGS)
 
 test: setup

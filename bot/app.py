@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import pkgutil
@@ -22,6 +23,7 @@ from bot.errors import NoLeague, UserFacingError
 from bot.scheduler import Scheduler
 from bot.services.leagues import register_leagues
 from bot.settings import LeagueSettings, Settings
+from cogs._common import hide_commissioner_commands
 from storage import migrate
 from storage.db import create_engine, create_reader, session_factory
 
@@ -95,13 +97,14 @@ class SidelineBot(commands.Bot):
             help_command=None,
             **kwargs,
         )
-        self.settings = settings
+        # Its own copy: leagues set up in Discord belong to this bot, not to whoever else holds the config.
+        self.settings = dataclasses.replace(settings, in_discord=dict(settings.in_discord))
         self.engine = engine or create_engine(settings.database_url)
         self.reader = create_reader(self.engine)  # SQLite: reads beside the one writer
         self.sessions = session_factory(self.engine, self.reader)
         self.clock: Clock = clock or SystemClock()
         self.league_ids: dict[int, int] = {}  # guild id -> league row id
-        self.services = build_services(settings, self.sessions, self.clock)
+        self.services = build_services(self.settings, self.sessions, self.clock)
         self.courier = Courier(self, self.services.outbox_kinds)
         self.scheduler = Scheduler(self, self.courier)
         self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
@@ -112,6 +115,7 @@ class SidelineBot(commands.Bot):
         for module in sorted(m.name for m in pkgutil.iter_modules(cogs.__path__)):
             if not module.startswith("_"):
                 await self.load_extension(f"cogs.{module}")
+        hide_commissioner_commands(self.tree)
         if self.run_scheduler:
             await self.scheduler.start()
 
@@ -121,13 +125,19 @@ class SidelineBot(commands.Bot):
         async with self.sessions.begin() as session:
             ids, _ = await register_leagues(session, self.settings)
         self.league_ids = {lg.guild_id: ids[lg.key] for lg in self.settings.leagues}
+        self.services.setup.on_league = self.adopt_league
+        await self.services.setup.load()  # leagues set up with /setup, from the database
+
+    def adopt_league(self, league: LeagueSettings, league_id: int) -> None:
+        """A league set up in Discord (at start, or just now by /setup): this server is its league's."""
+        self.league_ids[league.guild_id] = league_id
 
     def league_of(self, guild_id: int | None) -> tuple[LeagueSettings, int]:
         if guild_id is None:
             raise NoLeague(IN_A_DM)
         league = self.settings.league_for_guild(guild_id)
         if league is None or guild_id not in self.league_ids:
-            raise NoLeague("Sideline isn't set up for this server. Ask a server admin to add it to the config.")
+            raise NoLeague("Sideline isn't set up for this server yet. A server admin can start with /setup league.")
         return league, self.league_ids[guild_id]
 
     def caller(self, interaction: discord.Interaction) -> Caller:
@@ -157,7 +167,7 @@ class SidelineBot(commands.Bot):
 
     async def sync_commands(self) -> None:
         """Publish the commands to each configured server only (fast, and nothing global)."""
-        for league in self.settings.leagues:
+        for league in self.settings.all_leagues:
             guild = discord.Object(id=league.guild_id)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)

@@ -34,10 +34,14 @@ from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
+from bot.services.setup.gender_ask import GenderAskService
+from bot.services.setup.joins import JoinService
+from bot.services.setup.league_setup import LeagueSetupService
+from bot.services.setup.teams import TeamSetupService
 from bot.services.shootouts.orders import ShootoutOrderService
 from bot.services.shootouts.scoring import ShootoutScoringService
 from bot.services.standings import StandingsService
-from bot.settings import Settings
+from bot.settings import AllLeagues, Settings
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,9 @@ class Services:
     deadlines: DeadlineService
     disputes: DisputeService
     games: GameService
+    gender_asks: GenderAskService
     imports: ImportService
+    joins: JoinService
     notes: NoteService
     penalties: PenaltyService
     playoffs: PlayoffService
@@ -63,6 +69,8 @@ class Services:
     roster: RosterService
     rules: RulesLookupService
     schedule: ScheduleService
+    setup: LeagueSetupService
+    setup_teams: TeamSetupService
     shootout_orders: ShootoutOrderService
     shootout_scoring: ShootoutScoringService
     standings: StandingsService
@@ -71,8 +79,9 @@ class Services:
 
 
 def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> Services:
-    discipline = Discipline(settings.leagues)
+    discipline = Discipline(AllLeagues(settings))
     note_service = NoteService(sessions, clock)
+    league_setup = LeagueSetupService(sessions, clock, settings)
     return Services(
         sessions=sessions,
         clock=clock,
@@ -84,7 +93,9 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         deadlines=DeadlineService(sessions, clock),
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),
+        gender_asks=GenderAskService(sessions),
         imports=ImportService(sessions, on_result=discipline.count_down),
+        joins=JoinService(sessions, clock),
         notes=note_service,
         penalties=PenaltyService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),
@@ -94,6 +105,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         roster=RosterService(sessions),
         rules=RulesLookupService(sessions, clock),
         schedule=ScheduleService(sessions, clock),
+        setup=league_setup,
+        setup_teams=TeamSetupService(sessions, clock, league_setup),
         shootout_orders=ShootoutOrderService(sessions, clock, suspensions=discipline),
         shootout_scoring=ShootoutScoringService(sessions, clock, suspensions=discipline,
                                                 on_result=discipline.count_down),

@@ -107,7 +107,7 @@ class Courier:
 
     @property
     def guild_ids(self) -> list[int]:
-        return [lg.guild_id for lg in self.bot.settings.leagues if self.owns(lg.guild_id)]
+        return [lg.guild_id for lg in self.bot.settings.all_leagues if self.owns(lg.guild_id)]
 
     async def next_due(self) -> datetime | None:
         """When there is next something to do: a pending row falls due, or a claim's lease runs out."""

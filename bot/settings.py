@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -85,15 +85,27 @@ class Settings:
     leagues: tuple[LeagueSettings, ...] = ()
     max_backlog_age: timedelta = timedelta(minutes=10)
     source: Path | None = None
+    # Leagues set up with /setup, by server: loaded from the database at start and replaced on each
+    # change, so every service that asks ``league_for_guild`` sees them without a restart.
+    in_discord: dict[int, LeagueSettings] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def all_leagues(self) -> tuple[LeagueSettings, ...]:
+        """The file's leagues, then those set up in Discord (a server the file names stays the file's)."""
+        files = {lg.guild_id for lg in self.leagues}
+        return self.leagues + tuple(lg for g, lg in self.in_discord.items() if g not in files)
+
+    def from_file(self, guild_id: int | None) -> bool:
+        return any(lg.guild_id == guild_id for lg in self.leagues)
 
     def league_for_guild(self, guild_id: int | None) -> LeagueSettings | None:
-        return next((lg for lg in self.leagues if lg.guild_id == guild_id), None)
+        return next((lg for lg in self.all_leagues if lg.guild_id == guild_id), None)
 
     def league(self, key: str) -> LeagueSettings:
-        for lg in self.leagues:
+        for lg in self.all_leagues:
             if lg.key == key:
                 return lg
-        known = ", ".join(lg.key for lg in self.leagues) or "none configured"
+        known = ", ".join(lg.key for lg in self.all_leagues) or "none configured"
         raise SettingsError(self.source or "config", "leagues.key", f"no league {key!r} ({known})")
 
     @staticmethod
@@ -158,6 +170,21 @@ def parse_duration(text: str) -> timedelta:
     if match is None or int(match[1]) == 0:
         raise ValueError(f"{text!r} is not a duration like 90s, 10m or 1h")
     return timedelta(**{{"s": "seconds", "m": "minutes", "h": "hours"}[match[2]]: int(match[1])})
+
+
+def league_from_table(raw: Mapping[str, Any], source: Path | str = "config") -> LeagueSettings:
+    """One ``[[leagues]]`` table, checked exactly as in a config file (/setup stores the same keys)."""
+    return _Reader(Path(source)).league(raw, 0)
+
+
+class AllLeagues:
+    """Every league, live: iterating sees leagues set up in Discord after this was made."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def __iter__(self) -> Iterator[LeagueSettings]:
+        return iter(self.settings.all_leagues)
 
 
 def _check_database_url(path: Path | str, url: str) -> None:

@@ -24,6 +24,26 @@ def requires(*roles: Role) -> dict[str, Any]:
     return {REQUIRES: tuple(r.value for r in roles)}
 
 
+def commissioner_only(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> bool:
+    """Every subcommand requires the commissioner role and nothing else: the mark ``requires`` leaves."""
+    leaves = list(command.walk_commands()) if isinstance(command, app_commands.Group) else [command]
+    leaves = [c for c in leaves if isinstance(c, app_commands.Command)]
+    return bool(leaves) and all(c.extras.get(REQUIRES) == (Role.COMMISSIONER.value,) for c in leaves)
+
+
+def hide_commissioner_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
+    """Commissioner-only commands carry ``default_member_permissions`` (Manage Server), so players don't
+    see them in the picker; a server admin can grant them to a role under Integrations. Roles are
+    still checked server-side (bot/access.py). Returns the names it marked."""
+    marked = []
+    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
+        if isinstance(command, app_commands.Command | app_commands.Group) and commissioner_only(command):
+            if command.default_permissions is None:
+                command.default_permissions = discord.Permissions(manage_guild=True)
+            marked.append(command.name)
+    return marked
+
+
 def bot_of(interaction: discord.Interaction) -> SidelineBot:
     return interaction.client  # type: ignore[return-value]
 

@@ -13,6 +13,7 @@ from bot.discord_text import clip, timestamp
 from bot.services.checkins.service import Attendance, AttendanceLine
 from cogs._checkin_buttons import CheckInButton, checkin_reply
 from cogs._common import game_autocomplete
+from cogs._gender_select import ASK, GenderSelect, gender_view
 
 Status = Literal["in", "out", "maybe"]
 
@@ -40,10 +41,10 @@ class CheckInCog(commands.Cog):
         self.service = bot.services.checkins
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(CheckInButton)
+        self.bot.add_dynamic_items(CheckInButton, GenderSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(CheckInButton)
+        self.bot.remove_dynamic_items(CheckInButton, GenderSelect)
 
     @app_commands.command(name="checkin", description="Say whether you're in, out or maybe for a game.")
     @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game")
@@ -51,9 +52,13 @@ class CheckInCog(commands.Cog):
     @app_commands.guild_only()
     async def checkin(self, interaction: discord.Interaction, status: Status, game: str | None = None) -> None:
         """Say whether you're in, out or maybe for a game."""
-        result = await self.service.check_in(self.bot.caller(interaction), status, game)
+        caller = self.bot.caller(interaction)
+        result = await self.service.check_in(caller, status, game)
         await interaction.response.send_message(checkin_reply(result), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
+        if await self.bot.services.gender_asks.ask_once(caller):  # once, privately, after the answer (#24)
+            await interaction.followup.send(ASK, ephemeral=True, view=gender_view(caller.league_id),
+                                            allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="whoisin", description="Your team's answers for a game: in, out, maybe, no reply.")
     @app_commands.describe(game="The game; leave empty for your team's next game")

@@ -13,6 +13,7 @@ from bot.errors import InvalidInput
 from bot.imports.csv_rows import CsvImportError, decode, parse_teams
 from bot.services.imports import MAX_CSV_BYTES
 from cogs._common import requires
+from cogs._player_names import resolve_player_names
 
 
 def check_team_channels(guild: discord.Guild | None, data: bytes) -> None:
@@ -48,6 +49,8 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
         data = await file.read() if file.size <= MAX_CSV_BYTES else b"x" * (MAX_CSV_BYTES + 1)
         if kind == "teams" and len(data) <= MAX_CSV_BYTES:
             check_team_channels(interaction.guild, data)
+        if kind == "players" and len(data) <= MAX_CSV_BYTES:  # usernames, not only ids (issue #24)
+            data = await resolve_player_names(interaction.guild, data)
         report = await self.service.run(caller, kind, data, now=self.bot.clock.now(), allow_past=allow_past)
         name = clean_user_text(file.filename, 80)
         await interaction.followup.send(f"{name}: {report.summary()}.", ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -60,7 +63,7 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
 
     @app_commands.command(name="players", description="Import players (discord_id,name,team,position,gender).",
                           extras=requires(Role.COMMISSIONER))
-    @app_commands.describe(file="A UTF-8 CSV file with a header row")
+    @app_commands.describe(file="A UTF-8 CSV file with a header row; discord_id may be a username (@name)")
     async def players(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         await self._run(interaction, "players", file)
 

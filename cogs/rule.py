@@ -162,7 +162,7 @@ class RuleCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(RuleButton)
-        leagues = [(lg, self.bot.league_ids[lg.guild_id]) for lg in self.bot.settings.leagues
+        leagues = [(lg, self.bot.league_ids[lg.guild_id]) for lg in self.bot.settings.all_leagues
                    if lg.guild_id in self.bot.league_ids]
         for outcome in await self.service.sync_configured(leagues):
             if outcome.status == "imported":

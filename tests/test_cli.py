@@ -29,7 +29,7 @@ def sideline(*args: str, env: dict[str, str] | None = None,
 
 
 def write_config(tmp_path: Path) -> Path:
-    text = (ROOT / "config.example.toml").read_text()
+    text = (ROOT / "config.leagues.example.toml").read_text()
     text = text.replace("sqlite+aiosqlite:///sideline.db", f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}")
     path = tmp_path / "config.toml"
     path.write_text(text)
@@ -44,14 +44,20 @@ def test_help_lists_the_commands() -> None:
 
 
 def test_check_config_on_the_example() -> None:
+    result = sideline("check-config", "config.leagues.example.toml")
+    assert result.returncode == 0, result.stderr
+    assert "config.leagues.example.toml: OK, 1 league(s)" in result.stdout
+
+
+def test_check_config_on_the_default_config_without_leagues() -> None:
     result = sideline("check-config", "config.example.toml")
     assert result.returncode == 0, result.stderr
-    assert "config.example.toml: OK, 1 league(s)" in result.stdout
+    assert "config.example.toml: OK, 0 league(s)" in result.stdout
 
 
 def test_check_config_names_the_key_when_wrong(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
-    bad.write_text((ROOT / "config.example.toml").read_text().replace('"America/Toronto"', '"Nowhere/City"'))
+    bad.write_text((ROOT / "config.leagues.example.toml").read_text().replace('"America/Toronto"', '"Nowhere/City"'))
     result = sideline("check-config", str(bad))
     assert result.returncode == 2
     assert result.stderr.strip() == (f"sideline: {bad}: leagues[0].timezone: unknown time zone "

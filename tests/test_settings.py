@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_example_config_loads() -> None:
-    settings = load_settings(ROOT / "config.example.toml")
+    settings = load_settings(ROOT / "config.leagues.example.toml")
     (league,) = settings.leagues
     assert league.key == "coed" and league.preset == "coed-ball-hockey"
     assert league.timezone.key == "America/Toronto"
@@ -25,6 +25,11 @@ def test_the_example_config_loads() -> None:
     assert league.captain_alert_offsets == (Offset(days=1), Offset(elapsed=timedelta(hours=3)))
     assert league.rules.lineup.women_nonbinary_on_court == 2
     assert settings.database_url == "sqlite+aiosqlite:///sideline.db"
+
+
+def test_the_default_config_has_no_leagues_they_are_set_up_in_discord() -> None:
+    settings = load_settings(ROOT / "config.example.toml")
+    assert settings.leagues == () and settings.database_url == "sqlite+aiosqlite:///sideline.db"
 
 
 def test_rule_overrides_flat_and_by_section() -> None:

@@ -162,7 +162,9 @@ class _Checker:
                 self.messages.append(f"{key} is empty")
             return None
         if not (value.isascii() and value.isdigit()) or not 0 < int(value) < 2**63:
-            self.messages.append(f"{key} {value[:30]!r} is not a Discord id (a number like 123456789012345678)")
+            hint = "; a username works with /import players in Discord" if key == "discord_id" and any(
+                c.isalpha() for c in value) else ""
+            self.messages.append(f"{key} {value[:30]!r} is not a Discord id (a number like 123456789012345678){hint}")
             return None
         return int(value)
 

@@ -34,7 +34,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.settings import LeagueSettings, Settings, SettingsError
-from storage.models import League
+from storage.models import League, LeagueSetup
 
 log = logging.getLogger("sideline")
 
@@ -102,6 +102,7 @@ def _refusal(settings: Settings, i: int, problem: str) -> SettingsError:
 async def register_leagues(session: AsyncSession, settings: Settings) -> tuple[dict[str, int], list[str]]:
     """Mirror the configured leagues into the database: {key: row id}, and one note per rename or move."""
     rows = list((await session.scalars(select(League))).all())
+    _refuse_discord_keys(settings, rows, set((await session.scalars(select(LeagueSetup.league_id))).all()))
     plan = plan_leagues(settings, (StoredLeague(r.id, r.key, r.guild_id) for r in rows))
     by_id = {r.id: r for r in rows}
     for stored, key in plan.renames:
@@ -121,6 +122,18 @@ async def register_leagues(session: AsyncSession, settings: Settings) -> tuple[d
     for note in notes:
         log.info("%s", note)
     return ids, notes
+
+
+def _refuse_discord_keys(settings: Settings, rows: Iterable[League], set_up_in_discord: set[int]) -> None:
+    """A config league may not take the key of a league set up in Discord on another server: the plan
+    would read that as the league moving, and carry the other server's data along."""
+    theirs = {r.key: r for r in rows if r.id in set_up_in_discord}
+    for i, cfg in enumerate(settings.leagues):
+        row = theirs.get(cfg.key)
+        if row is not None and row.guild_id != cfg.guild_id:
+            raise SettingsError(settings.source or "config", f"leagues[{i}].key",
+                                f"{cfg.key!r} is the key of a league set up in Discord on server {row.guild_id}; "
+                                "pick another key")
 
 
 # --- check-config: the same plan, read-only ------------------------------------------------------

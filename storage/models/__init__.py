@@ -17,11 +17,13 @@ from storage.models.outbox import OutboxMessage
 from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.results import PlayoffBracket, Result, ResultChange, StandingsAdjustment, StandingsPost
 from storage.models.rulebooks import Rulebook, RuleSection
+from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 
 __all__ = [
-    "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game", "League",
-    "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment", "Relay", "Result", "ResultChange",
-    "RosterEntry", "RuleSection", "Rulebook", "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake",
-    "StandingsAdjustment", "StandingsPost", "Suspension", "Team", "TeamCaptain", "UTCDateTime", "utcnow",
+    "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game", "GenderAsk",
+    "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
+    "Relay", "Result", "ResultChange", "RosterEntry", "RuleSection", "Rulebook", "SetupChange", "Shootout",
+    "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",
+    "Team", "TeamCaptain", "UTCDateTime", "utcnow",
 ]

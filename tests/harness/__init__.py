@@ -105,6 +105,7 @@ class Harness:
             application_id=next_id(),
         )
         self.channels: dict[int, list[int]] = {}
+        self.league_guilds: list[int] = []
 
     async def start(self, *, extra_channels: dict[int, Iterable[int]] | None = None) -> Harness:
         self.install()
@@ -125,9 +126,11 @@ class Harness:
             return await http.request(discord.http.Route("GET", "/users/@me"))
 
         self.bot.http.static_login = static_login  # type: ignore[method-assign]
+        self.bot._connection.query_members = self._query_members  # type: ignore[method-assign]
 
     def add_league_guilds(self, extra_channels: dict[int, Iterable[int]] | None = None) -> None:
         """A server per configured league, as the gateway's GUILD_CREATE after login."""
+        self.league_guilds = [lg.guild_id for lg in self.bot.settings.leagues]  # in the config's order
         for league in self.bot.settings.leagues:
             channels = {c for c in (league.channels.announcements, league.channels.standings,
                                     league.channels.referees) if c}
@@ -135,6 +138,18 @@ class Harness:
             self.add_guild(league.guild_id, league.name,
                            [r for r in (league.roles.captain, league.roles.referee,
                                         league.roles.commissioner) if r], channels)
+
+    async def _query_members(self, guild: discord.Guild, query: str | None, limit: int, user_ids: Any,
+                             cache: bool, presences: bool) -> list[discord.Member]:
+        """Guild.query_members' gateway request (op 8), answered from the members this server has."""
+        folded = (query or "").casefold()
+        found = []
+        for payload in self.discord.members.get(guild.id, {}).values():
+            user = payload["user"]
+            names = (user["username"], user.get("global_name") or "", payload.get("nick") or "")
+            if folded and any(n.casefold().startswith(folded) for n in names):
+                found.append(discord.Member(data=payload, guild=guild, state=self.bot._connection))
+        return found[:limit]
 
     async def close(self) -> None:
         """Log out; fail if the bot sent anything real Discord would have refused."""
@@ -243,6 +258,10 @@ class Harness:
                 att_id = str(next_id())
                 resolved.setdefault("attachments", {})[att_id] = self.attachment(att_id, value)
                 opt["value"] = att_id
+            elif param.type in (AppCommandOptionType.role, AppCommandOptionType.channel) and guild_id:
+                opt["value"] = str(value.id)
+                resolved.setdefault(f"{param.type.name}s", {})[str(value.id)] = self.resolved(
+                    param.type, guild_id, value.id)
             elif isinstance(value, discord.Object | Member):
                 opt["value"] = str(value.id)
             else:
@@ -251,6 +270,17 @@ class Harness:
                 opt["focused"] = True
             options.append(opt)
         return options
+
+    def resolved(self, kind: AppCommandOptionType, guild_id: int, object_id: int) -> dict[str, Any]:
+        """A role or channel option as Discord resolves it: what the server has by that id."""
+        guild = self.bot.get_guild(guild_id)
+        if kind is AppCommandOptionType.role:
+            role = guild and guild.get_role(object_id)
+            return {"id": str(object_id), "name": role.name if role else f"role-{object_id}",
+                    "permissions": "0", "position": 1, "color": 0, "hoist": False, "managed": False,
+                    "mentionable": True}
+        return {"id": str(object_id), "type": 0, "name": f"channel-{object_id}", "parent_id": None,
+                "permissions": str(BASE_PERMISSIONS)}
 
     def _command_data(self, path: str, values: dict[str, Any], guild_id: int | None,
                       focused: str | None = None) -> dict[str, Any]:
@@ -294,6 +324,21 @@ class Harness:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._feed(self._base(3, as_, guild_id, channel, data, message))
 
+    async def choose(self, custom_id: str, values: list[str], *, as_: Member, guild_id: int | None = None,
+                     channel_id: int | None = None) -> Reply:
+        """A choice in a select menu on a message the bot sent (component type 3)."""
+        guild_id = guild_id if guild_id is not None else self.default_guild
+        channel = channel_id or (self.channels.get(guild_id or 0) or [next_id()])[0]
+        message = {"id": str(next_id()), "channel_id": str(channel), "type": 0, "content": "",
+                   "author": self.discord.bot_user, "embeds": [], "attachments": [], "mentions": [],
+                   "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
+                   "timestamp": datetime.now(UTC).isoformat(), "edited_timestamp": None, "flags": 64,
+                   "components": [{"type": 1, "components": [
+                       {"type": 3, "custom_id": custom_id, "options": [{"label": v, "value": v} for v in values],
+                        "min_values": 1, "max_values": 1}]}]}
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        return await self._feed(self._base(3, as_, guild_id, channel, data, message))
+
     async def submit_modal(self, custom_id: str, values: dict[str, str], *, as_: Member,
                            guild_id: int | None = None) -> Reply:
         guild_id = guild_id if guild_id is not None else self.default_guild
@@ -312,12 +357,14 @@ class Harness:
 
     @property
     def default_guild(self) -> int | None:
-        return self.bot.settings.leagues[0].guild_id if self.bot.settings.leagues else None
+        guilds = self.league_guilds or [lg.guild_id for lg in self.bot.settings.all_leagues]
+        return guilds[0] if guilds else None
 
     # --- people -----------------------------------------------------------------------------
     def member(self, name: str, *, roles: Iterable[str] = (), league: int = 0,
                member_id: int | None = None, manage_guild: bool = False) -> Member:
-        cfg = self.bot.settings.leagues[league]
+        cfg = self.bot.settings.league_for_guild(self.league_guilds[league])
+        assert cfg is not None
         role_ids = tuple(getattr(cfg.roles, r) for r in roles if getattr(cfg.roles, r))
         member = Member(id=member_id or next_id(), name=name, role_ids=role_ids, manage_guild=manage_guild)
         self.join(member, cfg.guild_id)

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import discord
+
 from bot.errors import UserFacingError
 from bot.settings import Settings
-from tests.conftest import SampleLeague, league_config, make_settings
+from tests.commands.empty_server import hand_to_discord
+from tests.conftest import CHANNELS, ROLES, SampleLeague, league_config, make_settings
 from tests.harness import Attachment, Harness, Member, Reply
 
 Actor = Callable[[SampleLeague], Member]
@@ -144,6 +147,42 @@ NEW_PLAYER = Attachment("players.csv", b"discord_id,name,team,position,gender\n"
 NEW_TEAM = Attachment("teams.csv", b"team,division,captain_discord_ids,channel_id\nRavens,South,800000000000000002,\n")
 
 
+async def in_discord(run: Run) -> None:
+    await hand_to_discord(run.h.bot)
+
+
+async def other_server(run: Run) -> None:
+    run.h.add_guild(OTHER_SERVER, "New server", [], [9001])
+
+
+def owner(league: SampleLeague) -> Member:
+    """Manage Server makes a commissioner (bot/access.py): on a server with no league, the only one."""
+    return Member(id=700_000_000_000_000_009, name="Owner Olga", manage_guild=True)
+
+
+OTHER_SERVER = 999_999_999_999_999_999
+RAVENS = do("/setup team", commissioner, {"name": "Ravens"})
+SETUP_SCENARIOS: dict[str, Scenario] = {
+    "/setup league": Scenario({"commissioner": owner}, {"guild_id": OTHER_SERVER, "preset": "indoor-soccer",
+                                                         "name": "Sunday Soccer", "timezone": "Europe/London"},
+                              "Sunday Soccer is set up", ("leagues", "league_setups", "setup_changes"),
+                              setup=(other_server,)),
+    "/setup roles": Scenario(by("commissioner"), {"referee": discord.Object(ROLES["captain"])}, "roles.referee",
+                             ("league_setups", "setup_changes"), setup=(in_discord,)),
+    "/setup channels": Scenario(by("commissioner"), {"admin": discord.Object(CHANNELS["referees"])},
+                                "channels.admin", ("league_setups", "setup_changes"), setup=(in_discord,)),
+    "/setup team": Scenario(by("commissioner"), {"name": "Ravens"}, "Ravens: created", ("teams", "setup_changes"),
+                            setup=(in_discord,)),
+    "/setup team-remove": Scenario(by("commissioner"), {"name": "Ravens"}, "Ravens is removed", ("teams",),
+                                   setup=(in_discord, RAVENS)),
+    "/setup rule": Scenario(by("commissioner"), {"key": "roster_limit", "value": "15"}, "rules.roster_limit",
+                            ("league_setups", "setup_changes"), setup=(in_discord,)),
+    "/setup reminders": Scenario(by("commissioner"), {"games": "3d 2h"}, "reminders.game_offsets",
+                                 ("league_setups", "setup_changes"), setup=(in_discord,)),
+    "/setup show": Scenario(by("commissioner"), {}, "**roles.captain**"),
+    "/team invite": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Posted a Join button", ("outbox",)),
+}
+
 SCENARIOS: dict[str, Scenario] = {
     "/announce": Scenario(by("commissioner"), {"message": "Rink 2 is closed Saturday"}, "Posting it in",
                           ("outbox",)),
@@ -199,6 +238,7 @@ SCENARIOS: dict[str, Scenario] = {
     "/roster remove": Scenario(by("captain", "commissioner"), lambda lg: {"player": lg.player("Bea Quinn")},
                                "Bea Quinn was removed from Hawks", ("roster_entries",)),
     "/roster show": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Gus Lee"),
+    **SETUP_SCENARIOS,
     "/shootout check": Scenario(by("captain", "referee", "commissioner"), {"game": "G1"},
                                 "1. Alice Hart\n2. Carl Diaz\n3. Dan Roy", setup=(READY, ORDER)),
     # Co-ed lets anyone shoot: only an indoor-soccer playoff game has a floor to mark.

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from discord import app_commands
 from hypothesis import HealthCheck, given, settings
@@ -29,10 +30,12 @@ from bot.clock import FixedClock
 from bot.errors import UserFacingError
 from storage.db import create_engine
 from tests.conftest import (
+    CHANNELS,
     OTHER_CHANNELS,
     OTHER_GUILD,
     OTHER_ROLES,
     PG_URL_ENV,
+    ROLES,
     SampleLeague,
     _pg_admin,
     league_config,
@@ -111,6 +114,10 @@ def option_strategy(world: World, option: dict[str, Any]) -> st.SearchStrategy[A
         people = [*world.actors, world.other_member, Member(id=1, name="Ghost"),
                   world.sample.player("Omar Fox"), world.sample.player("Uma Reed")]
         return st.sampled_from(people)
+    if kind == 8:  # role: this server's, the other league's, an unknown one
+        return st.sampled_from([*ROLES.values(), *OTHER_ROLES.values(), 77]).map(discord.Object)
+    if kind == 7:  # channel: this server's, the other league's, an unknown one
+        return st.sampled_from([*CHANNELS.values(), *OTHER_CHANNELS.values(), 78]).map(discord.Object)
     if kind == 11:  # attachment
         return st.one_of(
             st.sampled_from([b"", b"\xff\xfe\x00", b"team,division\n", b"a,b,c\n1,2,3\n"]),

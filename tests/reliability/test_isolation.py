@@ -36,6 +36,7 @@ from bot.services.messages.relays import RelayService, Responder
 from cogs.rule import rules_service
 from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, Suspension
 from storage.repos import core
+from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
 from tests.harness.fake_discord import next_id
@@ -52,6 +53,7 @@ ALICE = 500_000_000_000_000_001  # Hawks' captain in the first league, plays for
 BEA = 500_000_000_000_000_002  # only in the first league
 OLGA = 800_000_000_000_000_001  # the second server's commissioner, captain of Ravens there
 KOFI = 800_000_000_000_000_002
+QUIET_QUINN = 500_000_000_000_000_099  # only in the first league, no gender category
 LYNX_CHANNEL, RAVENS_CHANNEL = 4101, 4102
 
 OTHER_TEAMS = f"""team,division,captain_discord_ids,channel_id
@@ -278,10 +280,17 @@ class IsolationWorld(World):
             assert report.summary(), kind
         await rules_service(bot).import_rulebook(self.l1, FIRST_RULEBOOK.encode(), "first.txt")
         await rules_service(bot).import_rulebook(self.l2, SECOND_RULEBOOK.encode(), "second.txt")
+        # The first league is one set up in Discord (its settings and their audit trail are league rows too).
+        await hand_to_discord(bot)
+        await self.ok("/setup rule", kay, key="roster_limit", value="20")
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
             await self.ok("/checkin", s.player(name), status="in", game="G1")
+        # A Hawks player with no gender category checks in: asked once (a gender_asks row).
+        quiet = Member(QUIET_QUINN, "Quiet Quinn")
+        await self.ok("/roster add", hawks, player=quiet)
+        await self.ok("/checkin", quiet, status="maybe", game="G1")
         for member_id, name in LYNX_IN:
             await self.ok("/checkin", Member(member_id, name), guild=OTHER_GUILD, status="in", game="G1")
         await self.ok("/deadline add", kay, name=f"{SECRET} team fees", due="2030-02-01 12:00", audience="team:Hawks")
@@ -357,9 +366,12 @@ GAMES = ("G2", "G1", "G5")  # only on the first server (played) · on both · on
 TEAMS = ("Hawks", "Owls", "Bears")
 TEXT = "isolation probe"  # free text never names the first server: the second league may store it
 ID_OPTIONS = {"suspension": "suspension", "appeal": "appeal", "id": "dispute", "deadline": "deadline"}
+# /setup's options that autocomplete from what every league shares (presets, zones, rule settings).
+PUBLIC_OPTIONS = {"preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit",
+                  "section": "lineup"}
 NAMED_OPTIONS = ("game", "team", "home", "away", "forfeit_team", "winner", "division", "matchup", "audience",
                  "citation", "question", "shooter", "shooters", "players", "preferred", "infraction", "code",
-                 "starts_at", "due", "nudges", *ID_OPTIONS)
+                 "starts_at", "due", "nudges", "name", *PUBLIC_OPTIONS, *ID_OPTIONS)
 FIRST_SERVER_FILES = {
     # a team of the second league pointed at a channel of the first server
     "/import teams": f"team,division,captain_discord_ids,channel_id\nRavens,East,{OLGA},600000000000000001\n",
@@ -399,7 +411,7 @@ def probe_options(world: IsolationWorld, command: LeafCommand, k: int) -> dict[s
                 "shooter": ("Alice Hart", "Omar Fox")[k % 2], "shooters": "Alice Hart, Carl Diaz, Dan Roy",
                 "players": "Alice Hart, Carl Diaz, Dan Roy", "preferred": "Alice Hart, Carl Diaz, Dan Roy",
                 "infraction": "slashing", "code": "G2", "starts_at": "2030-02-15 19:00", "due": "2030-02-15 19:00",
-                "nudges": "24h",
+                "nudges": "24h", "name": TEAMS[k % 3], **PUBLIC_OPTIONS,
             }[name]
         elif not option.get("required"):
             continue
@@ -523,6 +535,13 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         "RelayButton": [f"sideline:relay:{action}:{relay}" for relay in world.ids["relay"]
                         for action in ("ack", "reply")],
         "RuleButton": [f"sideline:rule:{world.l1}:{citation}" for citation in ("1.1", "1.3", "2.2", "Section 1")],
+        # the first league's teams and players (imported first: the lowest ids), named by either league;
+        # Owls and Bears (2, 3): a DM press by Hawks's captain on a Hawks request is his to answer
+        "JoinDecisionButton": [f"sideline:join@{league}:{team}:{player}:skater:{answer}"
+                               for league in (world.l1, world.l2) for team in (2, 3) for player in (1, 2)
+                               for answer in ("yes", "no")],
+        "JoinAskButton": [f"sideline:joinask@{league}:{team}" for league in (world.l1, world.l2) for team in (1, 2)],
+        "GenderSelect": [f"sideline:gender@{world.l1}"],
     }
 
 
@@ -692,9 +711,10 @@ def test_commands_from_the_other_server_cannot_reach_this_servers_data(
 # --- 5. services and repositories, directly (after the commands: they must not pre-empt them) ---------------------
 def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: IsolationWorld) -> None:
     bot = world.h.bot
-    olga = Caller(OLGA, "Other Olga", bot.settings.leagues[1], world.l2, frozenset(OTHER_ROLES.values()),
-                  manages_server=True)
-    alice = Caller(ALICE, "A. Hart", bot.settings.leagues[1], world.l2, frozenset(OTHER_ROLES.values()))
+    other = bot.settings.league_for_guild(OTHER_GUILD)
+    assert other is not None
+    olga = Caller(OLGA, "Other Olga", other, world.l2, frozenset(OTHER_ROLES.values()), manages_server=True)
+    alice = Caller(ALICE, "A. Hart", other, world.l2, frozenset(OTHER_ROLES.values()))
 
     async def check() -> None:
         for dispute in world.ids["dispute"]:

@@ -220,7 +220,11 @@ class Discipline:
     """
 
     def __init__(self, leagues: Iterable[LeagueSettings]) -> None:
-        self.rules_by_key: Mapping[str, DisciplineRules] = {lg.key: lg.rules.discipline for lg in leagues}
+        self.leagues = leagues  # may be live (bot.settings.AllLeagues): a league set up in Discord joins
+
+    @property
+    def rules_by_key(self) -> Mapping[str, DisciplineRules]:
+        return {lg.key: lg.rules.discipline for lg in self.leagues}
 
     async def rules(self, session: AsyncSession, league_id: int) -> DisciplineRules:
         league = await session.get(League, league_id)

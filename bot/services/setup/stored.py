@@ -1,0 +1,65 @@
+"""A league set up in Discord, between its database rows and the ``[[leagues]]`` table it stands for.
+
+The table goes through the config file's own checks (bot/settings.py ``league_from_table``), so a
+value /setup accepts is one config.toml would accept, and the export is that same table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.settings import LeagueSettings, league_from_table
+from storage.models import League, LeagueSetup
+
+SOURCE = "/setup"
+ROLE_NAMES = ("captain", "referee", "commissioner")
+CHANNEL_NAMES = ("announcements", "standings", "referees", "admin")
+
+
+@dataclass(frozen=True)
+class StoredLeague:
+    league_id: int
+    settings: LeagueSettings
+
+
+def league_table(league: League, setup: LeagueSetup) -> dict[str, Any]:
+    """The ``[[leagues]]`` table config.toml would hold for this league (ids as integers)."""
+    table: dict[str, Any] = {"key": league.key, "name": league.name, "guild_id": league.guild_id,
+                             "preset": league.preset, "timezone": setup.timezone}
+    roles = {r: getattr(setup, f"{r}_role_id") for r in ROLE_NAMES if getattr(setup, f"{r}_role_id")}
+    channels = {c: getattr(setup, f"{c}_channel_id") for c in CHANNEL_NAMES if getattr(setup, f"{c}_channel_id")}
+    if roles:
+        table["roles"] = roles
+    if channels:
+        table["channels"] = channels
+    reminders: dict[str, list[str]] = {}
+    if setup.game_offsets is not None:
+        reminders["game_offsets"] = list(setup.game_offsets)
+    if setup.captain_alert_offsets is not None:
+        reminders["captain_alert_offsets"] = list(setup.captain_alert_offsets)
+    if reminders:
+        table["reminders"] = reminders
+    if setup.rule_overrides:
+        table["rules"] = dict(setup.rule_overrides)
+    return table
+
+
+def build(league: League, setup: LeagueSetup) -> LeagueSettings:
+    """The league's settings, checked as config.toml's are (SettingsError if a stored value no longer fits)."""
+    return league_from_table(league_table(league, setup), SOURCE)
+
+
+async def rows_for_guild(session: AsyncSession, guild_id: int) -> tuple[League, LeagueSetup] | None:
+    row = (await session.execute(select(League, LeagueSetup).join(LeagueSetup, LeagueSetup.league_id == League.id)
+                                 .where(League.guild_id == guild_id))).first()
+    return (row[0], row[1]) if row else None
+
+
+async def all_stored(session: AsyncSession) -> list[StoredLeague]:
+    rows = (await session.execute(select(League, LeagueSetup)
+                                  .join(LeagueSetup, LeagueSetup.league_id == League.id))).all()
+    return [StoredLeague(league.id, build(league, setup)) for league, setup in rows]

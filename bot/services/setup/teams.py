@@ -1,0 +1,101 @@
+"""/setup team and /setup team-remove: a league's teams, their channels and captains, from Discord."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.clock import Clock
+from bot.discord_text import clean_text
+from bot.errors import Conflict, InvalidInput, NoLeague, NotFound
+from bot.services.setup.league_setup import START, Actor, LeagueSetupService
+from storage.models import Game, League, SetupChange, Team, TeamCaptain
+from storage.repos import core
+
+
+@dataclass(frozen=True)
+class TeamChange:
+    team: str
+    created: bool
+    changes: list[str]
+
+
+class TeamSetupService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, leagues: LeagueSetupService) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.leagues = leagues  # its permission check and "managed by the file" refusal
+
+    async def _league_id(self, session: AsyncSession, guild_id: int) -> int:
+        league_id = await session.scalar(select(League.id).where(League.guild_id == guild_id))
+        if league_id is None:
+            raise NoLeague(START)
+        return league_id
+
+    async def save(self, guild_id: int, actor: Actor, *, name: str, channel_id: int | None,
+                   captain_id: int | None) -> TeamChange:
+        """Create the team, or update the one with exactly this name; a name differing only in case clashes."""
+        if self.leagues.check(guild_id, actor) is None:
+            raise NoLeague(START)
+        name = " ".join(clean_text(name).split())[:100]
+        if not name:
+            raise InvalidInput("Give the team a name.")
+        async with self.sessions.begin() as session:
+            league_id = await self._league_id(session, guild_id)
+            team = await core.team_by_name(session, league_id, name)
+            if team is not None and team.name != name:
+                raise Conflict(f"There is already a team called {team.name}; team names can't differ only in "
+                               f"case. Use /setup team name:{team.name} to change it.")
+            created = team is None
+            changes: list[str] = []
+            if team is None:
+                team = Team(league_id=league_id, name=name)
+                session.add(team)
+                await session.flush()
+                changes.append("created")
+            if channel_id is not None and team.channel_id != channel_id:
+                self._audit(session, league_id, actor, f"teams.{name}.channel", team.channel_id, channel_id)
+                team.channel_id = channel_id
+                changes.append(f"channel <#{channel_id}>")
+            if captain_id is not None:
+                captains = set((await session.scalars(
+                    select(TeamCaptain.discord_id).where(TeamCaptain.team_id == team.id))).all())
+                if captain_id not in captains:
+                    session.add(TeamCaptain(league_id=league_id, team_id=team.id, discord_id=captain_id))
+                    self._audit(session, league_id, actor, f"teams.{name}.captain", None, captain_id)
+                    changes.append(f"captain <@{captain_id}>")
+            if created:
+                self._audit(session, league_id, actor, f"teams.{name}", None, "created")
+            return TeamChange(team.name, created, changes)
+
+    async def remove(self, guild_id: int, actor: Actor, name: str) -> str:
+        """Retire a team that never played; one with games on the schedule stays (its history matters)."""
+        if self.leagues.check(guild_id, actor) is None:
+            raise NoLeague(START)
+        async with self.sessions.begin() as session:
+            league_id = await self._league_id(session, guild_id)
+            team = await core.team_by_name(session, league_id, name)
+            if team is None:
+                raise NotFound(f"No team called {name!r} in this league.")
+            result = await session.execute(
+                select(Game.status, func.count()).where(
+                    Game.league_id == league_id, or_(Game.home_team_id == team.id, Game.away_team_id == team.id))
+                .group_by(Game.status))
+            counts: dict[str, int] = {status: n for status, n in result.all()}
+            if counts.get("final"):
+                raise Conflict(f"{team.name} has played {counts['final']} game(s), so it stays in the standings "
+                               "and history; it can't be removed.")
+            if sum(counts.values()):
+                raise Conflict(f"{team.name} has {sum(counts.values())} game(s) on the schedule; cancel or "
+                               "move them first, then remove the team.")
+            self._audit(session, league_id, actor, f"teams.{team.name}", "created", None)
+            await session.execute(delete(Team).where(Team.id == team.id))  # captains, roster: ON DELETE CASCADE
+            return team.name
+
+    def _audit(self, session: AsyncSession, league_id: int, actor: Actor, key: str,
+               old: object | None, new: object | None) -> None:
+        session.add(SetupChange(league_id=league_id, changed_by=actor.discord_id, changed_at=self.clock.now(),
+                                key=key[:100], old_value=None if old is None else str(old),
+                                new_value=None if new is None else str(new)))
