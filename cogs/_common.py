@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -13,7 +13,7 @@ from bot.errors import NoLeague
 from storage.repos import core
 
 if TYPE_CHECKING:
-    from bot.app import SidelineBot
+    from bot.client import SidelineBot
 
 #: Name of the ``extras`` key that records who may use a command (read by the permission tests).
 REQUIRES = "requires"
@@ -25,7 +25,9 @@ def requires(*roles: Role) -> dict[str, Any]:
 
 
 def bot_of(interaction: discord.Interaction) -> SidelineBot:
-    return interaction.client  # type: ignore[return-value]
+    """The bot an interaction came to: discord.py types ``Interaction.client`` as any Client unless the
+    interaction is annotated with the bot's class, and every interaction here comes to a SidelineBot."""
+    return cast("SidelineBot", interaction.client)
 
 
 def suggesting_for(interaction: discord.Interaction) -> Caller | None:

@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, TypeGuard
 
 Decided = Literal["regulation", "overtime", "shootout", "forfeit"]
 GameKind = Literal["regular", "seeding", "playoff"]
@@ -58,12 +58,12 @@ class StandingsError(ValueError):
     """Input the standings engine cannot count: a malformed result, an unknown team, bad rules."""
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_count(value: object) -> bool:
-    return _is_int(value) and value >= 0  # type: ignore[operator]
+    return _is_int(value) and value >= 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +119,12 @@ class GameResult:
         elif self.forfeit_team is not None or self.penalty_waived:
             raise bad("forfeit_team and penalty_waived are only for forfeits")
 
+    @property
+    def shootout(self) -> tuple[int, int]:
+        """The shootout's scores, home first; only for a game decided by one (checked above)."""
+        assert self.shootout_home is not None and self.shootout_away is not None
+        return self.shootout_home, self.shootout_away
+
 
 @dataclass(frozen=True, slots=True)
 class PointAdjustment:
@@ -138,7 +144,7 @@ class StandingsRules:
     """
 
     # Youth 1.10 / 2.13A: two points for a win, one for a tie, none for a loss. Indoor soccer
-    # leaves points to the league (product spec §2 default: 3-1-0).
+    # leaves points to the league (docs/product.md §2 default: 3-1-0).
     points_win: int = 2
     points_tie: int = 1
     points_loss: int = 0
@@ -210,7 +216,7 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         standings_forfeit_score=(5, 0),
         standings_tiebreakers=("points", "wins", "head_to_head", "goal_diff"),
     ),
-    # Indoor soccer: the rulebook is silent on points and order; product spec §2: points are a
+    # Indoor soccer: the rulebook is silent on points and order; docs/product.md §2: points are a
     # setting (default 3-1-0), then goal differential, then goals scored. Regular-season games
     # may end tied ("No overtime will be played during the regular season").
     "indoor-soccer": StandingsRules(
@@ -338,13 +344,12 @@ def _aggregate(rules: StandingsRules, teams: Mapping[str, str], games: Iterable[
         a[_GF] += ag
         a[_GA] += hg
         if decided == "shootout":
-            sh = g.shootout_home
-            sa = g.shootout_away
+            sh, sa = g.shootout
             h[_SO_GF] += sh
             h[_SO_GA] += sa
             a[_SO_GF] += sa
             a[_SO_GA] += sh
-            if sh > sa:  # type: ignore[operator]
+            if sh > sa:
                 h[_W_SO] += 1
                 a[_L_SO] += 1
             else:
@@ -460,8 +465,8 @@ def _head_to_head_points(
     counted = frozenset(rules.standings_counted_kinds)
     get = group_of.get
     for g in games:
-        group = get(g.home)
-        if group is None or group != get(g.away) or g.kind not in counted:
+        home_group = get(g.home)
+        if home_group is None or home_group != get(g.away) or g.kind not in counted:
             continue
         home_points, away_points = _game_points(rules, g)
         points[g.home] += home_points
@@ -474,7 +479,8 @@ def _game_points(rules: StandingsRules, g: GameResult) -> tuple[int, int]:
     if g.decided == "forfeit":
         home_won, extra_time = g.forfeit_team == g.away, False
     elif g.decided == "shootout":
-        home_won, extra_time = g.shootout_home > g.shootout_away, True  # type: ignore[operator]
+        sh, sa = g.shootout
+        home_won, extra_time = sh > sa, True
     elif g.home_goals == g.away_goals:
         return rules.points_tie, rules.points_tie
     else:

@@ -72,12 +72,12 @@ def plural(n: int, word: str) -> str:
 def pure_suspension(row: Suspension) -> rules_.Suspension:
     return rules_.Suspension(id=row.id, player_id=row.player_id, team_id=row.team_id, games=row.games,
                              issued_at=row.issued_at, reason=row.reason,
-                             status=row.status)  # type: ignore[arg-type]
+                             status=row.status)
 
 
 def pure_appeal(row: Appeal) -> rules_.Appeal:
     return rules_.Appeal(id=row.id, suspension_id=row.suspension_id, filed_at=row.filed_at, reason=row.reason,
-                         outcome=row.outcome, decided_at=row.decided_at)  # type: ignore[arg-type]
+                         outcome=row.outcome, decided_at=row.decided_at)
 
 
 async def appeals_of(session: AsyncSession, league_id: int, suspension_id: int) -> list[Appeal]:
