@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine (Python 3.11+ is the only prerequisite):
 #   make run    set up .venv and start the bot (SQLite by default; needs SIDELINE_TOKEN)
-#   make test   set up .venv and run the linters and the whole test suite
+#   make test   set up .venv and run the linters and the whole test suite, on every core
+#               (pytest-xdist), printing the 15 slowest tests
 #   make test-lowest   the storage, service and command tests on the lowest versions pyproject.toml
 #                      allows (constraints-lowest.txt, in .venv-lowest), on SQLite
 PYTHON ?= python3
@@ -38,11 +39,11 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto --durations=15 $(PYTEST_ARGS)
 
 # SQLite only: the PostgreSQL run of these tests takes several times as long (the normal run covers it).
 test-lowest: setup-lowest
-	SIDELINE_TEST_PG_URL= $(LOWEST)/bin/python -m pytest $(LOWEST_TESTS) $(PYTEST_ARGS)
+	SIDELINE_TEST_PG_URL= $(LOWEST)/bin/python -m pytest -n auto $(LOWEST_TESTS) $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) $(LOWEST) .pytest_cache .ruff_cache

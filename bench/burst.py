@@ -1,6 +1,6 @@
 """Interactions arriving at a fixed rate, as Discord delivers them: what a user waits for an answer.
 
-Run: python -m bench.burst [--rates 100,300,1000] [--seconds 10] [--with-background]
+Run: python -m bench.burst [--rates 100,300,1000] [--seconds 10] [--with-background] [--only KIND]
 
 Open loop: interactions arrive at R per second for 10 s whether or not earlier ones have been
 answered, through the real command tree (raw INTERACTION_CREATE in, captured HTTP out) against
@@ -88,14 +88,14 @@ class StallMonitor:
 
 
 def payloads(harness: Any, upcoming: Any, team_index: dict[int, int], count: int,
-             rng: random.Random) -> Iterator[tuple[str, dict[str, Any]]]:
+             rng: random.Random, mix: list[str] = MIX) -> Iterator[tuple[str, dict[str, Any]]]:
     """Interactions as Discord would send them, built before the clock starts."""
     from cogs._checkin_buttons import custom_id_for
     from tests.harness import Member
 
     guild = harness.default_guild
     for _ in range(count):
-        kind = rng.choice(MIX)
+        kind = rng.choice(mix)
         game = rng.choice(upcoming)
         team = team_index[game.home_team_id]
         player = Member(id=player_id(team, rng.randrange(1, 19)), name="P")
@@ -128,10 +128,10 @@ def button_payload(harness: Any, custom_id: str, member: Any, guild: int) -> dic
 
 
 async def drive(harness: Any, upcoming: Any, team_index: dict[int, int], rate: int, seconds: float,
-                rng: random.Random) -> Run:
+                rng: random.Random, mix: list[str] = MIX) -> Run:
     """Feed `rate` interactions a second for `seconds`, on schedule, then wait for the answers."""
     run = Run(rate)
-    planned = list(payloads(harness, upcoming, team_index, int(rate * seconds), rng))
+    planned = list(payloads(harness, upcoming, team_index, int(rate * seconds), rng, mix))
     feed = harness.bot._connection.parsers["INTERACTION_CREATE"]
 
     def on_call(call: Any) -> None:
@@ -244,7 +244,7 @@ async def database(kind: str):  # type: ignore[no-untyped-def]
         await admin.close()
 
 
-async def bench(kind: str, rates: list[int], seconds: float, with_background: bool) -> None:
+async def bench(kind: str, rates: list[int], seconds: float, with_background: bool, mix: list[str] = MIX) -> None:
     async with database(kind) as url:
         harness, upcoming, team_index = await build(url, roster_limit=80)
         rng = random.Random(7)
@@ -252,7 +252,7 @@ async def bench(kind: str, rates: list[int], seconds: float, with_background: bo
             await drive(harness, upcoming, team_index, 50, 2, rng)  # warm up: caches, first standings
             capacity = 0
             for rate in rates:
-                run = await drive(harness, upcoming, team_index, rate, seconds, rng)
+                run = await drive(harness, upcoming, team_index, rate, seconds, rng, mix)
                 report(run, kind)
                 if percentile(run.all_acks_ms(), 99) <= 100:
                     capacity = max(capacity, rate)
@@ -275,13 +275,17 @@ def main() -> None:
     parser.add_argument("--rates", default="100,300,1000")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--with-background", action="store_true")
+    parser.add_argument("--only", choices=KINDS, help="one kind of interaction instead of the mix "
+                        "(e.g. rule: no database at all, the ceiling of the command tree and the loop)")
     args = parser.parse_args()
+    mix = [args.only] if args.only else MIX
     rates = [] if args.with_background else [int(r) for r in args.rates.split(",") if r]
     kinds = ["sqlite"] + (["postgresql"] if os.environ.get("SIDELINE_BENCH_PG_URL") else [])
     for kind in kinds:
-        asyncio.run(bench(kind, rates, args.seconds, args.with_background))
+        asyncio.run(bench(kind, rates, args.seconds, args.with_background, mix))
     print(describe())
     extra = "--with-background" if args.with_background else f"--rates {args.rates}"
+    extra += f" --only {args.only}" if args.only else ""
     print(reproduce("bench.burst", extra))
 
 

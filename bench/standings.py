@@ -21,7 +21,8 @@ import time
 from collections import Counter
 from dataclasses import replace
 
-from bot.league.standings import STANDINGS_PRESETS, GameResult, compute_standings
+from bot.league.standings.presets import STANDINGS_PRESETS
+from bot.league.standings.table import GameResult, compute_standings
 
 SIZES = (1_000, 10_000, 100_000)
 GOAL_MS = 100.0

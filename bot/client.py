@@ -21,7 +21,7 @@ from bot.services.leagues import register_leagues
 from bot.settings import LeagueSettings, Settings
 from bot.tree import IN_A_DM, NO_MENTIONS, SidelineTree
 from storage import migrate
-from storage.db import create_engine, session_factory
+from storage.db import create_engine, create_reader, session_factory
 
 log = logging.getLogger("sideline")
 
@@ -44,7 +44,8 @@ class SidelineBot(commands.Bot):
         )
         self.settings = settings
         self.engine = engine or create_engine(settings.database_url)
-        self.sessions = session_factory(self.engine)
+        self.reader = create_reader(self.engine)  # SQLite: reads beside the one writer
+        self.sessions = session_factory(self.engine, self.reader)
         self.clock: Clock = clock or SystemClock()
         self.league_ids: dict[int, int] = {}  # guild id -> league row id
         self.services = build_services(settings, self.sessions, self.clock)
@@ -113,4 +114,6 @@ class SidelineBot(commands.Bot):
         self.scheduler.shutdown()
         await super().close()
         await self.courier.close()
+        if self.reader is not None:
+            await self.reader.dispose()
         await self.engine.dispose()

@@ -12,30 +12,31 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
-from bot.services import deadlines, notes, outbox, reminders
+from bot.services import deadlines, outbox, reminders
 from bot.services.announcements import AnnouncementService
-from bot.services.appeals import AppealService
-from bot.services.checkins import CheckInService
+from bot.services.checkins.service import CheckInService
 from bot.services.deadlines import DeadlineService
-from bot.services.discipline import Discipline
-from bot.services.disputes import DisputeService
+from bot.services.discipline.appeals import AppealService
+from bot.services.discipline.core import Discipline
+from bot.services.discipline.penalties import PenaltyService
+from bot.services.discipline.suspensions import SuspensionService
 from bot.services.games import GameService
 from bot.services.imports import ImportService
-from bot.services.notes import NoteService
+from bot.services.messages import notes
+from bot.services.messages.disputes import DisputeService
+from bot.services.messages.notes import NoteService
+from bot.services.messages.relays import RelayService
 from bot.services.outbox import OutboxKinds
-from bot.services.penalties import PenaltyService
 from bot.services.playoffs import PlayoffService
 from bot.services.profile import ProfileService
-from bot.services.relays import RelayService
 from bot.services.reminders import LateDropouts, LineupAlerts
 from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
-from bot.services.shootout_orders import ShootoutOrderService
-from bot.services.shootout_scoring import ShootoutScoringService
+from bot.services.shootouts.orders import ShootoutOrderService
+from bot.services.shootouts.scoring import ShootoutScoringService
 from bot.services.standings import StandingsService
-from bot.services.suspensions import SuspensionService
 from bot.settings import Settings
 
 

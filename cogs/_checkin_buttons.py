@@ -24,8 +24,8 @@ import discord
 from bot.access import Caller
 from bot.discord_text import clip, timestamp
 from bot.errors import NotAllowed
-from bot.services.checkin_presses import leagues_where_they_play
-from bot.services.checkins import CheckInResult
+from bot.services.checkins.presses import leagues_where_they_play
+from bot.services.checkins.service import CheckInResult
 from bot.tree import NO_MENTIONS, ReportingItem
 from cogs._common import bot_of
 

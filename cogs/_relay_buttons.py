@@ -16,7 +16,16 @@ from typing import Any
 import discord
 
 from bot.discord_text import clip
-from bot.services.relays import ACK, BUTTON_PREFIX, REPLY, RelayLine, RelayService, RelayUpdate, Responder, button_id
+from bot.services.messages.relays import (
+    ACK,
+    BUTTON_PREFIX,
+    REPLY,
+    RelayLine,
+    RelayService,
+    RelayUpdate,
+    Responder,
+    button_id,
+)
 from bot.tree import NO_MENTIONS, ReportingItem, answer_reporting_errors
 from cogs._common import bot_of
 from storage.models.relays import TEXT_LIMIT

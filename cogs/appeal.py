@@ -15,9 +15,9 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import timestamp
-from bot.services.appeals import AppealDecided, AppealFiled
-from bot.services.discipline import REASON_LIMIT
-from bot.services.suspensions import MAX_GAMES
+from bot.services.discipline.appeals import AppealDecided, AppealFiled
+from bot.services.discipline.core import REASON_LIMIT
+from bot.services.discipline.suspensions import MAX_GAMES
 from bot.tree import NO_MENTIONS
 from cogs._common import bot_of, requires, suggesting_for
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
-from bot.services.checkins import Attendance, AttendanceLine
+from bot.services.checkins.service import Attendance, AttendanceLine
 from bot.tree import NO_MENTIONS
 from cogs._checkin_buttons import CheckInButton, checkin_reply
 from cogs._common import game_autocomplete

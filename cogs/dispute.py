@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clip, local_label, timestamp
-from bot.services.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine
+from bot.services.messages.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine
 from bot.tree import NO_MENTIONS
 from cogs._common import bot_of, game_autocomplete, requires, suggesting_for
 from storage.models.relays import TEXT_LIMIT

@@ -9,8 +9,8 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
-from bot.league.lineup import CheckedInPlayer, LineupReport
-from bot.services.checkins import TeamLineup
+from bot.league.lineup.check import CheckedInPlayer, LineupReport
+from bot.services.checkins.service import TeamLineup
 from bot.tree import NO_MENTIONS
 from cogs._common import game_autocomplete, requires
 

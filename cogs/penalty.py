@@ -10,7 +10,7 @@ from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.errors import NoLeague
-from bot.services.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
+from bot.services.discipline.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
 from bot.tree import NO_MENTIONS
 from cogs._common import bot_of, requires, suggesting_for
 

@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clip
-from bot.services.relays import RefereeChange
+from bot.services.messages.relays import RefereeChange
 from bot.tree import NO_MENTIONS
 from cogs._common import bot_of, game_autocomplete, requires
 

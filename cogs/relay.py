@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
-from bot.services.relays import RelayLine, RelaySent
+from bot.services.messages.relays import RelayLine, RelaySent
 from bot.tree import NO_MENTIONS
 from cogs._common import game_autocomplete, requires
 from cogs._relay_buttons import RelayButton, handle_answer, inbox_view

@@ -10,8 +10,8 @@ from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.errors import UserFacingError
-from bot.services.shootout_orders import OrderCheck, SubmittedOrder, SuggestedOrder
-from bot.services.shootout_scoring import AttemptRecorded, AttemptUndone, FloorMarked
+from bot.services.shootouts.orders import OrderCheck, SubmittedOrder, SuggestedOrder
+from bot.services.shootouts.scoring import AttemptRecorded, AttemptUndone, FloorMarked
 from bot.tree import NO_MENTIONS
 from cogs._common import bot_of, game_autocomplete, requires, team_autocomplete
 from cogs.results import STANDINGS_CHANGED

@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clean_user_text, clip, timestamp
-from bot.services.discipline import REASON_LIMIT, plural
-from bot.services.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine
+from bot.services.discipline.core import REASON_LIMIT, plural
+from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine
 from bot.tree import NO_MENTIONS
 from cogs._common import requires
 

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.client import SidelineBot
 from bot.discord_text import clip
-from bot.services.notes import NoteSent
+from bot.services.messages.notes import NoteSent
 from bot.tree import NO_MENTIONS
 from storage.models.relays import TEXT_LIMIT
 

@@ -2,10 +2,20 @@
 
 SQLite runs through ``sqlite+aiosqlite`` (every statement on aiosqlite's thread, never on the event
 loop), PostgreSQL through ``postgresql+asyncpg``; both run the same unit-of-work code.
+
+Units of work come in two kinds, and every service already says which it wants:
+``async with sessions.begin() as session`` may write; ``async with sessions() as session`` only
+reads. On SQLite the two kinds run on different connections: writers one at a time on the
+engine's single connection (BEGIN IMMEDIATE), readers beside them on connections of their own
+(WAL gives each reader a snapshot while a writer works; ``PRAGMA query_only`` makes a write there
+fail loudly instead of slipping past the writers' queue). So a /whoisin never waits behind a
+burst of check-ins. On PostgreSQL both kinds share one pool.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Result, event
@@ -14,6 +24,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: Reader connections on SQLite: each has its own aiosqlite thread, and the sqlite3 module lets go
+#: of the interpreter lock while SQLite works, so two readers use a second core.
+SQLITE_READERS = 2
 
 
 def is_sqlite(url: str) -> bool:
@@ -39,6 +52,18 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
+def create_reader(engine: AsyncEngine) -> AsyncEngine | None:
+    """SQLite: an engine of read-only connections to the same file, for units that only read
+    (dispose it with the writer's). None on PostgreSQL, whose pool serves reads as well."""
+    if engine.dialect.name != "sqlite":
+        return None
+    reader = create_async_engine(engine.url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+                                 pool_size=SQLITE_READERS, max_overflow=0, pool_timeout=120)
+    event.listen(reader.sync_engine, "connect", _sqlite_reader_pragmas)
+    event.listen(reader.sync_engine, "begin", _sqlite_begin_read)
+    return reader
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # Let SQLAlchemy, not the driver, decide when a transaction begins (see _sqlite_begin): the
     # pysqlite recipe in SQLAlchemy's SQLite dialect docs; aiosqlite's adapter has the same property.
@@ -51,15 +76,47 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_reader_pragmas(dbapi_connection: Any, record: Any) -> None:
+    _sqlite_pragmas(dbapi_connection, record)
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
+
+
+def _sqlite_begin_read(conn: Any) -> None:
+    """A deferred BEGIN: the unit's reads share one snapshot, and no lock is taken."""
+    conn.exec_driver_sql("BEGIN")
+
+
 def _sqlite_begin(conn: Any) -> None:
     """Take the write lock up front: a read-then-write unit never loses an update (docs/testing.md).
     While another process holds it, the wait (the busy timeout) is on aiosqlite's thread."""
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    """Units of work: ``async with sessions.begin() as session`` commits, or rolls back on error."""
-    return async_sessionmaker(engine, expire_on_commit=False)
+def session_factory(engine: AsyncEngine, reader: AsyncEngine | None = None) -> async_sessionmaker[AsyncSession]:
+    """Units of work: ``async with sessions.begin() as session`` commits, or rolls back on error;
+    ``async with sessions() as session`` reads, on ``reader`` when there is one (see above)."""
+    if reader is None:
+        return async_sessionmaker(engine, expire_on_commit=False)
+    return ReadsApart(engine, reader)
+
+
+class ReadsApart(async_sessionmaker[AsyncSession]):
+    """A session factory whose plain sessions read through ``reader`` while ``begin()`` units go
+    through the writer's engine."""
+
+    def __init__(self, writer: AsyncEngine, reader: AsyncEngine) -> None:
+        super().__init__(writer, expire_on_commit=False)
+        self.readers = async_sessionmaker(reader, expire_on_commit=False)
+
+    def __call__(self, **local_kw: Any) -> AsyncSession:
+        return self.readers(**local_kw)
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncSession]:  # type: ignore[override]
+        async with super().__call__() as session, session.begin():
+            yield session
 
 
 def writers_take_turns(session: AsyncSession) -> bool:

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from sqlalchemy import true
 from sqlalchemy.engine import URL, make_url
 
 from bot.app import create_bot
 from bot.clock import FixedClock
+from bot.services.checkins.queries import CheckInContextQuery
 from bot.settings import Settings, parse_settings
 from storage.db import create_engine
 from tests.harness import FakeDiscord, Harness, Member
@@ -176,3 +178,6 @@ def suspend_by_check(monkeypatch: pytest.MonkeyPatch, bot: object,
 
     monkeypatch.setattr(discipline, "reason", reason)
     monkeypatch.setattr(discipline, "candidates", everyone)
+    monkeypatch.setattr(discipline, "might_be_suspended", lambda league_id, player_id: true())
+    # The check-in's one read carries the flag: build it again with the patched check.
+    monkeypatch.setattr(bot.services.checkins, "context", CheckInContextQuery(discipline))  # type: ignore[attr-defined]

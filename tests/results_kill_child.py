@@ -29,7 +29,7 @@ from sqlalchemy import event  # noqa: E402
 from bot.app import create_bot  # noqa: E402
 from bot.clock import FixedClock  # noqa: E402
 from bot.league.rules import Rules  # noqa: E402
-from bot.league.standings import GameResult  # noqa: E402
+from bot.league.standings.table import GameResult  # noqa: E402
 from bot.services.results import Score, check_score  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from storage.db import create_engine  # noqa: E402

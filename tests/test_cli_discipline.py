@@ -14,9 +14,9 @@ import pytest
 from bot.access import Caller
 from bot.clock import FixedClock
 from bot.composition import build_services
-from bot.services.appeals import AppealService
-from bot.services.penalties import PenaltyService
-from bot.services.suspensions import SuspensionService
+from bot.services.discipline.appeals import AppealService
+from bot.services.discipline.penalties import PenaltyService
+from bot.services.discipline.suspensions import SuspensionService
 from bot.settings import load_settings
 from storage import migrate
 from storage.db import create_engine, session_factory

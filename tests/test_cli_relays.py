@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import FixedClock
-from bot.services.relays import AUDIT_COLUMNS
+from bot.services.messages.relays import AUDIT_COLUMNS
 from tests.commands.test_relay import press_on
 from tests.conftest import CHANNELS, GUILD, SampleLeague
 from tests.harness import Attachment, Harness
@@ -114,13 +114,13 @@ async def test_spreadsheet_formula_injection_relays_export_escapes_the_game(
 def _exports() -> list[tuple[str, Callable[[list[dict[str, object]], io.StringIO], None]]]:
     """Every CSV the project writes, as (name, write these rows)."""
     def relays(rows: list[dict[str, object]], out: io.StringIO) -> None:
-        from bot.cli_relays import write_audit_csv
+        from bot.cli.relays import write_audit_csv
 
         write_audit_csv(rows, out)  # type: ignore[arg-type]
 
     def discipline(only: str | None) -> Callable[[list[dict[str, object]], io.StringIO], None]:
         def write(rows: list[dict[str, object]], out: io.StringIO) -> None:
-            from bot.cli_discipline import write_csv as discipline_csv
+            from bot.cli.discipline import write_csv as discipline_csv
 
             kinds = ("penalties", "suspensions", "appeals")
             discipline_csv({k: (rows if k == (only or "penalties") else []) for k in kinds}, only, out)

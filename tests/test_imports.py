@@ -10,7 +10,7 @@ from sqlalchemy import String, cast, delete, func, literal, select
 
 from bot.imports.csv_rows import CsvImportError
 from bot.imports.importer import Importer
-from bot.services.discipline import Discipline
+from bot.services.discipline.core import Discipline
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, session_factory

@@ -18,8 +18,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import cli
-from bot.league import deadlines, discipline, lineup, shootout, standings
+from bot.league import deadlines
+from bot.league.discipline.catalogues import PENALTY_CATALOGUES
+from bot.league.discipline.penalties import PenaltyRecord, apply_penalty
+from bot.league.lineup.check import CheckedInPlayer, check_lineup
+from bot.league.lineup.presets import lineup_rules_for
 from bot.league.rules import PRESET_NAMES, preset
+from bot.league.shootout.eligibility import Shooter, ShootoutPool
+from bot.league.shootout.order import validate_order
+from bot.league.shootout.presets import ShootoutError
+from bot.league.shootout.scoring import score_shootout
+from bot.league.shootout.suggestion import suggest_order
+from bot.league.standings.table import GameResult, compute_standings
 from bot.settings import SettingsError, parse_settings
 from tests.conftest import GUILD, league_config
 
@@ -78,8 +88,8 @@ def test_shootout_suggestion_with_long_blocks_does_not_recurse() -> None:
     """The order search walks a block without recursing, whatever the block size."""
     rules = dataclasses.replace(preset("coed-ball-hockey").shootout, shootout_block_size=1000)
     pool = _pool(12, women=3)
-    order = shootout.suggest_order(rules, pool, _pool(10, women=2, first_id=100))
-    assert not shootout.validate_order(rules, pool, _pool(10, women=2, first_id=100), order)
+    order = suggest_order(rules, pool, _pool(10, women=2, first_id=100))
+    assert not validate_order(rules, pool, _pool(10, women=2, first_id=100), order)
 
 
 # --- the whole settings schema ------------------------------------------------------------------
@@ -158,10 +168,10 @@ def test_every_rule_setting_is_accepted_and_usable_or_one_config_line(
 
 # --- what the bot does with a league's rules ------------------------------------------------------
 
-def _pool(n: int, women: int, first_id: int = 1) -> shootout.ShootoutPool:
-    return shootout.ShootoutPool(tuple(
-        shootout.Shooter(first_id + i, f"P{first_id + i}", counts_as_woman=i < women,
-                         position="goalie" if i == n - 1 else "skater", on_floor=i % 5 != 4)
+def _pool(n: int, women: int, first_id: int = 1) -> ShootoutPool:
+    return ShootoutPool(tuple(
+        Shooter(first_id + i, f"P{first_id + i}", counts_as_woman=i < women,
+                position="goalie" if i == n - 1 else "skater", on_floor=i % 5 != 4)
         for i in range(n)))
 
 
@@ -172,34 +182,34 @@ def exercise(rules: Any) -> None:
     for kind in ("regular", "seeding", "playoff"):
         game.overtime_for(kind)
 
-    players = [lineup.CheckedInPlayer(i, f"P{i}", "goalie" if i == 0 else "skater",
-                                      "woman" if i % 3 == 0 else "man") for i in range(9)]
+    players = [CheckedInPlayer(i, f"P{i}", "goalie" if i == 0 else "skater",
+                               "woman" if i % 3 == 0 else "man") for i in range(9)]
     for division in (None, *rules.lineup.court_sizes_by_division):
-        lineup.check_lineup(lineup.lineup_rules_for(rules.lineup, division), players, roster_size=12)
+        check_lineup(lineup_rules_for(rules.lineup, division), players, roster_size=12)
 
     for own, other in ((_pool(12, 4), _pool(9, 2, 100)), (_pool(5, 1), None), (_pool(8, 0), _pool(8, 3, 100))):
         for playoff in (False, True):
             try:
-                order = shootout.suggest_order(rules.shootout, own, other, playoff=playoff)
-            except shootout.ShootoutError:
+                order = suggest_order(rules.shootout, own, other, playoff=playoff)
+            except ShootoutError:
                 continue  # a polite "not enough shooters", not a crash
-            shootout.validate_order(rules.shootout, own, other, order, playoff=playoff)
-            shootout.score_shootout(rules.shootout, [], playoff=playoff)
+            validate_order(rules.shootout, own, other, order, playoff=playoff)
+            score_shootout(rules.shootout, [], playoff=playoff)
 
     teams = {"Hawks": "North", "Owls": "North", "Bees": "South"}
-    results = [standings.GameResult("g1", "Hawks", "Owls", 3, 3),
-               standings.GameResult("g2", "Owls", "Hawks", 2, 2, decided="shootout", shootout_home=2,
-                                    shootout_away=1),
-               standings.GameResult("g3", "Hawks", "Owls", 0, 0, decided="forfeit", forfeit_team="Owls"),
-               standings.GameResult("g4", "Bees", "Owls", 1, 4, kind="seeding")]
-    standings.compute_standings(rules.standings, teams, results)
+    results = [GameResult("g1", "Hawks", "Owls", 3, 3),
+               GameResult("g2", "Owls", "Hawks", 2, 2, decided="shootout", shootout_home=2,
+                          shootout_away=1),
+               GameResult("g3", "Hawks", "Owls", 0, 0, decided="forfeit", forfeit_team="Owls"),
+               GameResult("g4", "Bees", "Owls", 1, 4, kind="seeding")]
+    compute_standings(rules.standings, teams, results)
 
-    catalogue = discipline.PENALTY_CATALOGUES[rules.preset]
-    prior: list[discipline.PenaltyRecord] = []
+    catalogue = PENALTY_CATALOGUES[rules.preset]
+    prior: list[PenaltyRecord] = []
     for infraction in catalogue[:12]:
-        outcome = discipline.apply_penalty(rules.discipline, catalogue, prior, infraction.key, 40,
-                                           game.regulation_minutes)
-        prior.append(discipline.PenaltyRecord(infraction.key, infraction.category, 40))
+        outcome = apply_penalty(rules.discipline, catalogue, prior, infraction.key, 40,
+                                game.regulation_minutes)
+        prior.append(PenaltyRecord(infraction.key, infraction.category, 40))
         assert outcome is not None
 
     now = datetime(2026, 6, 1, 18, tzinfo=UTC)

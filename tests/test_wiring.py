@@ -13,9 +13,9 @@ from sqlalchemy import select
 
 from bot.clock import FixedClock
 from bot.composition import build_services
-from bot.services.discipline import Discipline
+from bot.services.discipline.core import Discipline
 from bot.services.reminders import LineupAlerts
-from bot.services.shootout_orders import ShootoutOrderService
+from bot.services.shootouts.orders import ShootoutOrderService
 from bot.settings import Settings
 from storage.models import Game, League, Suspension, Team
 from tests.conftest import CHANNELS, GUILD, ROLES, SampleLeague, league_config, make_settings

@@ -25,7 +25,8 @@ from bot.imports.csv_rows import (
 from bot.imports.report import ImportReport
 from bot.imports.results import import_results
 from bot.imports.schedule import BATCH_ROWS, PLAN_GAMES, NewGame, SchedulePlan, plan_schedule, read_schedule
-from bot.league.lineup import LineupRules, check_roster_limit
+from bot.league.lineup.check import check_roster_limit
+from bot.league.lineup.presets import LineupRules
 from bot.services import deadlines, reminders
 from bot.services.reminders import plan_games
 from bot.services.results import ResultHook

@@ -15,13 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from bot.league.standings import (
-    GameResult,
-    PointAdjustment,
-    StandingsRow,
-    StandingsRules,
-    compute_standings,
-)
+from bot.league.standings.presets import StandingsRules
+from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
 
 MIN_TEAMS = 2
 MAX_TEAMS = 16

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
-from bot.league.discipline import DISCIPLINE_PRESETS, DisciplineRules
+from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
-from bot.league.lineup import LINEUP_PRESETS, LineupRules
-from bot.league.shootout import SHOOTOUT_PRESETS, ShootoutRules
-from bot.league.standings import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
+from bot.league.lineup.presets import LINEUP_PRESETS, LineupRules
+from bot.league.shootout.presets import SHOOTOUT_PRESETS, ShootoutRules
+from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
 
 PRESET_NAMES = ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")
 

@@ -35,7 +35,8 @@ from bot.league.playoffs import (
     render_bracket,
     seeds_from_standings,
 )
-from bot.league.standings import TEAM_NAME_FALLBACK, compute_standings
+from bot.league.standings.presets import TEAM_NAME_FALLBACK
+from bot.league.standings.table import compute_standings
 from bot.services.standings import game_results, point_adjustments, team_divisions
 from storage.models import PlayoffBracket
 

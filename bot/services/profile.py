@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.errors import InvalidInput, NotFound
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM, GENDERS
-from bot.services.checkin_queries import checkin_count_for_player
-from bot.services.checkins import forget_checkins
+from bot.services.checkins.queries import checkin_count_for_player
+from bot.services.checkins.service import forget_checkins
 from storage.models import Player
 from storage.repos import core
 

@@ -20,7 +20,7 @@ Choices the spec leaves open, decided here:
   women/non-binary, below the minimum to start, no goalie) is DMed to the team's captains once and
   recorded in ``captain_alerts``; it is told again only when its text changes (e.g. short by 2
   instead of 1), or when it comes back after being fixed.
-- A late drop-out (``bot.services.checkins``) DMs the team's captains at once (the team channel
+- A late drop-out (``bot.services.checkins.service``) DMs the team's captains at once (the team channel
   when it has no captains) and runs the lineup check right away.
 - Cancelling tells each team once; moving a game with ``/game move`` tells each team the new time,
   with the check-in buttons (answers given for the old time still stand).
@@ -42,19 +42,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.discord_text import clip, timestamp
-from bot.league.lineup import (
-    BELOW_MINIMUM_TO_START,
-    NO_GOALIE,
-    SHORT_OF_WOMEN,
-    CheckedInPlayer,
-    check_lineup,
-    lineup_rules_for,
-)
+from bot.league.lineup.check import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
+from bot.league.lineup.presets import lineup_rules_for
 from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
-from bot.services.checkin_queries import checkins_for_game
+from bot.services.checkins.queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
-from bot.services.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings, Settings
 from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team

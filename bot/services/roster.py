@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.league.lineup import check_roster_limit
+from bot.league.lineup.check import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
 from storage.models import Player, RosterEntry

@@ -11,7 +11,7 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import Conflict, NotFound
 from bot.league.game_status import Change, GameStateError, GameStatus, after
-from bot.services.checkin_queries import GameSides, game_sides
+from bot.services.checkins.queries import GameSides, game_sides
 from bot.services.people import membership, resolve_team_ref
 from storage.models import Game
 from storage.repos import core

@@ -1,6 +1,6 @@
 """The league table from stored results, the standings message kept up to date, point adjustments.
 
-The numbers come from the pure engine (bot.league.standings) with the league's preset; this module
+The numbers come from the pure engine (bot/league/standings/) with the league's preset; this module
 only loads results from storage, renders a phone-friendly monospace table and remembers which
 Discord message shows it, so that the message is edited in place after every result.
 """
@@ -24,15 +24,8 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
-from bot.league.standings import (
-    TEAM_NAME_FALLBACK,
-    TIEBREAKERS,
-    GameResult,
-    PointAdjustment,
-    StandingsRow,
-    StandingsRules,
-    compute_standings,
-)
+from bot.league.standings.presets import TEAM_NAME_FALLBACK, TIEBREAKERS, StandingsRules
+from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.settings import LeagueSettings

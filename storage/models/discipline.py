@@ -7,7 +7,9 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from bot.league.discipline import APPEAL_OUTCOMES, CATEGORIES, AppealOutcome, Category, SuspensionStatus
+from bot.league.discipline.appeals import APPEAL_OUTCOMES, AppealOutcome
+from bot.league.discipline.infractions import CATEGORIES, Category
+from bot.league.discipline.suspensions import SuspensionStatus
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Player, Team
 

@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.services.checkins import CheckInService
+from bot.services.checkins.service import CheckInService
 from cogs._checkin_buttons import checkin_view, custom_id_for
 from storage.db import create_engine
 from storage.models import CheckIn, Game, League, Player

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.services.relays import RelayService
+from bot.services.messages.relays import RelayService
 from storage.db import create_engine
 from storage.models import League, RefereeAssignment, Relay
 from tests.conftest import (

@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.services.notes import NOTES_PER_DAY
+from bot.services.messages.notes import NOTES_PER_DAY
 from storage.models import CaptainNote, OutboxMessage
 from tests.conftest import SampleLeague
 from tests.harness import Call, Harness

@@ -11,25 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.league.discipline import (
-    CATEGORIES,
-    DISCIPLINE_PRESETS,
-    PENALTY_CATALOGUES,
+from bot.league.discipline.appeals import (
     Appeal,
-    DisciplineError,
-    DisciplineRules,
-    Infraction,
-    PenaltyRecord,
-    Suspension,
     appeal_allowed,
     appeal_decision_due,
     appeal_window_closes,
-    apply_penalty,
     decide_appeal,
-    find_infraction,
-    games_remaining,
     is_final,
 )
+from bot.league.discipline.catalogues import PENALTY_CATALOGUES
+from bot.league.discipline.infractions import CATEGORIES, DisciplineError, Infraction, find_infraction
+from bot.league.discipline.penalties import PenaltyRecord, apply_penalty
+from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
+from bot.league.discipline.suspensions import Suspension, games_remaining
 
 COED = DISCIPLINE_PRESETS["coed-ball-hockey"]
 YOUTH = DISCIPLINE_PRESETS["youth-ball-hockey"]

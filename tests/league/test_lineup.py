@@ -9,24 +9,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.league.lineup import (
+from bot.league.lineup.check import (
     BELOW_MINIMUM_TO_START,
     EXCLUDED_GUEST_UNAPPROVED,
     EXCLUDED_SUSPENDED,
     EXCLUDED_UNROSTERED,
     FINDING_CODES,
-    LINEUP_PRESETS,
     NO_GOALIE,
     ROSTER_LIMIT,
     SHORT_OF_SKATERS,
     SHORT_OF_WOMEN,
     CheckedInPlayer,
     LineupReport,
-    LineupRules,
     check_lineup,
     check_roster_limit,
-    lineup_rules_for,
 )
+from bot.league.lineup.presets import LINEUP_PRESETS, LineupRules, lineup_rules_for
 
 COED = LINEUP_PRESETS["coed-ball-hockey"]
 YOUTH = LINEUP_PRESETS["youth-ball-hockey"]

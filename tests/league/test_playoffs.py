@@ -17,7 +17,8 @@ from bot.league.playoffs import (
     seed_league,
     seeds_from_standings,
 )
-from bot.league.standings import STANDINGS_PRESETS, GameResult, compute_standings
+from bot.league.standings.presets import STANDINGS_PRESETS
+from bot.league.standings.table import GameResult, compute_standings
 
 COED = STANDINGS_PRESETS["coed-ball-hockey"]
 TEAMS = [f"Team{n:02d}" for n in range(1, 17)]  # TeamNN is seed NN

@@ -8,22 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.league.shootout import (
-    SHOOTOUT_PRESETS,
-    Attempt,
-    Shooter,
-    ShootoutError,
-    ShootoutPool,
-    ShootoutRules,
-    ShootoutState,
-    eligible_shooters,
-    record_attempt,
-    score_shootout,
-    shootout_requirements,
-    suggest_order,
-    validate_goalie_change,
-    validate_order,
-)
+from bot.league.shootout.eligibility import Shooter, ShootoutPool, eligible_shooters, shootout_requirements
+from bot.league.shootout.order import validate_goalie_change, validate_order
+from bot.league.shootout.presets import SHOOTOUT_PRESETS, ShootoutError, ShootoutRules
+from bot.league.shootout.scoring import Attempt, ShootoutState, record_attempt, score_shootout
+from bot.league.shootout.suggestion import suggest_order
 
 COED = SHOOTOUT_PRESETS["coed-ball-hockey"]
 YOUTH = SHOOTOUT_PRESETS["youth-ball-hockey"]

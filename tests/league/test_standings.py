@@ -15,17 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.league.standings import (
+from bot.league.standings.presets import (
     STANDINGS_PRESETS,
     TEAM_NAME_FALLBACK,
     TIEBREAKERS,
-    GameResult,
-    PointAdjustment,
     StandingsError,
-    StandingsRow,
     StandingsRules,
-    compute_standings,
 )
+from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
 
 YOUTH = STANDINGS_PRESETS["youth-ball-hockey"]
 COED = STANDINGS_PRESETS["coed-ball-hockey"]

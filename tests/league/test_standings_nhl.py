@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.league.standings import GameResult, StandingsRow, StandingsRules, compute_standings
+from bot.league.standings.presets import StandingsRules
+from bot.league.standings.table import GameResult, StandingsRow, compute_standings
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "nhl-1998-99"
 

@@ -30,8 +30,8 @@ from sqlalchemy import select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.league.standings import GameResult, StandingsRow, compute_standings
-from bot.services.discipline import Discipline, serving_plan, window_ref
+from bot.league.standings.table import GameResult, StandingsRow, compute_standings
+from bot.services.discipline.core import Discipline, serving_plan, window_ref
 from bot.services.standings import StandingsService, StandingsTable
 from bot.settings import LeagueSettings
 from storage.db import create_engine, session_factory

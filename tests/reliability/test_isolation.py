@@ -29,10 +29,10 @@ from sqlalchemy import delete, func, select
 
 from bot.access import Caller
 from bot.errors import NotFound, UserFacingError
-from bot.services.appeals import AppealService
 from bot.services.deadlines import DeadlineService
-from bot.services.disputes import DisputeService
-from bot.services.relays import RelayService, Responder
+from bot.services.discipline.appeals import AppealService
+from bot.services.messages.disputes import DisputeService
+from bot.services.messages.relays import RelayService, Responder
 from cogs.rule import rules_service
 from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, Suspension
 from storage.repos import core

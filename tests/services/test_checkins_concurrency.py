@@ -8,15 +8,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select, true
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import FixedClock
 from bot.errors import NotAllowed
-from bot.services.checkins import CheckInService, LateDropoutHook
-from bot.services.discipline import Discipline
-from bot.services.eligibility import SuspensionCheck
+from bot.services.checkins.service import CheckInService, LateDropoutHook
+from bot.services.discipline.core import Discipline
+from bot.services.discipline.eligibility import SuspensionCheck
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, session_factory
@@ -157,6 +157,10 @@ async def test_the_suspension_check_refuses_in_but_accepts_out(world: World) -> 
 
         async def candidates(self, session: AsyncSession, *, league_id: int, player_ids: Sequence[int]) -> set[int]:
             return set(player_ids)
+
+        def might_be_suspended(self, league_id: ColumnElement[int],
+                               player_id: ColumnElement[int]) -> ColumnElement[bool]:
+            return true()
 
     service = world.service(suspensions=OneSuspended())
     with pytest.raises(NotAllowed, match="suspended for 1 more game"):

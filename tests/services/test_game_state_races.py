@@ -30,10 +30,10 @@ from bot.access import Caller
 from bot.clock import FixedClock
 from bot.errors import UserFacingError
 from bot.imports.importer import Importer
-from bot.services.discipline import Discipline
+from bot.services.discipline.core import Discipline
 from bot.services.games import GameService
 from bot.services.results import ResultService
-from bot.services.shootout_scoring import ShootoutScoringService
+from bot.services.shootouts.scoring import ShootoutScoringService
 from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, is_sqlite, session_factory

@@ -2,7 +2,8 @@
 
 SQLite: every unit takes the write lock at its BEGIN (IMMEDIATE), waits for another process's lock
 off the event loop, and rolls back whole on an error or a cancellation. Reads come back as named
-rows with the column types applied, on SQLite and PostgreSQL alike.
+rows with the column types applied, on SQLite and PostgreSQL alike. Units that only read
+(``sessions()``) don't queue behind the writer, and on SQLite they cannot write.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.services.checkin_queries import checkin_context, roster_answers
-from bot.services.checkins import record_checkin
+from bot.services.checkins.queries import CheckInContextQuery, roster_answers
+from bot.services.checkins.service import record_checkin
 from storage.db import create_engine, session_factory
 from storage.models import CheckIn, Game, Player, RosterEntry
 from storage.repos.core import team_schedule
@@ -160,8 +161,9 @@ async def test_a_check_in_write_reads_back_as_written(harness: Harness, league: 
         assert row is not None and (row.status, row.updated_at) == ("in", at)
         later = await session.scalar(select(CheckIn.id).where(CheckIn.updated_at > at - timedelta(microseconds=1)))
         assert later == row.id
-        ctx = await checkin_context(session, league_id, discord_id, code=code)
+        ctx = await CheckInContextQuery(harness.bot.services.discipline)(session, league_id, discord_id, code=code)
         assert ctx is not None and (ctx.game_id, ctx.player_id, ctx.previous) == (game_id, player_id, "in")
+        assert ctx.might_be_suspended is False
         assert ctx.game.code == code and ctx.game.starts_at.utcoffset() == timedelta(0)
 
 
@@ -177,3 +179,24 @@ async def test_the_hot_reads_return_named_rows_in_utc(harness: Harness, league: 
         assert game_id is not None
         answers = await roster_answers(session, league_id, team_id, game_id)
         assert player_id in {a.player_id for a in answers}
+
+
+async def test_a_read_does_not_wait_for_a_writer_and_sees_only_what_is_committed(harness: Harness,
+                                                                                league: SampleLeague) -> None:
+    sessions = harness.bot.sessions
+    renamed = update(Player).where(Player.name == "Dan Roy").values(name="Daniel Roy")
+    async with sessions.begin() as writer:
+        await writer.execute(renamed)  # holds the write lock, uncommitted
+        async with sessions() as reader:  # on SQLite the writer's one connection is taken: a reader's own
+            names = set(await asyncio.wait_for(reader.scalars(select(Player.name)), 10))
+        assert "Dan Roy" in names and "Daniel Roy" not in names
+    async with sessions() as reader:
+        assert "Daniel Roy" in set(await reader.scalars(select(Player.name)))
+
+
+async def test_a_read_only_unit_cannot_write_on_sqlite(harness: Harness, league: SampleLeague) -> None:
+    if harness.bot.reader is None:
+        pytest.skip("PostgreSQL: reads and writes share one pool")
+    async with harness.bot.sessions() as reader:
+        with pytest.raises(OperationalError, match="readonly"):
+            await reader.execute(update(CheckIn).values(status="out"))

@@ -1,0 +1,42 @@
+"""`sideline db upgrade` and `sideline db backup PATH`: database maintenance."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.cli.common import fail, open_database, say
+from bot.settings import Settings
+from storage.backup import BackupError, backup_sqlite
+
+
+async def cmd_db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_database(settings) as db:
+        before, after = db.revision_before, db.revision_after
+    say(args, f"database at revision {after} (was {before or 'empty'})", {"before": before, "after": after})
+    return 0
+
+
+async def cmd_db_backup(args: argparse.Namespace, settings: Settings) -> int:
+    destination = Path(args.path)
+    try:
+        pages = await asyncio.to_thread(backup_sqlite, settings.database_url, destination)
+    except BackupError as exc:
+        return fail(str(exc), 2)
+    say(args, f"backed up to {destination} ({pages} pages, integrity ok)",
+        {"path": str(destination), "pages": pages})
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    db = subparsers.add_parser("db", help="database maintenance").add_subparsers(dest="db_command", required=True)
+    up = db.add_parser("upgrade", help="apply pending migrations")
+    up.add_argument("--json", action="store_true")
+    up.set_defaults(handler=cmd_db_upgrade)
+
+    backup = db.add_parser("backup", help="copy the SQLite database while the bot runs")
+    backup.add_argument("path", help="the new backup file")
+    backup.add_argument("--json", action="store_true")
+    backup.set_defaults(handler=cmd_db_backup)

@@ -1,0 +1,55 @@
+"""`sideline relays export --league KEY [--csv | --json]`: the relays and disputes audit trail."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from bot.cli.common import open_database, stored_league_id
+from bot.csv_export import write_csv
+from bot.services.messages.relays import AUDIT_COLUMNS, audit_trail
+from bot.settings import Settings
+
+
+async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str]]:
+    league = settings.league(league_key)  # SettingsError names the known keys
+    async with open_database(settings) as db, db.sessions() as session:
+        stored = await stored_league_id(session, league)
+        return [] if stored is None else await audit_trail(session, stored)
+
+
+def write_audit_csv(rows: list[dict[str, str]], out: Any) -> None:
+    """The audit trail as CSV, every cell escaped for spreadsheets (the game id too)."""
+    write_csv(out, AUDIT_COLUMNS, rows)
+
+
+async def cmd_relays_export(args: argparse.Namespace, settings: Settings) -> int:
+    rows = await _audit_rows(settings, args.league)
+    if args.csv:
+        write_audit_csv(rows, sys.stdout)
+    elif args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif not rows:
+        print(f"league {args.league}: no relays or disputes yet")
+    else:
+        for r in rows:
+            outcome = r["outcome"] or r["status"]
+            by = f" by {r['resolved_by'] or r['acknowledged_by']}" if (r["resolved_by"] or r["acknowledged_by"]) else ""
+            text = " ".join(r["message"].split())
+            print(f"{r['kind']} #{r['id']}  {r['created_at']}  {r['game']}  {r['team']}  {r['from_name']}: "
+                  f"{text[:80]}{'…' if len(text) > 80 else ''}  [{outcome}{by}]")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `sideline relays export` (called by bot/cli/__init__.py)."""
+    relays = subparsers.add_parser("relays", help="captains' relays to referees and disputes")
+    sub = relays.add_subparsers(dest="relays_command", required=True, metavar="COMMAND")
+    export = sub.add_parser("export", help="the audit trail: every relay and dispute, who, when, what became of it")
+    export.add_argument("--league", required=True, help="league key from the config")
+    form = export.add_mutually_exclusive_group()
+    form.add_argument("--csv", action="store_true", help="CSV with a header row on stdout")
+    form.add_argument("--json", action="store_true", help="a list of objects, oldest first")
+    export.set_defaults(handler=cmd_relays_export)

@@ -1,0 +1,41 @@
+"""`sideline reminders list --league KEY [--status S] [--json]`: what the bot will send, and what it sent."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bot.cli.common import open_database, say, stored_league_id
+from bot.services.reminders import queued_messages
+from bot.settings import Settings
+
+STATUSES = ("pending", "sent", "failed", "skipped", "cancelled")
+
+
+async def cmd_reminders_list(args: argparse.Namespace, settings: Settings) -> int:
+    league = settings.league(args.league)
+    statuses = STATUSES if "all" in (args.status or ()) else tuple(args.status or ("pending", "sent"))
+    async with open_database(settings) as db, db.sessions() as session:
+        stored = await stored_league_id(session, league)
+        lines = [] if stored is None else await queued_messages(session, stored, statuses, args.limit)
+    tz = league.timezone
+    human = [f"{league.key}: {len(lines)} message(s) ({', '.join(statuses)})"]
+    for line in lines:
+        when = line.due_at.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
+        extra = f" · {line.last_error}" if line.last_error and line.status != "sent" else ""
+        human.append(f"  {when}  {line.status:<9} {line.kind:<20} {line.to:<28} {line.send_key}{extra}")
+    say(args, "\n".join(human), [line.as_json() for line in lines])
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `reminders list` to the `sideline` command line."""
+    reminders = subparsers.add_parser("reminders", help="queued and sent reminders and other messages")
+    sub = reminders.add_subparsers(dest="reminders_command", required=True)
+    listing = sub.add_parser("list", help="the league's pending and sent messages, soonest first")
+    listing.add_argument("--league", required=True, help="league key from the config")
+    listing.add_argument("--status", action="append", choices=(*STATUSES, "all"),
+                         help="only these statuses (repeatable; default: pending and sent)")
+    listing.add_argument("--limit", type=int, default=500, help="at most this many rows (default 500)")
+    listing.add_argument("--json", action="store_true", help="rows as JSON")
+    listing.set_defaults(handler=cmd_reminders_list)

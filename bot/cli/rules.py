@@ -1,0 +1,79 @@
+"""`sideline rules import FILE --league KEY` and `sideline rules search --league KEY [--json] QUERY`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.cli.common import fail, open_database, stored_league_id
+from bot.services.rules_lookup import NoRulebook, UnreadableRulebook
+from bot.settings import Settings
+
+SEARCH_LIMIT = 5
+PREVIEW_CHARS = 240
+
+
+async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
+    league = settings.league(args.league)  # SettingsError names the known keys
+    path = Path(args.file)
+    async with open_database(settings) as db:
+        # The bot mirrors leagues at start and the CLI may run first: as at start, a renamed key keeps
+        # its server's data and a swap is refused.
+        league_id = (await db.register_leagues())[0][league.key]
+        try:
+            result = await db.services().rules.import_file(league_id, path)
+        except UnreadableRulebook as exc:
+            return fail(f"{exc.message} Nothing was imported.")
+    if args.json:
+        print(json.dumps({"league": args.league, **result.as_dict()}, indent=2))
+    else:
+        was = f", replacing {result.replaced}" if result.replaced else ""
+        print(f"{path}: imported {result.sections} sections into league {args.league}{was}")
+    return 0
+
+
+async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
+    league = settings.league(args.league)  # SettingsError names the known keys
+    query = " ".join(args.query)
+    async with open_database(settings) as db:
+        async with db.sessions() as session:
+            league_id = await stored_league_id(session, league)
+        try:
+            if league_id is None:
+                raise NoRulebook()
+            hits = await db.services().rules.search(league_id, query, limit=args.limit)
+        except NoRulebook:
+            return fail(f"league {args.league} has no rulebook yet; import one with "
+                        f"`sideline rules import FILE --league {args.league}`")
+    if args.json:
+        print(json.dumps([hit.as_dict() for hit in hits], indent=2))
+        return 0
+    if not hits:
+        print(f"no section matches {query!r}")
+        return 0
+    for rank, hit in enumerate(hits, start=1):
+        text = " ".join(hit.text.split())
+        preview = text if len(text) <= PREVIEW_CHARS else text[: PREVIEW_CHARS - 1].rstrip() + "…"
+        print(f"{rank}. {hit.label}  (score {hit.score:.2f})\n   {preview}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `sideline rules import|search` (called by bot/cli/__init__.py)."""
+    rules = subparsers.add_parser("rules", help="import a league's rulebook, search it")
+    sub = rules.add_subparsers(dest="rules_command", required=True, metavar="COMMAND")
+
+    imp = sub.add_parser("import", help="replace a league's rulebook with a text or Markdown file")
+    imp.add_argument("file", help="the rulebook, UTF-8 plain text or Markdown")
+    imp.add_argument("--league", required=True, help="league key from the config")
+    imp.add_argument("--json", action="store_true")
+    imp.set_defaults(handler=cmd_rules_import)
+
+    search = sub.add_parser("search", help="the sections that best answer a question")
+    search.add_argument("--league", required=True, help="league key from the config")
+    search.add_argument("--limit", type=int, default=SEARCH_LIMIT, help=f"how many (default {SEARCH_LIMIT})")
+    search.add_argument("--json", action="store_true", help="a list of {citation, title, text, score}, best first")
+    search.add_argument("query", nargs="+", help="the question, e.g. how long is overtime")
+    search.set_defaults(handler=cmd_rules_search)

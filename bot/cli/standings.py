@@ -1,0 +1,32 @@
+"""`sideline standings --league KEY [--division NAME] [--json]`: the league table from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bot.cli.common import fail, open_database, say
+from bot.errors import UserFacingError
+from bot.services.standings import render_text
+from bot.settings import Settings
+
+
+async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
+    league = settings.league(args.league)
+    try:
+        async with open_database(settings) as db:
+            table = await db.services().standings.league_table(league, division=args.division)
+    except UserFacingError as exc:
+        return fail(exc.message)
+    say(args, render_text(table), table.json_rows())
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `standings` to the `sideline` command line."""
+    parser = subparsers.add_parser("standings", help="print a league's standings table")
+    parser.add_argument("--league", required=True, help="league key from the config")
+    parser.add_argument("--division", help="one division only")
+    parser.add_argument("--json", action="store_true",
+                        help="rows as JSON, best first within each division")
+    parser.set_defaults(handler=cmd_standings)

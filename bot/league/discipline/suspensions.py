@@ -1,0 +1,51 @@
+"""A suspension, and the games it still takes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, get_args
+
+SuspensionStatus = Literal["active", "served", "overturned"]
+
+
+def require_aware(value: datetime, name: str) -> None:
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"{name} must be a timezone-aware datetime, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Suspension:
+    """Games a player sits out, served in the team's next games."""
+
+    id: int
+    player_id: int
+    team_id: int
+    games: int
+    issued_at: datetime
+    reason: str
+    status: SuspensionStatus = "active"
+
+    def __post_init__(self) -> None:
+        if self.games < 0:
+            raise ValueError(f"suspension games must not be negative, not {self.games}")
+        require_aware(self.issued_at, "issued_at")
+        if self.status not in get_args(SuspensionStatus):
+            raise ValueError(f"unknown suspension status {self.status!r}")
+
+
+def games_remaining(suspension: Suspension, team_games_completed_since_issue: int) -> int:
+    """Games still to sit out.
+
+    Count every game the team completed after the suspension was issued, of any kind: regular,
+    seeding, playoff, and the next season's (youth 1.20.1, 1.20.2). The game in which it was
+    issued does not count. A league whose `suspensions_carry_into_*` is off ends the suspension at
+    that boundary instead (the service's job: these functions count, they do not know seasons).
+    """
+    if team_games_completed_since_issue < 0:
+        raise ValueError(
+            f"team_games_completed_since_issue must not be negative, not {team_games_completed_since_issue}"
+        )
+    if suspension.status == "overturned":
+        return 0
+    return max(0, suspension.games - team_games_completed_since_issue)

@@ -1,0 +1,342 @@
+"""Check-ins (in / out / maybe), who is in, and the lineup check captains run before a game.
+
+Choices the spec leaves open, decided here:
+- Only players on the roster of a team in the game check in, for a game not yet started,
+  cancelled or final. Captains and commissioners don't check in for others.
+- A suspended player may not answer "in" or "maybe"; "out" is always accepted (it is true).
+- A late drop-out is a switch from "in" to "out" less than 24 h before the start. The result says
+  so and the service's ``on_late_dropout`` (the captains' alert) is awaited after the answer is saved.
+- Writes are one upsert per (game, player): concurrent answers are each recorded exactly once and
+  the last write wins.
+- Each check-in is its own unit of work, on SQLite and PostgreSQL alike; a refused check-in raises
+  before it writes.
+- Check-ins carry no team: a player's answers count for the team they are on now, so a player
+  removed from the roster simply drops out of the lineup.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import bindparam, delete, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller
+from bot.clock import Clock
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.league.lineup.check import CheckedInPlayer, LineupReport, check_lineup
+from bot.league.lineup.presets import lineup_rules_for
+from bot.league.vocabulary import CHECKIN_STATUSES
+from bot.services.checkins.queries import (
+    CheckInContext,
+    CheckInContextQuery,
+    GameRef,
+    GameSides,
+    roster_answers,
+)
+from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
+from bot.services.schedule import find_game_sides
+from storage.db import rowcount, upsert_insert, writers_take_turns
+from storage.models import CheckIn, Game
+from storage.repos import core
+from storage.repos.core import TeamRef
+
+log = logging.getLogger("sideline.checkins")
+
+#: A switch from "in" to "out" this close to the start is a late drop-out.
+LATE_DROPOUT_WINDOW = timedelta(hours=24)
+
+#: Awaited with (league_id, game_id, player_id) after a late drop-out is saved: the reminders feature
+#: alerts the captains. A failing hook is logged; the check-in stands.
+LateDropoutHook = Callable[[int, int, int], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class CheckInResult:
+    game: GameRef
+    team: str
+    player: str
+    status: str
+    previous: str | None
+    late_dropout: bool
+
+    @property
+    def changed(self) -> bool:
+        return self.previous != self.status
+
+
+@dataclass(frozen=True)
+class AttendanceLine:
+    name: str
+    goalie: bool
+
+
+@dataclass(frozen=True)
+class Attendance:
+    """A team's answers for one game; names and positions only, never gender."""
+
+    game: GameRef
+    team: str
+    going: tuple[AttendanceLine, ...]
+    out: tuple[AttendanceLine, ...]
+    maybe: tuple[AttendanceLine, ...]
+    no_reply: tuple[AttendanceLine, ...]
+
+
+@dataclass(frozen=True)
+class TeamLineup:
+    """One team's check-ins for a game and the rules check on them (captains, commissioners)."""
+
+    game: GameRef
+    team: str
+    report: LineupReport
+    checked_in: tuple[CheckedInPlayer, ...]
+    maybe: tuple[str, ...]
+    no_reply: int
+    roster_size: int
+
+
+class _Unread:
+    """Marks a previous answer that has not been read under the write lock yet."""
+
+
+UNREAD = _Unread()
+
+
+async def record_checkin(session: AsyncSession, *, league_id: int, game_id: int, player_id: int,
+                         status: str, now: datetime, previous: str | _Unread | None = UNREAD) -> str | None:
+    """Upsert one answer (last write wins) and return the answer it replaced, if any.
+
+    The answer replaced is exact under concurrency. A caller that already read it under the
+    write lock passes it as ``previous`` (SQLite: BEGIN IMMEDIATE serialises writers, so a read
+    in the same unit of work is exact). Otherwise an existing row is locked before it is read,
+    and when there is none yet, an INSERT that does nothing on conflict either creates it or
+    waits for the concurrent creator to commit.
+    """
+    insert = upsert_insert(session)
+    values = {"league_id": league_id, "game_id": game_id, "player_id": player_id, "status": status,
+              "updated_at": now}
+    if isinstance(previous, _Unread):
+        current = select(CheckIn.status).where(CheckIn.game_id == game_id, CheckIn.player_id == player_id)
+        previous = await session.scalar(current.with_for_update())
+        if previous is None:
+            created = await session.scalar(
+                insert(CheckIn).values(**values).on_conflict_do_nothing(
+                    index_elements=[CheckIn.game_id, CheckIn.player_id]).returning(CheckIn.id)
+            )
+            if created is not None:
+                return None
+            previous = await session.scalar(current.with_for_update())
+    await session.execute(_upsert(insert), values)
+    return previous
+
+
+_UPSERTS: dict[Any, Any] = {}
+_UPSERTED = ("league_id", "game_id", "player_id", "status", "updated_at")
+
+
+def _upsert(insert: Any) -> Any:
+    """The dialect's check-in upsert, built once per dialect (the hot path's one write)."""
+    query = _UPSERTS.get(insert)
+    if query is None:
+        table = CheckIn.__table__
+        stmt = insert(table).values({column: bindparam(column) for column in _UPSERTED})
+        query = _UPSERTS[insert] = stmt.on_conflict_do_update(
+            index_elements=[table.c.game_id, table.c.player_id],
+            set_={"status": stmt.excluded.status, "updated_at": stmt.excluded.updated_at},
+        )
+    return query
+
+
+async def forget_checkins(session: AsyncSession, league_id: int, player_id: int) -> int:
+    """Delete every answer a player gave in a league; returns how many."""
+    result = await session.execute(
+        delete(CheckIn).where(CheckIn.league_id == league_id, CheckIn.player_id == player_id)
+    )
+    return rowcount(result) or 0
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """One check-in waiting for its unit of work."""
+
+    caller: Caller
+    status: str
+    game_code: str | None
+    clock: Clock
+    suspensions: SuspensionCheck
+    context: CheckInContextQuery
+
+
+_Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
+
+
+class CheckInService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, suspensions: SuspensionCheck,
+                 on_late_dropout: LateDropoutHook) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.suspensions = require_check(suspensions, "check-ins")
+        self.context = CheckInContextQuery(self.suspensions)
+        self.on_late_dropout = on_late_dropout
+
+    async def check_in(self, caller: Caller, status: str, game_code: str | None = None) -> CheckInResult:
+        """Record the caller's answer for a game (their team's next game when none is named)."""
+        if status not in CHECKIN_STATUSES:
+            raise InvalidInput(f"Answer one of: {', '.join(CHECKIN_STATUSES)}.")
+        ask = _Ask(caller, status, game_code, self.clock, self.suspensions, self.context)
+        async with self.sessions.begin() as session:
+            result, ids = await _check_in(session, ask)
+        if result.late_dropout:
+            try:
+                await self.on_late_dropout(*ids)
+            except Exception:
+                log.exception("late drop-out alert failed for game %s player %s", ids[1], ids[2])
+        return result
+
+    async def who_is_in(self, caller: Caller, game_code: str | None = None) -> Attendance:
+        """The caller's team's answers for a game: in, out, maybe, no reply."""
+        async with self.sessions() as session:
+            member = await membership(session, caller)
+            if member.team_id is None and not member.captain_of:
+                raise NotFound("You're not on a team in this league, so there's no team to list. "
+                               "Ask your captain to add you.")
+            team, game = await self._own_team_and_game(session, caller, member, game_code)
+            groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, None)}
+            for r in await roster_answers(session, caller.league_id, team.id, game.id):
+                groups[r.status].append(AttendanceLine(r.name, r.position == "goalie"))
+            return Attendance(game.ref, team.name, tuple(groups["in"]), tuple(groups["out"]),
+                              tuple(groups["maybe"]), tuple(groups[None]))
+
+    async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
+                                 game_code: str | None) -> tuple[TeamRef, GameSides]:
+        """The caller's team and the named game (else its next one); refuses a game their team isn't in."""
+        if game_code is None or not game_code.strip():
+            team = await resolve_team_ref(session, caller, None, member)
+            return team, GameSides.of(await _next_game(session, caller, member, self.clock.now(), team=team))
+        game = await find_game_sides(session, caller, game_code)
+        own = own_team_id(member)
+        for side in (game.home, game.away):  # read with the game: no second lookup
+            if side.id == own:
+                return side, game
+        team = await resolve_team_ref(session, caller, None, member)  # refuses when there's no own team
+        raise InvalidInput(f"{game.ref.code} is {game.ref.title}, not a {team.name} "
+                           "game. /whoisin shows your own team's answers.")
+
+    async def lineup(self, caller: Caller, game_code: str | None = None) -> tuple[TeamLineup, ...]:
+        """The rules check for the caller's team in a game (both teams for a commissioner)."""
+        if not (caller.is_commissioner or caller.has_captain_role):
+            raise NotAllowed("Only a team's captain or a commissioner can check a lineup. "
+                             "/whoisin shows who is coming.")
+        async with self.sessions() as session:
+            member = await membership(session, caller)
+            if game_code is None and caller.is_commissioner and member.team_id is None and not member.captain_of:
+                raise InvalidInput("Name the game to check (pick one from the suggestions).")
+            game = await self._game(session, caller, member, game_code, self.clock.now())
+            teams = [t for t in (game.home, game.away) if caller.is_commissioner or is_captain_of(caller, member, t.id)]
+            if not teams:
+                raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name}, or a commissioner, "
+                                 f"can check the lineup for {game.ref.code}.")
+            return tuple([await self._team_lineup(session, caller, game, team) for team in teams])
+
+    async def _team_lineup(self, session: AsyncSession, caller: Caller, game: GameSides, team: TeamRef) -> TeamLineup:
+        division = team.division
+        try:
+            rules = lineup_rules_for(caller.league.rules.lineup, division)
+        except ValueError:
+            raise Conflict(f"{team.name}'s division “{division}” has no court size in the league's rules "
+                           "(rules.court_sizes_by_division); a commissioner needs to fix the config.") from None
+        roster = await roster_answers(session, caller.league_id, team.id, game.id)
+        # In check-in order: the lineup rules count players as they answered.
+        answered = sorted((r for r in roster if r.status is not None), key=lambda r: (r.answered_at, r.answer_id))
+        going = [r for r in answered if r.status == "in"]
+        suspended = await suspension_reasons(self.suspensions, session, caller.league_id,
+                                             [r.player_id for r in going], game.id)
+        players = [CheckedInPlayer(player_id=r.player_id, name=r.name,
+                                   position=r.position,
+                                   gender=r.gender,
+                                   rostered=True, suspended=r.player_id in suspended) for r in going]
+        maybe = [r.name for r in answered if r.status == "maybe"]
+        report = check_lineup(rules, players, roster_size=len(roster))
+        return TeamLineup(game.ref, team.name, report, tuple(players), tuple(maybe),
+                          no_reply=len(roster) - len(answered), roster_size=len(roster))
+
+    async def _game(self, session: AsyncSession, caller: Caller, member: Membership, code: str | None,
+                    now: datetime) -> GameSides:
+        """The named game, or the next one for the caller's team."""
+        if code is not None and code.strip():
+            return await find_game_sides(session, caller, code)
+        return GameSides.of(await _next_game(session, caller, member, now))
+
+
+async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
+    """Decide and record one check-in in the caller's unit of work; raises before writing if refused."""
+    caller, now = ask.caller, ask.clock.now()
+    if ask.game_code is not None and ask.game_code.strip():
+        ctx = await ask.context(session, caller.league_id, caller.discord_id, code=ask.game_code)
+    else:
+        member = await membership(session, caller)
+        next_game = await _next_game(session, caller, member, now)
+        ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
+    _check_allowed(ask, ctx, now)
+    assert ctx is not None and ctx.player_id is not None
+    if ask.status != "out" and ctx.might_be_suspended:
+        await _check_eligible(session, ask, ctx)
+    previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
+                                    player_id=ctx.player_id, status=ask.status, now=now,
+                                    previous=ctx.previous if writers_take_turns(session) else UNREAD)
+    return _answer(ask, ctx, previous, now)
+
+
+def _check_allowed(ask: _Ask, ctx: CheckInContext | None, now: datetime) -> None:
+    """Refuse a game that doesn't exist, a caller not on either team, and a game that is closed."""
+    caller = ask.caller
+    if ctx is None:
+        named = (ask.game_code or "").strip()[:64]
+        raise NotFound(f"There's no game “{named}” in {caller.league.name}. Pick one from the suggestions.")
+    game = ctx.game
+    if ctx.team_id is None or ctx.team_id not in (ctx.home_team_id, ctx.away_team_id):
+        raise NotAllowed(f"Only players on {game.home} or {game.away} can check in for "
+                         f"{game.code}. Ask your captain if you should be on the roster.")
+    _require_open(game, now)
+
+
+async def _check_eligible(session: AsyncSession, ask: _Ask, ctx: CheckInContext) -> None:
+    assert ctx.player_id is not None
+    reason = await ask.suspensions.reason(session, league_id=ask.caller.league_id, player_id=ctx.player_id,
+                                         game_id=ctx.game_id)
+    if reason:
+        raise NotAllowed(f"You can't check in for {ctx.game.code}: {reason}")
+
+
+def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime) -> _Answer:
+    assert ctx.player_id is not None and ctx.player_name is not None
+    game = ctx.game
+    team = game.home if ctx.home_team_id == ctx.team_id else game.away
+    late = previous == "in" and ask.status == "out" and game.starts_at - now <= LATE_DROPOUT_WINDOW
+    return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late),
+            (ask.caller.league_id, ctx.game_id, ctx.player_id))
+
+
+async def _next_game(session: AsyncSession, caller: Caller, member: Membership, now: datetime, *,
+                     team: TeamRef | None = None) -> Game:
+    """The next game of ``team``, by default the caller's (their roster team, else the one they captain)."""
+    if team is None:
+        team = await resolve_team_ref(session, caller, None, member)
+    games = await core.upcoming_games(session, caller.league_id, [team.id], now, limit=1)
+    if not games:
+        raise NotFound(f"{team.name} has no upcoming games. Name a game to pick one.")
+    return games[0]
+
+
+def _require_open(game: GameRef, now: datetime) -> None:
+    if game.status == "cancelled":
+        raise Conflict(f"{game.code} ({game.title}) was cancelled; there's nothing to check in for.")
+    if game.status == "final" or game.starts_at <= now:
+        raise Conflict(f"{game.code} ({game.title}) has already "
+                       f"{'been played' if game.status == 'final' else 'started'}; check-ins are closed.")

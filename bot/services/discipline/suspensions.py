@@ -1,0 +1,220 @@
+"""Suspensions: issued by commissioners (/suspend) or by a referee's penalty, listed by /suspensions.
+
+Choices the spec leaves open, decided here:
+- A suspension belongs to the team the player is on when it is issued and is served in that team's
+  games (see bot/services/discipline/core.py for the counting). A player on no roster can't be suspended.
+- The public announcement (announcements channel) names the player and the games, never the reason:
+  the reason and penalties are discipline details, shown only to the player (in the DM), their
+  captains and commissioners (/suspensions). Only the suspended player may be pinged.
+- The appeal window is a deadline (kind ``appeal_window``) for the player, with one reminder the day
+  before it closes; it is closed once an appeal is filed or the suspension is served.
+- A referee's suspension that needs the commissioners' review (youth 1.12) is active at once and
+  marked "pending review"; the commissioners can lengthen it with another /suspend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller, Role
+from bot.clock import Clock
+from bot.discord_text import clean_user_text, clip, timestamp
+from bot.errors import InvalidInput, NotFound
+from bot.league.discipline.appeals import Appeal as PureAppeal
+from bot.league.discipline.appeals import appeal_window_closes, is_final
+from bot.services import outbox
+from bot.services.deadlines import create_deadline
+from bot.services.discipline.core import (
+    REASON_LIMIT,
+    Serving,
+    appeals_of,
+    current_team_ids,
+    may_see_details,
+    plural,
+    pure_appeal,
+    pure_suspension,
+    serving_plan,
+    window_ref,
+)
+from bot.services.outbox import Outgoing
+from bot.services.people import membership
+from bot.settings import LeagueSettings
+from storage.models import Player, Suspension, Team
+from storage.repos import core
+
+MAX_GAMES = 100
+#: The appeal window's reminder to the player: the day before it closes.
+WINDOW_REMINDERS = (timedelta(hours=24),)
+
+
+@dataclass(frozen=True)
+class SuspensionIssued:
+    id: int
+    player_discord_id: int
+    player: str
+    team: str
+    games: int
+    pending_review: bool
+    appeal_closes: datetime | None  # None: the league allows no appeals
+    announced: bool  # False when the league has no announcements channel
+
+
+@dataclass(frozen=True)
+class SuspensionDetails:
+    """What only the player, their captains and commissioners see."""
+
+    reason: str
+    issued_at: datetime
+    pending_review: bool
+    penalty: str | None  # the penalty it came from
+    appeal: str  # "open until ...", "pending (#4)", "upheld", "final", ...
+
+
+@dataclass(frozen=True)
+class SuspensionLine:
+    id: int
+    player_discord_id: int
+    player: str
+    team: str
+    games: int
+    remaining: int
+    # The start of the last game to sit out, when every game still to serve is scheduled.
+    through: datetime | None
+    details: SuspensionDetails | None
+
+
+def announcement(issued: SuspensionIssued) -> str:
+    name = clean_user_text(issued.player, 100)
+    team = clean_user_text(issued.team, 100)
+    return (f"🚫 <@{issued.player_discord_id}> ({name}, {team}) is suspended for {plural(issued.games, 'game')}, "
+            f"served in {team}'s next games.")
+
+
+def private_notice(league: LeagueSettings, issued: SuspensionIssued, reason: str, *, by_referee: bool) -> str:
+    rules = league.rules.discipline
+    lines = [f"🚫 You're suspended for {plural(issued.games, 'game')} in {clip(league.name, 100)} "
+             f"(suspension #{issued.id}), served in {clean_user_text(issued.team, 100)}'s next games.",
+             f"Reason: {reason}"]
+    if by_referee:
+        lines.append("It comes from a referee's call" + (
+            "; the commissioners will review it." if issued.pending_review else "."))
+    if issued.appeal_closes is None:
+        lines.append("Suspensions in this league can't be appealed.")
+    else:
+        times = "once" if rules.appeals_allowed == 1 else f"up to {rules.appeals_allowed} times"
+        closes = issued.appeal_closes
+        lines.append(f"You (or your captain) may appeal {times} with `/appeal file suspension:{issued.id} "
+                     f"reason:<why>` in the league's server until {timestamp(closes)} ({timestamp(closes, 'R')}). "
+                     "After that the suspension is final and can't be shortened.")
+    return "\n".join(lines)
+
+
+async def issue_suspension(session: AsyncSession, league: LeagueSettings, league_id: int, *, player: Player,
+                           team: Team, games: int, reason: str, issued_by: int | None, now: datetime,
+                           penalty_id: int | None = None, pending_review: bool = False) -> SuspensionIssued:
+    """Store a suspension, announce it, tell the player privately and open the appeal window."""
+    row = Suspension(league_id=league_id, player_id=player.id, team_id=team.id, games=games, games_issued=games,
+                     reason=reason, issued_at=now, issued_by=issued_by, status="active",
+                     pending_review=pending_review, penalty_id=penalty_id, games_served=0)
+    session.add(row)
+    await session.flush()
+    rules = league.rules.discipline
+    closes = appeal_window_closes(pure_suspension(row), rules=rules) if rules.appeals_allowed > 0 else None
+    channel = league.channels.announcements
+    issued = SuspensionIssued(row.id, player.discord_id, player.name, team.name, games, pending_review, closes,
+                              announced=channel is not None)
+    if channel is not None:
+        await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id,
+                             key=f"suspension:{row.id}:announce", due_at=now, channel_id=channel,
+                             message=Outgoing(content=announcement(issued), ping_user_ids=(player.discord_id,)))
+    await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=f"suspension:{row.id}:dm",
+                         due_at=now, user_id=player.discord_id,
+                         message=Outgoing(content=private_notice(league, issued, reason,
+                                                                 by_referee=penalty_id is not None)))
+    if closes is not None:
+        await create_deadline(session, league, league_id, kind="appeal_window",
+                              subject=f"Last day to appeal your suspension #{row.id} (/appeal file)",
+                              due_at=closes, audience_kind="player", audience_id=player.discord_id, now=now,
+                              offsets=WINDOW_REMINDERS, ref=window_ref(row.id), created_by=issued_by)
+    return issued
+
+
+def _appeal_state(row: Suspension, appeals: list[PureAppeal], now: datetime, league: LeagueSettings) -> str:
+    rules = league.rules.discipline
+    pending = [a for a in appeals if not a.decided]
+    if pending:
+        return (f"appeal #{pending[0].id} waiting for the commissioners' decision: "
+                f"“{clean_user_text(pending[0].reason, 300)}”")
+    decided = [a for a in appeals if a.decided]
+    suffix = f" (appeal #{decided[-1].id} {decided[-1].outcome})" if decided else ""
+    if is_final(pure_suspension(row), now, appeals, rules=rules):
+        return "final" + suffix
+    if rules.appeals_allowed == 0:
+        return "no appeals in this league"
+    closes = appeal_window_closes(pure_suspension(row), rules=rules)
+    return f"may be appealed until {timestamp(closes)}" + suffix
+
+
+class SuspensionService:
+    """/suspend for commissioners and /suspensions for everyone."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.sessions = sessions
+        self.clock = clock
+
+    async def suspend(self, caller: Caller, *, discord_id: int, games: int, reason: str) -> SuspensionIssued:
+        caller.require(Role.COMMISSIONER)
+        if not 1 <= games <= MAX_GAMES:
+            raise InvalidInput(f"A suspension is 1 to {MAX_GAMES} games.")
+        why = clean_user_text(reason, REASON_LIMIT)
+        if not why:
+            raise InvalidInput("Give the reason for the suspension (the player is told it privately).")
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            entry = await core.roster_entry(session, caller.league_id, discord_id)
+            if entry is None:
+                raise NotFound("That member isn't on a team's roster in this league: a suspension is served "
+                               "in the team's games.")
+            team = await core.team_by_id(session, caller.league_id, entry.team_id)
+            assert team is not None
+            return await issue_suspension(session, caller.league, caller.league_id, player=entry.player,
+                                          team=team, games=games, reason=why, issued_by=caller.discord_id,
+                                          now=now)
+
+    async def active(self, caller: Caller) -> tuple[SuspensionLine, ...]:
+        """Active suspensions: everyone sees who and how long; details only where the spec allows."""
+        now = self.clock.now()
+        async with self.sessions() as session:
+            member = await membership(session, caller)
+            rows = list((await session.scalars(
+                select(Suspension).where(Suspension.league_id == caller.league_id, Suspension.status == "active")
+                .order_by(Suspension.issued_at, Suspension.id)
+            )).unique().all())
+            rules = caller.league.rules.discipline
+            teams = await current_team_ids(session, caller.league_id, sorted({r.player_id for r in rows}))
+            lines: list[SuspensionLine] = []
+            plans: dict[int, dict[int, Serving]] = {}
+            for row in rows:
+                if row.player_id not in plans:
+                    plans[row.player_id] = {s.suspension.id: s for s in
+                                            await serving_plan(session, caller.league_id, row.player_id, rules)}
+                serving = plans[row.player_id][row.id]
+                remaining = serving.remaining
+                if remaining == 0:
+                    continue  # served by a result the hook has not stored yet (a CLI backfill)
+                ahead = serving.still_to_serve
+                through = ahead[-1].starts_at if remaining and len(ahead) == remaining else None
+                details = None
+                if may_see_details(caller, member.captain_of, row, teams.get(row.player_id)):
+                    appeals = [pure_appeal(a) for a in await appeals_of(session, caller.league_id, row.id)]
+                    details = SuspensionDetails(
+                        reason=row.reason, issued_at=row.issued_at, pending_review=row.pending_review,
+                        penalty=row.penalty.summary if row.penalty is not None else None,
+                        appeal=_appeal_state(row, appeals, now, caller.league))
+                lines.append(SuspensionLine(row.id, row.player.discord_id, row.player.name, row.team.name, row.games,
+                                            remaining, through, details))
+            return tuple(lines)
