@@ -8,12 +8,10 @@ module graph (imports under ``TYPE_CHECKING`` included) must be a single module.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import grimp
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("bot", "cogs", "storage")
 
 
@@ -78,10 +76,6 @@ def graph() -> grimp.ImportGraph:
 
 def test_no_module_imports_itself_back_through_others(graph: grimp.ImportGraph) -> None:
     found = cycles(graph)
-    if (ROOT / "bot" / "cli.py").is_file():
-        # bot/cli.py and bot/cli_*.py import each other until they become the bot/cli/ package
-        # (issue #22, item 3, done on its own branch). The allowance ends when bot/cli.py does.
-        found = [c for c in found if not all(m == "bot.cli" or m.startswith("bot.cli_") for m in c)]
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
