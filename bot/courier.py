@@ -123,6 +123,7 @@ class Courier:
         self.totals = DeliveryStats()
         self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
         self.presence: AsyncConnection | None = None  # PostgreSQL: holds this process's presence lock
+        self.stopping = False  # a graceful stop: finish the send under way, claim nothing more
 
     def owns(self, guild_id: int) -> bool:
         return (guild_id >> 22) % self.shard_count == self.shard_id
@@ -206,14 +207,32 @@ class Courier:
         await self.announce_presence()
         await self._take_back()
         async with self._leases_kept():
-            while True:
+            while not self.stopping:
                 batch = await self._claim(BATCH)
                 if not batch:
                     break
-                for row in batch:
+                for i, row in enumerate(batch):
+                    if self.stopping:
+                        await self._release(batch[i:])
+                        break
                     await self._deliver(row, stats)
         self._count(stats)
         return stats
+
+    def stop(self) -> None:
+        """A graceful stop (bot/lifecycle.py): the message being sent goes out and is recorded; the
+        rest of the claimed batch goes back to the queue, for the next process to send at once."""
+        self.stopping = True
+
+    async def _release(self, rows: list[Claimed]) -> None:
+        """Hand back claimed rows this process did not try to send: pending again, attempt not counted."""
+        async with self.bot.sessions.begin() as session:
+            await session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id.in_([r.id for r in rows]), OutboxMessage.status == "sending",
+                       OutboxMessage.claimed_by == self.claimer)
+                .values(status="pending", claimed_by=None, lease_until=None, attempts=OutboxMessage.attempts - 1))
+        log.info("stopping: handed %d claimed send(s) back to the queue", len(rows))
 
     async def deliver_now(self, send_key: str) -> None:
         """Send one queued row at once, due or not, for a caller that waits for it (e.g. the

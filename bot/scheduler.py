@@ -50,6 +50,12 @@ class Scheduler:
                          replace_existing=True)
         await self.rearm()
 
+    def pause(self) -> None:
+        """No new wake-ups (a graceful stop, bot/lifecycle.py). Unlike shutdown, which cancels the
+        round under way (APScheduler's asyncio executor cancels its running jobs), that round ends."""
+        if self.aps.running:
+            self.aps.pause()
+
     def shutdown(self) -> None:
         if self.aps.running:
             self.aps.shutdown(wait=False)

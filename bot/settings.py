@@ -7,9 +7,11 @@ The bot token never lives in a file: it comes from ``SIDELINE_TOKEN`` only.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -28,6 +30,9 @@ DEFAULT_GAME_OFFSETS = ("2d", "1d", "2h")
 DEFAULT_CAPTAIN_ALERT_OFFSETS = ("1d", "3h")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
+#: `sideline health` fails when a due message has waited longer than this (bot/health.py).
+DEFAULT_MAX_BACKLOG_AGE = "10m"
+_DURATION = re.compile(r"^\s*(\d+)\s*([smh])\s*$")
 
 
 class SettingsError(ValueError):
@@ -78,6 +83,7 @@ class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     log_level: str = "INFO"
     leagues: tuple[LeagueSettings, ...] = ()
+    max_backlog_age: timedelta = timedelta(minutes=10)
     source: Path | None = None
 
     def league_for_guild(self, guild_id: int | None) -> LeagueSettings | None:
@@ -124,7 +130,7 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     if unknown:
         raise SettingsError(path, sorted(unknown)[0], "unknown section (expected [bot] or [[leagues]])")
     bot = reader.table(raw, "bot")
-    reader.reject_unknown(bot, "bot", {"database_url", "log_level", "token"})
+    reader.reject_unknown(bot, "bot", {"database_url", "log_level", "token", "health_max_backlog_age"})
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL)
@@ -132,13 +138,26 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     log_level = reader.string(bot, "bot.log_level", "INFO").upper()
     if log_level not in _LOG_LEVELS:
         raise SettingsError(path, "bot.log_level", f"must be one of {', '.join(_LOG_LEVELS)}")
+    try:
+        max_backlog_age = parse_duration(reader.string(bot, "bot.health_max_backlog_age", DEFAULT_MAX_BACKLOG_AGE))
+    except ValueError as exc:
+        raise SettingsError(path, "bot.health_max_backlog_age", str(exc)) from None
 
     leagues_raw = raw.get("leagues", [])
     if not isinstance(leagues_raw, list):
         raise SettingsError(path, "leagues", "must be an array of tables ([[leagues]])")
     leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
     _check_unique(path, leagues)
-    return Settings(database_url=database_url, log_level=log_level, leagues=leagues, source=Path(path))
+    return Settings(database_url=database_url, log_level=log_level, leagues=leagues, source=Path(path),
+                    max_backlog_age=max_backlog_age)
+
+
+def parse_duration(text: str) -> timedelta:
+    """A real-time duration like ``90s``, ``10m`` or ``1h``, more than zero."""
+    match = _DURATION.match(text)
+    if match is None or int(match[1]) == 0:
+        raise ValueError(f"{text!r} is not a duration like 90s, 10m or 1h")
+    return timedelta(**{{"s": "seconds", "m": "minutes", "h": "hours"}[match[2]]: int(match[1])})
 
 
 def _check_database_url(path: Path | str, url: str) -> None:

@@ -48,6 +48,18 @@ def head_revisions() -> frozenset[str]:
     return frozenset(revisions - parents)
 
 
+def known_revisions() -> frozenset[str]:
+    """Every revision this version of Sideline has a migration file for."""
+    found = (_REVISION.search(path.read_text(encoding="utf-8")) for path in (MIGRATIONS / "versions").glob("*.py"))
+    return frozenset(match.group(1) for match in found if match is not None)
+
+
+async def current_revisions(engine: AsyncEngine) -> frozenset[str]:
+    """The revision(s) the database is at; empty before the first migration."""
+    async with engine.connect() as conn:
+        return await conn.run_sync(_current)
+
+
 def head_revision() -> str | None:
     heads = head_revisions()
     return next(iter(heads)) if len(heads) == 1 else None

@@ -1,7 +1,8 @@
 """The admin command line, `sideline`: one module per feature's subcommands, each adding its parsers.
 
-`run` (run.py), `db upgrade|backup` (database.py), `check-config` (config.py), `import` (imports.py),
-`rules`, `standings`, `relays`, `discipline` and `reminders`; what they share is in common.py.
+`run` (run.py), `health` (health.py), `db upgrade|backup` (database.py), `check-config` (config.py),
+`import` (imports.py), `rules`, `standings`, `relays`, `discipline` and `reminders`; what they share is in
+common.py.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ import argparse
 import asyncio
 from typing import Any
 
-from bot.cli import config, database, discipline, imports, relays, reminders, rules, run, standings
+from bot.cli import config, database, discipline, health, imports, relays, reminders, rules, run, standings
 from bot.cli.common import fail
 from bot.settings import SettingsError, default_config_path, load_settings
 
-FEATURES = (run, database, config, imports, rules, standings, relays, discipline, reminders)
+FEATURES = (run, health, database, config, imports, rules, standings, relays, discipline, reminders)
 
 
 def build_parser() -> argparse.ArgumentParser:

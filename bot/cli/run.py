@@ -15,21 +15,17 @@ async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     import aiohttp
     import discord
 
-    from bot.app import create_bot, freeze_startup_objects
+    from bot.lifecycle import AlreadyRunning, run_until_stopped
 
     token = Settings.token()
     if token is None:
         return fail(f"no bot token: set the environment variable {TOKEN_ENV} "
                     f"(e.g. export {TOKEN_ENV}=...) and run again", 2)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = create_bot(settings)
     try:
-        async with bot:
-            await bot.login(token)
-            if args.sync:
-                await bot.sync_commands()
-            freeze_startup_objects()
-            await bot.connect(reconnect=True)
+        await run_until_stopped(settings, token, sync=args.sync)  # SIGTERM/SIGINT: a graceful stop, exit 0
+    except AlreadyRunning as exc:
+        return fail(str(exc), 2)
     except discord.LoginFailure:
         return fail(f"Discord rejected the token in {TOKEN_ENV}; copy it again from the "
                     "Developer Portal (Bot > Reset Token)")

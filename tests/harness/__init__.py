@@ -107,6 +107,13 @@ class Harness:
         self.channels: dict[int, list[int]] = {}
 
     async def start(self, *, extra_channels: dict[int, Iterable[int]] | None = None) -> Harness:
+        self.install()
+        await self.bot.login("offline-test-token")
+        self.add_league_guilds(extra_channels)
+        return self
+
+    def install(self) -> None:
+        """Make the bot's login talk to the fake Discord (whoever calls ``bot.login``)."""
         fake = self.discord
 
         async def static_login(token: str) -> dict[str, Any]:
@@ -118,7 +125,9 @@ class Harness:
             return await http.request(discord.http.Route("GET", "/users/@me"))
 
         self.bot.http.static_login = static_login  # type: ignore[method-assign]
-        await self.bot.login("offline-test-token")
+
+    def add_league_guilds(self, extra_channels: dict[int, Iterable[int]] | None = None) -> None:
+        """A server per configured league, as the gateway's GUILD_CREATE after login."""
         for league in self.bot.settings.leagues:
             channels = {c for c in (league.channels.announcements, league.channels.standings,
                                     league.channels.referees) if c}
@@ -126,7 +135,6 @@ class Harness:
             self.add_guild(league.guild_id, league.name,
                            [r for r in (league.roles.captain, league.roles.referee,
                                         league.roles.commissioner) if r], channels)
-        return self
 
     async def close(self) -> None:
         """Log out; fail if the bot sent anything real Discord would have refused."""
