@@ -37,6 +37,8 @@ run: setup
 
 test: setup
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n auto --durations=15 $(PYTEST_ARGS)
 
 # SQLite only: the PostgreSQL run of these tests takes several times as long (the normal run covers it).

@@ -1,6 +1,6 @@
 """Deliver queued messages to Discord: claim due rows, send once, record what happened.
 
-Failure policy (product.md §5, issue 4):
+Failure policy (docs/product.md §5, issue 4):
 - 429 and 5xx: discord.py retries briefly itself; if it still fails, the row is retried later
   with backoff, never lost and never doubled (each row is sent with a nonce Discord enforces).
 - 403 / 404 on a channel: the row fails, the league's admins are told once per channel.
@@ -25,21 +25,22 @@ import contextlib
 import hashlib
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Final, Protocol
 
 import discord
+from discord.http import HTTPClient
 from sqlalchemy import ColumnElement, func, or_, select, text, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot.clock import Clock
 from bot.services import outbox
 from bot.services.outbox import DeliveryStats, FanOut, OutboxKinds, Outgoing
+from bot.settings import Settings
+from storage.db import rowcount
 from storage.models import OutboxMessage
-
-if TYPE_CHECKING:
-    from bot.app import SidelineBot
 
 log = logging.getLogger("sideline.courier")
 
@@ -49,7 +50,7 @@ STUCK_AFTER = LEASE  # the name older tests know it by
 RENEW_EVERY = LEASE / 3
 BATCH = 10  # at Discord's 5 sends per channel per 5 s, a batch for one channel goes out in ~10 s
 BACKOFF_BASE = timedelta(seconds=30)
-THREAD_ARCHIVE_MINUTES = 10080  # a week
+THREAD_ARCHIVE_MINUTES: Final = 10080  # a week
 
 
 PRESENCE_LOCK = text("SELECT pg_advisory_lock(:key)")
@@ -68,6 +69,26 @@ def nonce_for(send_key: str) -> str:
 
 def backoff(attempts: int) -> timedelta:
     return min(BACKOFF_BASE * 2 ** max(0, attempts - 1), timedelta(hours=1))
+
+
+#: (game code, league id) -> the In / Out / Maybe buttons for that game; the check-in feature
+#: (cogs/_checkin_buttons.py) makes them, and bot/app.py hands that to the courier.
+CheckInView = Callable[[str, int], discord.ui.View]
+
+
+class CourierHost(Protocol):
+    """What the courier needs of the bot: the leagues, the database, the clock and Discord's API."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    clock: Clock
+    http: HTTPClient
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
 
 
 def button_view(buttons: tuple[tuple[str, str], ...], view: discord.ui.View | None = None) -> discord.ui.View:
@@ -93,9 +114,11 @@ class Claimed:
 
 
 class Courier:
-    def __init__(self, bot: SidelineBot, kinds: OutboxKinds, *, shard_id: int = 0, shard_count: int = 1) -> None:
+    def __init__(self, bot: CourierHost, kinds: OutboxKinds, *, checkin_view: CheckInView, shard_id: int = 0,
+                 shard_count: int = 1) -> None:
         self.bot = bot
         self.kinds = kinds
+        self.checkin_view = checkin_view
         self.shard_id, self.shard_count = shard_id, shard_count
         self.totals = DeliveryStats()
         self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
@@ -160,13 +183,13 @@ class Courier:
             gone: ColumnElement[bool] = lapsed
             if everyone_else:
                 gone = or_(gone, not_mine)
-            elif session.bind.dialect.name == "postgresql":
+            elif session.get_bind().dialect.name == "postgresql":
                 stopped = await self._stopped_claimers(session, held)
                 if stopped:
                     gone = or_(gone, OutboxMessage.claimed_by.in_(stopped))
             result = await session.execute(update(OutboxMessage).where(*held, gone)
                                            .values(status="pending", claimed_by=None, lease_until=None))
-            taken = result.rowcount or 0
+            taken = rowcount(result) or 0
         if taken:
             log.info("took back %d sends claimed by a process that stopped; sending them again (same nonce)", taken)
         return taken
@@ -251,7 +274,7 @@ class Courier:
                 update(OutboxMessage)
                 .where(OutboxMessage.claimed_by == self.claimer, OutboxMessage.status == "sending")
                 .values(lease_until=self.bot.clock.now() + LEASE))
-            return result.rowcount or 0
+            return rowcount(result) or 0
 
     async def _claim(self, limit: int, *, send_key: str | None = None) -> list[Claimed]:
         now = self.bot.clock.now()
@@ -262,7 +285,7 @@ class Courier:
             else:
                 query = query.where(OutboxMessage.send_key == send_key)
             query = query.order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit)
-            if session.bind.dialect.name == "postgresql":
+            if session.get_bind().dialect.name == "postgresql":
                 query = query.with_for_update(skip_locked=True)
             rows = list((await session.scalars(query)).all())
             for row in rows:
@@ -309,7 +332,7 @@ class Courier:
                 stats.skipped += 1
                 await self._finish(row.id, status="skipped", last_error="nothing to send any more")
                 return
-            message = await self._send(row, rendered)
+            sent = await self._send(row, rendered)
         except (discord.Forbidden, discord.NotFound) as exc:
             await self._undeliverable(row, exc, stats)
         except (discord.RateLimited, discord.DiscordServerError, discord.HTTPException, OSError) as exc:
@@ -319,31 +342,29 @@ class Courier:
             await self._retry_later(row, exc, stats)
         else:
             stats.sent += 1
-            await self._finish(row.id, status="sent", sent_at=self.bot.clock.now(), message_id=message.id,
+            await self._finish(row.id, status="sent", sent_at=self.bot.clock.now(), message_id=sent.id,
                                last_error=None)
 
     async def _send(self, row: Claimed, rendered: Outgoing) -> discord.Message:
         target: discord.abc.Messageable
         if row.user_id is not None:
-            target = await self.bot.create_dm(discord.Object(id=row.user_id))  # type: ignore[arg-type]
+            target = await self.bot.create_dm(discord.Object(id=row.user_id))
         else:
             assert row.channel_id is not None
             target = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(id=u) for u in rendered.ping_user_ids])
-        kwargs: dict[str, object] = {}
         view: discord.ui.View | None = None
-        if rendered.checkin_game:
-            from cogs._checkin_buttons import checkin_view  # the check-in feature owns the buttons
-
-            view = checkin_view(rendered.checkin_game, row.league_id)  # the league: for presses in a DM
+        if rendered.checkin_game:  # the league: for presses in a DM
+            view = self.checkin_view(rendered.checkin_game, row.league_id)
         if rendered.buttons:
             view = button_view(rendered.buttons, view)
-        if view is not None:
-            kwargs["view"] = view
-        return await target.send(
-            rendered.content or None, embeds=[discord.Embed.from_dict(e) for e in rendered.embeds],
-            allowed_mentions=mentions, nonce=nonce_for(row.send_key), **kwargs)
+        content = rendered.content or None
+        embeds = [discord.Embed.from_dict(e) for e in rendered.embeds]
+        nonce = nonce_for(row.send_key)
+        if view is None:
+            return await target.send(content, embeds=embeds, allowed_mentions=mentions, nonce=nonce)
+        return await target.send(content, embeds=embeds, allowed_mentions=mentions, nonce=nonce, view=view)
 
     async def _after_failure(self, row: Claimed, error: str) -> None:
         """Let the feature that queued the row follow up once (e.g. a fallback for a refused DM)."""
@@ -395,7 +416,7 @@ class Courier:
             await self._tell_admins_once(session, row, error)
         await self._after_failure(row, error)
 
-    async def _tell_admins_once(self, session: outbox.AsyncSession, row: Claimed, error: str) -> None:
+    async def _tell_admins_once(self, session: AsyncSession, row: Claimed, error: str) -> None:
         league = self.bot.settings.league_for_guild(row.guild_id)
         admin_channel = league and (league.channels.admin or league.channels.announcements)
         if not admin_channel or admin_channel == row.channel_id:

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.clock import Clock
 from bot.courier import Courier
 from bot.services import outbox
-
-if TYPE_CHECKING:
-    from bot.app import SidelineBot
 
 log = logging.getLogger("sideline.scheduler")
 
@@ -27,8 +26,15 @@ SWEEP_JOB = "outbox:sweep"
 SWEEP_EVERY = timedelta(seconds=60)
 
 
+class SchedulerHost(Protocol):
+    """What the scheduler needs of the bot: the engine (to hear of new work) and the bot's clock."""
+
+    engine: AsyncEngine
+    clock: Clock
+
+
 class Scheduler:
-    def __init__(self, bot: SidelineBot, courier: Courier) -> None:
+    def __init__(self, bot: SchedulerHost, courier: Courier) -> None:
         self.bot = bot
         self.courier = courier
         self.aps = AsyncIOScheduler(timezone=UTC, job_defaults={

@@ -116,7 +116,7 @@ class Settings:
 
 
 def default_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """``--config``, else ``$SIDELINE_CONFIG``, else ``./config.toml`` (product.md §4)."""
+    """``--config``, else ``$SIDELINE_CONFIG``, else ``./config.toml`` (docs/product.md §4)."""
     if explicit:
         return Path(explicit)
     env = os.environ.get(CONFIG_ENV)

@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.access import Caller
-from bot.app import NO_MENTIONS, report_error
 from bot.discord_text import clip, timestamp
 from bot.errors import NotAllowed
 from bot.services.checkins.presses import leagues_where_they_play
 from bot.services.checkins.service import CheckInResult
+from bot.tree import NO_MENTIONS, ReportingItem
 from cogs._common import bot_of
 
 if TYPE_CHECKING:
-    from bot.app import SidelineBot
+    from bot.client import SidelineBot
 
 CUSTOM_ID_PREFIX = "sideline:checkin"
 TEMPLATE = re.compile(r"sideline:checkin(?:@(?P<league>\d{1,19}))?:(?P<code>.{1,64}):(?P<status>in|out|maybe)")
@@ -73,7 +73,7 @@ def checkin_reply(result: CheckInResult) -> str:
     return clip(text, 2000)
 
 
-class CheckInButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+class CheckInButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     """One answer for one game of one league; rebuilt from its custom_id on every press."""
 
     def __init__(self, game_code: str, status: str, league_id: int | None) -> None:
@@ -89,16 +89,11 @@ class CheckInButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
                              match: re.Match[str], /) -> CheckInButton:
         return cls(match["code"], match["status"], int(match["league"]) if match["league"] else None)
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        # discord.py only logs errors raised here; route them to the user like command errors.
-        try:
-            bot = bot_of(interaction)
-            caller = await self.presser(bot, interaction)
-            result = await bot.services.checkins.check_in(caller, self.status, self.game_code)
-            await interaction.response.send_message(checkin_reply(result), ephemeral=True,
-                                                    allowed_mentions=NO_MENTIONS)
-        except Exception as error:
-            await report_error(interaction, error)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        caller = await self.presser(bot, interaction)
+        result = await bot.services.checkins.check_in(caller, self.status, self.game_code)
+        await interaction.response.send_message(checkin_reply(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     async def presser(self, bot: SidelineBot, interaction: discord.Interaction) -> Caller:
         """Who answers, and in which league: the server's; in a DM, the one league where the button's
@@ -112,10 +107,10 @@ class CheckInButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEM
         leagues = await leagues_where_they_play(bot.sessions, interaction.user.id, self.game_code, candidates)
         if len(leagues) > 1:
             raise NotAllowed(CANT_TELL)
-        caller = bot.member_in(interaction, leagues[0]) if leagues else None
-        if caller is None:
+        member = bot.member_in(interaction, leagues[0]) if leagues else None
+        if member is None:
             raise NotAllowed(NOT_FOR_YOU)
-        return caller
+        return member
 
 
 def checkin_view(game_code: str, league_id: int) -> discord.ui.View:

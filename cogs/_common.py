@@ -1,51 +1,25 @@
-"""Glue shared by the cogs: the caller, autocomplete for games and teams, privileged markers."""
+"""Glue shared by the cogs: the caller, autocomplete for games and teams; the privileged markers
+(``requires``) live with the tree in bot/tree.py, which marks commissioner-only commands at start."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord import app_commands
 
-from bot.access import Caller, Role
+from bot.access import Caller
 from bot.discord_text import clip, local_label
 from bot.errors import NoLeague
 from storage.repos import core
 
 if TYPE_CHECKING:
-    from bot.app import SidelineBot
-
-#: Name of the ``extras`` key that records who may use a command (read by the permission tests).
-REQUIRES = "requires"
-
-
-def requires(*roles: Role) -> dict[str, Any]:
-    """``extras`` for a privileged command: who may use it (services enforce it server-side)."""
-    return {REQUIRES: tuple(r.value for r in roles)}
-
-
-def commissioner_only(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> bool:
-    """Every subcommand requires the commissioner role and nothing else: the mark ``requires`` leaves."""
-    leaves = list(command.walk_commands()) if isinstance(command, app_commands.Group) else [command]
-    leaves = [c for c in leaves if isinstance(c, app_commands.Command)]
-    return bool(leaves) and all(c.extras.get(REQUIRES) == (Role.COMMISSIONER.value,) for c in leaves)
-
-
-def hide_commissioner_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
-    """Commissioner-only commands carry ``default_member_permissions`` (Manage Server), so players don't
-    see them in the picker; a server admin can grant them to a role under Integrations. Roles are
-    still checked server-side (bot/access.py). Returns the names it marked."""
-    marked = []
-    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        if isinstance(command, app_commands.Command | app_commands.Group) and commissioner_only(command):
-            if command.default_permissions is None:
-                command.default_permissions = discord.Permissions(manage_guild=True)
-            marked.append(command.name)
-    return marked
-
+    from bot.client import SidelineBot
 
 def bot_of(interaction: discord.Interaction) -> SidelineBot:
-    return interaction.client  # type: ignore[return-value]
+    """The bot an interaction came to: discord.py types ``Interaction.client`` as any Client unless the
+    interaction is annotated with the bot's class, and every interaction here comes to a SidelineBot."""
+    return cast("SidelineBot", interaction.client)
 
 
 def suggesting_for(interaction: discord.Interaction) -> Caller | None:

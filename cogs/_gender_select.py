@@ -8,9 +8,9 @@ from typing import Any
 
 import discord
 
-from bot.app import report_error
 from bot.errors import NotAllowed
 from bot.league.vocabulary import GENDERS
+from bot.tree import ReportingItem
 from cogs._common import bot_of
 
 QUIET = discord.AllowedMentions.none()
@@ -19,7 +19,7 @@ ASK = ("Your league's rules count women/non-binary players on the court. Which c
        "Only you, your captains and commissioners see it; change it any time with /profile gender.")
 
 
-class GenderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE):
+class GenderSelect(ReportingItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMPLATE):
     def __init__(self, league_id: int) -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"sideline:gender@{league_id}", placeholder="Your gender category",
@@ -31,20 +31,17 @@ class GenderSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TEMP
                              match: re.Match[str], /) -> GenderSelect:
         return cls(int(match["league"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        try:
-            if interaction.guild_id is None:  # only ever sent as a private reply on a server
-                raise NotAllowed("Set your gender category with /profile gender in your league's server.")
-            bot = bot_of(interaction)
-            caller = bot.caller(interaction)
-            if caller.league_id != self.league_id:
-                raise NotAllowed("That question belongs to another league.")
-            values = (interaction.data or {}).get("values") or [""]
-            profile = await bot.services.profile.set_gender(caller, str(values[0]))
-            await interaction.response.edit_message(content=f"Thanks: saved as {profile.gender}, privately.",
-                                                    view=None, allowed_mentions=QUIET)
-        except Exception as error:
-            await report_error(interaction, error)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:  # only ever sent as a private reply on a server
+            raise NotAllowed("Set your gender category with /profile gender in your league's server.")
+        bot = bot_of(interaction)
+        caller = bot.caller(interaction)
+        if caller.league_id != self.league_id:
+            raise NotAllowed("That question belongs to another league.")
+        values = self.item.values or [""]  # what the member picked, as discord.py read it
+        profile = await bot.services.profile.set_gender(caller, str(values[0]))
+        await interaction.response.edit_message(content=f"Thanks: saved as {profile.gender}, privately.",
+                                                view=None, allowed_mentions=QUIET)
 
 
 def gender_view(league_id: int) -> discord.ui.View:

@@ -12,8 +12,8 @@ from typing import Any
 import discord
 
 from bot.access import Caller
-from bot.app import report_error
 from bot.errors import NotAllowed
+from bot.tree import ReportingItem
 from cogs._common import bot_of
 
 QUIET = discord.AllowedMentions.none()
@@ -40,13 +40,13 @@ def presser(interaction: discord.Interaction, league_id: int) -> Caller:
         if caller.league_id != league_id:
             raise NotAllowed(OTHER_SERVER)
         return caller
-    caller = bot.member_in(interaction, league_id)
-    if caller is None:
+    member = bot.member_in(interaction, league_id)
+    if member is None:
         raise NotAllowed(OTHER_SERVER)
-    return caller
+    return member
 
 
-class JoinDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE):
+class JoinDecisionButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE):
     def __init__(self, league_id: int, team_id: int, player_id: int, position: str, approve: bool) -> None:
         label, custom_id = decision_buttons(league_id, team_id, player_id, position)[0 if approve else 1]
         style = discord.ButtonStyle.success if approve else discord.ButtonStyle.danger
@@ -60,20 +60,17 @@ class JoinDecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         return cls(int(match["league"]), int(match["team"]), int(match["player"]), match["position"],
                    match["answer"] == "yes")
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        try:
-            caller = presser(interaction, self.league_id)
-            decided = await bot_of(interaction).services.joins.decide(
-                caller, team_id=self.team_id, player_id=self.player_id, position=self.position,
-                approve=self.approve, in_dm=interaction.guild_id is None)
-            verb = "approved" if decided.approved else "declined"
-            text = f"{decided.player}'s request to join {decided.team} was {verb} by {caller.display_name}."
-            await interaction.response.edit_message(content=text, view=None, allowed_mentions=QUIET)
-        except Exception as error:
-            await report_error(interaction, error)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        caller = presser(interaction, self.league_id)
+        decided = await bot_of(interaction).services.joins.decide(
+            caller, team_id=self.team_id, player_id=self.player_id, position=self.position,
+            approve=self.approve, in_dm=interaction.guild_id is None)
+        verb = "approved" if decided.approved else "declined"
+        text = f"{decided.player}'s request to join {decided.team} was {verb} by {caller.display_name}."
+        await interaction.response.edit_message(content=text, view=None, allowed_mentions=QUIET)
 
 
-class JoinAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ASK):
+class JoinAskButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ASK):
     def __init__(self, league_id: int, team_id: int) -> None:
         label, custom_id = join_button(league_id, team_id)
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=custom_id))
@@ -84,16 +81,13 @@ class JoinAskButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ASK
                              match: re.Match[str], /) -> JoinAskButton:
         return cls(int(match["league"]), int(match["team"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        try:
-            if interaction.guild_id is None:  # posted in team channels only: a DM press is a forgery
-                raise NotAllowed("Press Join in your league's server.")
-            caller = presser(interaction, self.league_id)
-            joins = bot_of(interaction).services.joins
-            team = await joins.team_name(self.league_id, self.team_id)
-            asked = await joins.ask(caller, team, position=None, gender=None, make_buttons=decision_buttons)
-            await interaction.response.send_message(
-                f"Asked {asked.team}'s captains ({asked.asked}); you'll hear back privately.", ephemeral=True,
-                allowed_mentions=QUIET)
-        except Exception as error:
-            await report_error(interaction, error)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:  # posted in team channels only: a DM press is a forgery
+            raise NotAllowed("Press Join in your league's server.")
+        caller = presser(interaction, self.league_id)
+        joins = bot_of(interaction).services.joins
+        team = await joins.team_name(self.league_id, self.team_id)
+        asked = await joins.ask(caller, team, position=None, gender=None, make_buttons=decision_buttons)
+        await interaction.response.send_message(
+            f"Asked {asked.team}'s captains ({asked.asked}); you'll hear back privately.", ephemeral=True,
+            allowed_mentions=QUIET)

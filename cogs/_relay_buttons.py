@@ -10,11 +10,11 @@ Everything is checked again by the service on every press and submission (forged
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot.app import NO_MENTIONS, report_error
 from bot.discord_text import clip
 from bot.services.messages.relays import (
     ACK,
@@ -26,6 +26,7 @@ from bot.services.messages.relays import (
     Responder,
     button_id,
 )
+from bot.tree import NO_MENTIONS, ReportingItem, answer_reporting_errors
 from cogs._common import bot_of
 from storage.models.relays import TEXT_LIMIT
 
@@ -56,7 +57,7 @@ def acknowledged_reply(update: RelayUpdate) -> str:
     return f"Relay #{r.id} was already acknowledged by {r.acknowledged_by_name}; nothing new was sent."
 
 
-class RelayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+class RelayButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     """Acknowledge or Reply for one relay; rebuilt from its custom_id on every press."""
 
     def __init__(self, action: str, relay_id: int, label: str | None = None) -> None:
@@ -70,22 +71,18 @@ class RelayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPL
                              match: re.Match[str], /) -> RelayButton:
         return cls(match["action"], int(match["id"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        # discord.py only logs errors raised here; route them to the user like command errors.
-        try:
-            service = service_of(interaction)
-            responder = responder_of(interaction)
-            if self.action == ACK:
-                update = await service.acknowledge(responder, self.relay_id)
-                await interaction.response.send_message(acknowledged_reply(update), ephemeral=True,
-                                                        allowed_mentions=NO_MENTIONS)
-                return
-            relay = await service.check_can_answer(responder, self.relay_id)
-            form = answer_form(relay)
-            await interaction.response.send_modal(form)
-            form.stop()  # handle_answer takes the submission, even after a restart
-        except Exception as error:
-            await report_error(interaction, error)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        responder = responder_of(interaction)
+        if self.action == ACK:
+            update = await service.acknowledge(responder, self.relay_id)
+            await interaction.response.send_message(acknowledged_reply(update), ephemeral=True,
+                                                    allowed_mentions=NO_MENTIONS)
+            return
+        relay = await service.check_can_answer(responder, self.relay_id)
+        form = answer_form(relay)
+        await interaction.response.send_modal(form)
+        form.stop()  # handle_answer takes the submission, even after a restart
 
 
 def answer_form(relay: RelayLine) -> discord.ui.Modal:
@@ -114,17 +111,20 @@ async def handle_answer(interaction: discord.Interaction) -> None:
     """A referee's reply form came back: record it and send it to the captain (via the service)."""
     if interaction.type is not discord.InteractionType.modal_submit:
         return
-    match = ANSWER_FORM.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+    data: Mapping[str, object] = interaction.data or {}
+    match = ANSWER_FORM.fullmatch(str(data.get("custom_id", "")))
     if match is None:
         return
-    try:
-        update = await service_of(interaction).answer(responder_of(interaction), int(match["id"]),
+    relay_id = int(match["id"])
+
+    async def answer(interaction: discord.Interaction) -> None:
+        update = await service_of(interaction).answer(responder_of(interaction), relay_id,
                                                       submitted_value(interaction.data, ANSWER_FIELD))
         await interaction.response.send_message(
             f"Reply sent to {update.relay.captain_name} (relay #{update.relay.id}).", ephemeral=True,
             allowed_mentions=NO_MENTIONS)
-    except Exception as error:
-        await report_error(interaction, error)
+
+    await answer_reporting_errors(interaction, answer)
 
 
 def inbox_view(relays: tuple[RelayLine, ...]) -> discord.ui.View | None:

@@ -7,9 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.services.announcements import MESSAGE_LIMIT
-from cogs._common import requires
+from bot.tree import NO_MENTIONS, requires
 
 
 class AnnounceCog(commands.Cog):
@@ -17,12 +17,12 @@ class AnnounceCog(commands.Cog):
         self.bot = bot
         self.service = bot.services.announcements
 
-    @app_commands.command(name="announce", description="Post a message in the league's announcements channel.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="announce", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(message="What to announce (mentions of @everyone, @here and roles never ping)")
     @app_commands.guild_only()
     async def announce(self, interaction: discord.Interaction,
                        message: app_commands.Range[str, 1, MESSAGE_LIMIT]) -> None:
+        """Post a message in the league's announcements channel."""
         done = await self.service.announce(self.bot.caller(interaction), message, request_id=interaction.id)
         await interaction.response.send_message(f"Posting it in <#{done.channel_id}>.", ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)

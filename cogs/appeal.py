@@ -13,12 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import timestamp
 from bot.services.discipline.appeals import AppealDecided, AppealFiled
 from bot.services.discipline.core import REASON_LIMIT
 from bot.services.discipline.suspensions import MAX_GAMES
-from cogs._common import bot_of, requires, suggesting_for
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, suggesting_for
 
 Id = app_commands.Range[int, 1, 2_147_483_647]
 Outcome = Literal["upheld", "reduced", "overturned"]
@@ -67,7 +68,7 @@ class AppealCog(commands.GroupCog, group_name="appeal", group_description="Appea
         self.bot = bot
         self.service = bot.services.appeals
 
-    @app_commands.command(name="file", description="Appeal a suspension, once, within the window (player or captain).")
+    @app_commands.command(name="file")
     @app_commands.describe(suspension="The suspension's number (see /suspensions)",
                            reason="Why it should be shortened (the commissioners read it)")
     @app_commands.autocomplete(suspension=suspension_autocomplete)
@@ -78,8 +79,7 @@ class AppealCog(commands.GroupCog, group_name="appeal", group_description="Appea
         filed = await self.service.file(self.bot.caller(interaction), suspension, reason)
         await interaction.response.send_message(filed_reply(filed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="decide", description="Decide an appeal: upheld, reduced or overturned (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="decide", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(appeal="The appeal's number", outcome="Upheld keeps it; reduced sets fewer games; "
                            "overturned removes it", games="The new number of games (reduced only)")
     @app_commands.autocomplete(appeal=appeal_autocomplete)

@@ -11,11 +11,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip
 from bot.services.playoffs import BracketView
 from bot.services.standings import trim_name
-from cogs._common import requires, suggesting_for
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, suggesting_for
 
 NEXT_UP_SHOWN = 8
 
@@ -26,7 +27,7 @@ def bracket_embed(view: BracketView, title: str = "Playoff bracket") -> discord.
     lines = [f"```\n{clip(text, 3500)}\n```"]
     if view.next_up:
         lines.append("**Next up**")
-        lines += [f"`{m.matchup_id}` {m.top.team} v {m.bottom.team}"  # type: ignore[union-attr]
+        lines += [f"`{m.matchup_id}` {m.teams[0]} v {m.teams[1]}"
                   for m in view.next_up[:NEXT_UP_SHOWN]]
     lines += [f"_{note}_" for note in view.notes]
     embed.description = clip("\n".join(lines), 4000)
@@ -35,20 +36,20 @@ def bracket_embed(view: BracketView, title: str = "Playoff bracket") -> discord.
 
 
 async def matchup_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot: SidelineBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     caller = suggesting_for(interaction)
     if caller is None:
         return []
     matchups = await bot.services.playoffs.matchups(caller, current[:100])
     return [app_commands.Choice(
-        name=clip(f"{m.matchup_id}: {trim_name(m.top.team, 40)} v {trim_name(m.bottom.team, 40)}"  # type: ignore[union-attr]
+        name=clip(f"{m.matchup_id}: {trim_name(m.teams[0], 40)} v {trim_name(m.teams[1], 40)}"
                   + (f" (won by {m.winner.team})" if m.winner else ""), 100),
         value=m.matchup_id) for m in matchups[:25]]
 
 
 async def winner_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The two teams of the matchup picked in the same command."""
-    bot: SidelineBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     caller = suggesting_for(interaction)
     if caller is None:
         return []
@@ -65,31 +66,32 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
         self.bot = bot
         self.service = bot.services.playoffs
 
-    @app_commands.command(name="show", description="The current playoff bracket.")
+    @app_commands.command(name="show")
     @app_commands.describe(public="Show it to the whole channel (default: only you)")
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, public: bool = False) -> None:
+        """The current playoff bracket."""
         view = await self.service.show(self.bot.caller(interaction))
         await interaction.response.send_message(embed=bracket_embed(view), ephemeral=not public,
                                                 allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="create", description="Seed a bracket from the standings (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="create", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(teams="How many teams make the playoffs (2-16; top seeds get byes)",
                            replace="Replace the existing bracket (its recorded winners are dropped)")
     @app_commands.guild_only()
     async def create(self, interaction: discord.Interaction, teams: app_commands.Range[int, 2, 16],
                      replace: bool = False) -> None:
+        """Seed a bracket from the standings (commissioners)."""
         view = await self.service.create(self.bot.caller(interaction), teams, replace=replace)
         await interaction.response.send_message(embed=bracket_embed(view, f"Playoff bracket: {teams} teams seeded"),
                                                 ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="advance", description="Record a matchup's winner by hand (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="advance", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(matchup="The matchup, e.g. R1-M2", winner="The team that won it")
     @app_commands.autocomplete(matchup=matchup_autocomplete, winner=winner_autocomplete)
     @app_commands.guild_only()
     async def advance(self, interaction: discord.Interaction, matchup: str, winner: str) -> None:
+        """Record a matchup's winner by hand (commissioners)."""
         change = await self.service.advance(self.bot.caller(interaction), matchup, winner)
         await interaction.response.send_message(change.note, embed=bracket_embed(change.view), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)

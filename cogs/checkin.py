@@ -8,9 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.services.checkins.service import Attendance, AttendanceLine
+from bot.tree import NO_MENTIONS
 from cogs._checkin_buttons import CheckInButton, checkin_reply
 from cogs._common import game_autocomplete
 from cogs._gender_select import ASK, GenderSelect, gender_view
@@ -46,7 +47,7 @@ class CheckInCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(CheckInButton, GenderSelect)
 
-    @app_commands.command(name="checkin", description="Say whether you're in, out or maybe for a game.")
+    @app_commands.command(name="checkin")
     @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
@@ -60,7 +61,7 @@ class CheckInCog(commands.Cog):
             await interaction.followup.send(ASK, ephemeral=True, view=gender_view(caller.league_id),
                                             allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="whoisin", description="Your team's answers for a game: in, out, maybe, no reply.")
+    @app_commands.command(name="whoisin")
     @app_commands.describe(game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()

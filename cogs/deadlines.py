@@ -7,10 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.services.deadlines import Audience, DeadlineLine
-from cogs._common import bot_of, requires, suggesting_for
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, suggesting_for
 
 
 def deadline_line(d: DeadlineLine) -> str:
@@ -74,8 +75,7 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
         self.bot = bot
         self.service = bot.services.deadlines
 
-    @app_commands.command(name="add", description="Add a deadline that nudges its audience (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="add", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(name="What is due, e.g. “Team fees”",
                            due="When, in the league's time zone, as YYYY-MM-DD HH:MM",
                            audience="Who is nudged: commissioners, a team, a role, or a @member",
@@ -87,6 +87,7 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
     async def add(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 200],
                   due: app_commands.Range[str, 1, 40], audience: app_commands.Range[str, 1, 100],
                   nudges: app_commands.Range[str, 1, 100] | None = None, nag: bool = False) -> None:
+        """Add a deadline that nudges its audience (commissioners)."""
         added = await self.service.add(self.bot.caller(interaction), name=name, due=due, audience=audience,
                                        nudges=nudges, nag_until_done=nag,
                                        on_this_server=lambda who: on_server(interaction.guild, who))
@@ -94,22 +95,22 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
             clip(f"Added {deadline_line(added.deadline)}. {added.nudges_queued} nudges queued.", 2000),
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="list", description="The league's deadlines (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="list", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(include_done="Also show deadlines already marked done")
     @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction, include_done: bool = False) -> None:
+        """The league's deadlines (commissioners)."""
         lines = await self.service.list_deadlines(self.bot.caller(interaction), include_done=include_done)
         await interaction.response.send_message(embed=deadlines_embed(lines, include_done), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="done", description="Mark a deadline done; its nudges stop (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="done", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(deadline="The deadline (pick from the suggestions)", note="Optional note for the record")
     @app_commands.autocomplete(deadline=open_deadline_autocomplete)
     @app_commands.guild_only()
     async def done(self, interaction: discord.Interaction, deadline: app_commands.Range[str, 1, 20],
                    note: app_commands.Range[str, 1, 300] = "") -> None:
+        """Mark a deadline done; its nudges stop (commissioners)."""
         line = await self.service.done(self.bot.caller(interaction), deadline, note)
         await interaction.response.send_message(clip(f"Done: {deadline_line(line)}. No more nudges.", 2000),
                                                 ephemeral=True, allowed_mentions=NO_MENTIONS)

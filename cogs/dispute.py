@@ -13,10 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.services.messages.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine
-from cogs._common import bot_of, game_autocomplete, requires, suggesting_for
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, game_autocomplete, suggesting_for
 from storage.models.relays import TEXT_LIMIT
 
 Outcome = Literal["upheld", "partly-upheld", "rejected", "withdrawn"]
@@ -61,18 +62,17 @@ class DisputeCog(commands.GroupCog, group_name="dispute", group_description="For
         self.bot = bot
         self.service = bot.services.disputes
 
-    @app_commands.command(name="file", description="File a formal dispute about a game with the commissioners.",
-                          extras=requires(Role.CAPTAIN))
+    @app_commands.command(name="file", extras=requires(Role.CAPTAIN))
     @app_commands.describe(game="The game the dispute is about", message="What happened and what you ask for")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def file(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 64],
                    message: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
+        """File a formal dispute about a game with the commissioners."""
         filed = await self.service.file(self.bot.caller(interaction), game, message)
         await interaction.response.send_message(filed_text(filed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="decide", description="Decide a dispute; the captain is told (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="decide", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(dispute="The dispute (pick from the suggestions)", outcome="The decision",
                            text="The reasons, as the captain will read them")
     @app_commands.rename(dispute="id")
@@ -80,17 +80,18 @@ class DisputeCog(commands.GroupCog, group_name="dispute", group_description="For
     @app_commands.guild_only()
     async def decide(self, interaction: discord.Interaction, dispute: app_commands.Range[str, 1, 20],
                      outcome: Outcome, text: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
+        """Decide a dispute; the captain is told (commissioners)."""
         d = await self.service.decide(self.bot.caller(interaction), dispute, outcome, text)
         await interaction.response.send_message(
             clip(f"Dispute #{d.id} ({d.team}, `{d.game_code}`) is {OUTCOME_WORDS.get(outcome, outcome)}. "
                  f"The captain is told by DM and the reminders stop.", 2000),
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="list", description="Open disputes, or all of them (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="list", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(include_decided="Also show disputes already decided")
     @app_commands.guild_only()
     async def list_(self, interaction: discord.Interaction, include_decided: bool = False) -> None:
+        """Open disputes, or all of them (commissioners)."""
         lines = await self.service.list_disputes(self.bot.caller(interaction), include_decided=include_decided)
         await interaction.response.send_message(embed=disputes_embed(lines, include_decided), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)

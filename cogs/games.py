@@ -9,10 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.services.games import GameChange
-from cogs._common import game_autocomplete, requires, team_autocomplete
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import game_autocomplete, team_autocomplete
 
 Kind = Literal["regular", "seeding", "playoff"]
 
@@ -38,8 +39,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
         self.bot = bot
         self.service = bot.services.games
 
-    @app_commands.command(name="add", description="Schedule a new game (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="add", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(home="Home team", away="Away team",
                            starts_at="Start in the league's time zone, as YYYY-MM-DD HH:MM",
                            venue="Where it is played", kind="Regular season, seeding or playoff",
@@ -49,26 +49,27 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
     async def add(self, interaction: discord.Interaction, home: str, away: str,
                   starts_at: app_commands.Range[str, 1, 40], venue: app_commands.Range[str, 0, 200] = "",
                   kind: Kind = "regular", code: app_commands.Range[str, 1, 32] | None = None) -> None:
+        """Schedule a new game (commissioners)."""
         change = await self.service.add(self.bot.caller(interaction), home=home, away=away, starts_at=starts_at,
                                         venue=venue, kind=kind, code=code)
         await interaction.response.send_message(change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="move", description="Give a game a new start time (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="move", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(game="The game to move", starts_at="New start, league time zone, YYYY-MM-DD HH:MM")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def move(self, interaction: discord.Interaction, game: str,
                    starts_at: app_commands.Range[str, 1, 40]) -> None:
+        """Give a game a new start time (commissioners)."""
         change = await self.service.move(self.bot.caller(interaction), game, starts_at)
         await interaction.response.send_message(change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="cancel", description="Cancel a game and tell both teams (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="cancel", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(game="The game to cancel")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction, game: str) -> None:
+        """Cancel a game and tell both teams (commissioners)."""
         change = await self.service.cancel(self.bot.caller(interaction), game)
         await interaction.response.send_message(change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
 

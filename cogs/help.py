@@ -14,10 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Caller, Role
-from bot.app import SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.errors import NoLeague, UserFacingError
-from cogs._common import REQUIRES
+from bot.tree import REQUIRES
 
 log = logging.getLogger("sideline")
 QUIET = discord.AllowedMentions.none()
@@ -84,7 +84,7 @@ class HelpCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="What you can do here, with your next game first.")
+    @app_commands.command(name="help")
     @app_commands.guild_only()
     async def help(self, interaction: discord.Interaction) -> None:
         try:
@@ -115,7 +115,7 @@ class HelpCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        """A new server: publish the commands there (so /setup league exists) and welcome its admins."""
+        """What you can do here, with your next game first."""
         try:
             self.bot.tree.copy_global_to(guild=guild)
             await self.bot.tree.sync(guild=guild)

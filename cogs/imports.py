@@ -7,12 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput
 from bot.imports.csv_rows import CsvImportError, decode, parse_teams
 from bot.services.imports import MAX_CSV_BYTES
-from cogs._common import requires
+from bot.tree import NO_MENTIONS, requires
 from cogs._player_names import resolve_player_names
 
 
@@ -55,24 +55,24 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
         name = clean_user_text(file.filename, 80)
         await interaction.followup.send(f"{name}: {report.summary()}.", ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="teams", description="Import teams (team,division,captain_discord_ids,channel_id).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="teams", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="A UTF-8 CSV file with a header row")
     async def teams(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Import teams (team,division,captain_discord_ids,channel_id)."""
         await self._run(interaction, "teams", file)
 
-    @app_commands.command(name="players", description="Import players (discord_id,name,team,position,gender).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="players", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="A UTF-8 CSV file with a header row; discord_id may be a username (@name)")
     async def players(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        """Import players (discord_id,name,team,position,gender)."""
         await self._run(interaction, "players", file)
 
-    @app_commands.command(name="games", description="Import games (game_id,starts_at,home,away,venue,kind).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="games", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="A UTF-8 CSV file with a header row",
                            allow_past="Allow games that already started (backfilling)")
     async def games(self, interaction: discord.Interaction, file: discord.Attachment,
                     allow_past: bool = False) -> None:
+        """Import games (game_id,starts_at,home,away,venue,kind)."""
         await self._run(interaction, "games", file, allow_past)
 
 

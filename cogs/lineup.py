@@ -7,11 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.league.lineup.check import CheckedInPlayer, LineupReport
 from bot.services.checkins.service import TeamLineup
-from cogs._common import game_autocomplete, requires
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import game_autocomplete
 
 
 def _player(p: CheckedInPlayer, mark_women: bool) -> str:
@@ -72,8 +73,7 @@ class LineupCog(commands.Cog):
         self.bot = bot
         self.service = bot.services.checkins
 
-    @app_commands.command(name="lineup", description="Who is in for a game, checked against the league's lineup rules.",
-                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.command(name="lineup", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()

@@ -7,11 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.errors import NoLeague
 from bot.services.discipline.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
-from cogs._common import bot_of, requires, suggesting_for
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, suggesting_for
 
 Minute = app_commands.Range[int, 0, MAX_MINUTE]
 
@@ -64,8 +65,7 @@ class PenaltyCog(commands.Cog):
         self.bot = bot
         self.service = bot.services.penalties
 
-    @app_commands.command(name="penalty", description="Record a penalty; the league's escalations follow (referees).",
-                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="penalty", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game it was called in", player="The player it was called against",
                            infraction="The infraction, from the league's list",
                            minute="Game minute it was called (0 = opening face-off); checks late-game rules")

@@ -8,8 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.services.profile import Forgotten, Profile
+from bot.tree import NO_MENTIONS
 
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
 
@@ -48,24 +49,27 @@ class ProfileCog(commands.GroupCog, group_name="profile", group_description="You
         self.bot = bot
         self.service = bot.services.profile
 
-    @app_commands.command(name="show", description="See what the league keeps about you (only you see it).")
+    @app_commands.command(name="show")
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction) -> None:
+        """See what the league keeps about you (only you see it)."""
         profile = await self.service.show(self.bot.caller(interaction))
         await interaction.response.send_message(profile_text(profile), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="gender", description="Set your gender category (woman and non-binary count on court).")
+    @app_commands.command(name="gender")
     @app_commands.describe(value="Your gender category")
     @app_commands.guild_only()
     async def gender(self, interaction: discord.Interaction, value: Gender) -> None:
+        """Set your gender category (woman and non-binary count on court)."""
         profile = await self.service.set_gender(self.bot.caller(interaction), value)
         await interaction.response.send_message(
             f"Saved: your gender is **{profile.gender}**. Only you, your captains and commissioners see it.",
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="forget", description="Remove your gender and check-in answers from this league.")
+    @app_commands.command(name="forget")
     @app_commands.guild_only()
     async def forget(self, interaction: discord.Interaction) -> None:
+        """Remove your gender and check-in answers from this league."""
         result = await self.service.forget(self.bot.caller(interaction))
         await interaction.response.send_message(forgotten_text(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
 

@@ -11,10 +11,11 @@ import discord
 from discord import app_commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip
 from bot.services.messages.relays import RefereeChange
-from cogs._common import bot_of, game_autocomplete, requires
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, game_autocomplete
 
 VERBS = {"assigned": "is now a referee of", "already assigned": "was already a referee of",
          "removed": "is no longer a referee of", "not assigned": "wasn't a referee of"}
@@ -47,7 +48,7 @@ async def assign_referee(interaction: discord.Interaction, game: app_commands.Ra
                                             allowed_mentions=NO_MENTIONS)
 
 
-def referee_command(name: str) -> app_commands.Command:  # type: ignore[type-arg]
+def referee_command(name: str) -> app_commands.Command:
     return app_commands.Command(name=name, description="Assign a referee to a game, or unassign (commissioners).",
                                 callback=assign_referee, extras=requires(Role.COMMISSIONER))
 

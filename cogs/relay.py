@@ -6,15 +6,18 @@ Discord can't run a command that has subcommands bare, so the spec's ``/relay ga
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.services.messages.relays import RelayLine, RelaySent
-from cogs._common import game_autocomplete, requires
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import game_autocomplete
 from cogs._relay_buttons import RelayButton, handle_answer, inbox_view
 from storage.models.relays import TEXT_LIMIT
 
@@ -62,23 +65,23 @@ class RelayCog(commands.GroupCog, group_name="relay", group_description="Captain
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await handle_answer(interaction)
 
-    @app_commands.command(name="send", description="Relay a message to the referees of your game today (captains).",
-                          extras=requires(Role.CAPTAIN))
+    @app_commands.command(name="send", extras=requires(Role.CAPTAIN))
     @app_commands.describe(game="Your team's game (today's)", message="What the referees should know")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def send(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 64],
                    message: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
+        """Relay a message to the referees of your game today (captains)."""
         sent = await self.service.send(self.bot.caller(interaction), game, message)
         await interaction.response.send_message(sent_text(sent), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="inbox", description="Unanswered relays for your games (referees).",
-                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="inbox", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.guild_only()
     async def inbox(self, interaction: discord.Interaction) -> None:
+        """Unanswered relays for your games (referees)."""
         relays = await self.service.inbox(self.bot.caller(interaction))
         view = inbox_view(relays)
-        kwargs = {"view": view} if view is not None else {}
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         await interaction.response.send_message(embed=inbox_embed(relays), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS, **kwargs)
 

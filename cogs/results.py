@@ -13,10 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, local_label
 from bot.services.results import RecordedResult
-from cogs._common import requires, suggesting_for, team_autocomplete
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, suggesting_for, team_autocomplete
 
 Goals = app_commands.Range[int, 0, 99]
 Decided = Literal["regulation", "overtime", "shootout"]
@@ -48,7 +49,7 @@ def result_reply(outcome: RecordedResult) -> str:
 async def played_game_autocomplete(interaction: discord.Interaction,
                                    current: str) -> list[app_commands.Choice[str]]:
     """Games that have started, most recent first; games with a result show it."""
-    bot: SidelineBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     caller = suggesting_for(interaction)
     if caller is None:
         return []
@@ -75,8 +76,7 @@ class ResultCog(commands.GroupCog, group_name="result", group_description="Enter
         if outcome.action != "unchanged":
             self.bot.dispatch(STANDINGS_CHANGED, interaction.guild_id)
 
-    @app_commands.command(name="enter", description="Enter a played game's score (referees and commissioners).",
-                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="enter", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game", home="Home team's goals", away="Away team's goals",
                            decided="How the game was decided",
                            shootout_home="Home team's shootout goals (shootouts only)",
@@ -85,22 +85,22 @@ class ResultCog(commands.GroupCog, group_name="result", group_description="Enter
     @app_commands.guild_only()
     async def enter(self, interaction: discord.Interaction, game: str, home: Goals, away: Goals, decided: Decided,
                     shootout_home: Goals | None = None, shootout_away: Goals | None = None) -> None:
+        """Enter a played game's score (referees and commissioners)."""
         outcome = await self.service.enter(self.bot.caller(interaction), game, home=home, away=away,
                                            decided=decided, shootout_home=shootout_home,
                                            shootout_away=shootout_away)
         await self._done(interaction, outcome)
 
-    @app_commands.command(name="forfeit", description="Record that a team forfeited a game (referees, commissioners).",
-                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="forfeit", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game", team="The team that forfeited")
     @app_commands.autocomplete(game=played_game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
     async def forfeit(self, interaction: discord.Interaction, game: str, team: str) -> None:
+        """Record that a team forfeited a game (referees, commissioners)."""
         outcome = await self.service.forfeit(self.bot.caller(interaction), game, team)
         await self._done(interaction, outcome)
 
-    @app_commands.command(name="fix", description="Correct a game's result; left-out options keep their values.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="fix", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(game="The game", home="Home team's goals", away="Away team's goals",
                            decided="How the game was decided",
                            shootout_home="Home team's shootout goals (shootouts only)",
@@ -115,6 +115,7 @@ class ResultCog(commands.GroupCog, group_name="result", group_description="Enter
                   shootout_away: Goals | None = None, forfeit_team: str | None = None,
                   waive_penalty: bool | None = None,
                   reason: app_commands.Range[str, 1, 300] | None = None) -> None:
+        """Correct a game's result; left-out options keep their values."""
         outcome = await self.service.fix(
             self.bot.caller(interaction), game, home=home, away=away, decided=decided,
             shootout_home=shootout_home, shootout_away=shootout_away, forfeit_team=forfeit_team,

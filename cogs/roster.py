@@ -9,10 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip
 from bot.services.roster import RosterView
-from cogs._common import requires, team_autocomplete
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import team_autocomplete
 
 Position = Literal["skater", "goalie"]
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
@@ -37,18 +38,17 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
         self.bot = bot
         self.service = bot.services.roster
 
-    @app_commands.command(name="show", description="A team's roster (captains and commissioners).",
-                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.command(name="show", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(team="The team; leave empty for your own")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, team: str | None = None) -> None:
+        """A team's roster (captains and commissioners)."""
         view = await self.service.show(self.bot.caller(interaction), team)
         await interaction.response.send_message(embed=roster_embed(view), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="add", description="Add a player to your team's roster.",
-                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.command(name="add", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(player="The server member to add", position="Skater or goalie",
                            gender="Gender category (counts toward on-court minimums)",
                            team="Team (commissioners; captains default to their own team)")
@@ -57,6 +57,7 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
     async def add(self, interaction: discord.Interaction, player: discord.Member,
                   position: Position | None = None, gender: Gender | None = None,
                   team: str | None = None) -> None:
+        """Add a player to your team's roster."""
         change = await self.service.add(
             self.bot.caller(interaction), discord_id=player.id, name=player.display_name,
             position=position, gender=gender, team_name=team,
@@ -68,11 +69,11 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
             ephemeral=True, allowed_mentions=NO_MENTIONS,
         )
 
-    @app_commands.command(name="remove", description="Remove a player from your team's roster.",
-                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.command(name="remove", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(player="The server member to remove")
     @app_commands.guild_only()
     async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """Remove a player from your team's roster."""
         change = await self.service.remove(self.bot.caller(interaction), discord_id=player.id)
         await interaction.response.send_message(
             f"{change.player} was removed from {change.team} ({change.size} players left).",

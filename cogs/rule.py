@@ -3,7 +3,7 @@
 Answers are ephemeral: rules are public, but a lookup is one person's question and a busy game
 night channel should not fill up with rulebook embeds. Whoever wants to share one quotes it.
 
-Discord can't give one command both options and subcommands, so `/rule question:` (product.md §3,
+Discord can't give one command both options and subcommands, so `/rule question:` (docs/product.md §3,
 a stable name) stays a plain command and the exact lookup by citation is `/rulebook section`.
 Choosing an autocomplete suggestion in `/rule` fills in a citation, which also shows that section.
 
@@ -22,10 +22,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import NO_MENTIONS, SidelineBot, report_error
+from bot.client import SidelineBot
 from bot.discord_text import clean_user_text, clip
 from bot.errors import NoLeague, NotFound
 from bot.services.rules_lookup import MAX_QUESTION_CHARS, CitedSection, RuleAnswer, RulesLookupService
+from bot.tree import NO_MENTIONS, ReportingItem
 from cogs._common import bot_of
 
 log = logging.getLogger("sideline.rules")
@@ -110,7 +111,7 @@ def _choices(sections: list[CitedSection]) -> list[app_commands.Choice[str]]:
             for s in sections if len(s.citation) <= CHOICE][:25]
 
 
-class RuleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+class RuleButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     """A related section; rebuilt from its custom_id on every press, so it survives restarts."""
 
     def __init__(self, league_id: int, citation: str, label: str | None = None) -> None:
@@ -128,19 +129,15 @@ class RuleButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
                              match: re.Match[str], /) -> RuleButton:
         return cls(int(match["league"]), match["citation"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        # discord.py only logs errors raised here; route them to the user like command errors.
-        try:
-            bot = bot_of(interaction)
-            caller = bot.caller(interaction)
-            if caller.league_id != self.league_id:
-                raise NotFound("That button belongs to another league's rulebook. Ask here with /rule instead.")
-            answer = await rules_service(bot).section(caller.league_id, self.citation)
-            assert answer.best is not None  # section() refuses a citation it can't find
-            await interaction.response.send_message(embed=section_embed(answer.best, contents=answer.contents),
-                                                    ephemeral=True, allowed_mentions=NO_MENTIONS)
-        except Exception as error:
-            await report_error(interaction, error)
+    async def answer(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        caller = bot.caller(interaction)
+        if caller.league_id != self.league_id:
+            raise NotFound("That button belongs to another league's rulebook. Ask here with /rule instead.")
+        found = await rules_service(bot).section(caller.league_id, self.citation)
+        assert found.best is not None  # section() refuses a citation it can't find
+        await interaction.response.send_message(embed=section_embed(found.best, contents=found.contents),
+                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 def rules_service(bot: SidelineBot) -> RulesLookupService:
@@ -185,7 +182,7 @@ class RuleCog(commands.Cog):
             return []
         return _choices(await self.service.suggest(caller.league_id, current))
 
-    @app_commands.command(name="rule", description="Ask a rules question; get the rulebook section that answers it.")
+    @app_commands.command(name="rule")
     @app_commands.describe(question="Your question in your own words, or a section number like 2.7")
     @app_commands.guild_only()
     async def rule(self, interaction: discord.Interaction,
@@ -198,7 +195,7 @@ class RuleCog(commands.Cog):
     async def _rule_question(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._suggest(interaction, current)
 
-    @rulebook.command(name="section", description="Show one rulebook section by its citation, e.g. 2.7.")
+    @rulebook.command(name="section")
     @app_commands.describe(citation="The section's citation; start typing to pick one")
     async def section(self, interaction: discord.Interaction,
                       citation: app_commands.Range[str, 1, CHOICE]) -> None:

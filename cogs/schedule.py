@@ -6,9 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.services.schedule import ScheduleView
+from bot.tree import NO_MENTIONS
 from cogs._common import team_autocomplete
 
 STATUS_LABEL = {"in": "✅ in", "out": "❌ out", "maybe": "❔ maybe", None: "no reply yet"}
@@ -35,7 +36,7 @@ class ScheduleCog(commands.Cog):
         self.bot = bot
         self.service = bot.services.schedule
 
-    @app_commands.command(name="schedule", description="Upcoming games for your team (or another team).")
+    @app_commands.command(name="schedule")
     @app_commands.describe(team="A team in this league; leave empty for your own team")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()

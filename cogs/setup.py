@@ -12,14 +12,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip
 from bot.errors import InvalidInput
 from bot.league.rule_settings import SECTIONS, rule_settings
 from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.timezones import suggest_timezones
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
-from cogs._common import requires, team_autocomplete
+from bot.tree import requires
+from cogs._common import team_autocomplete
 
 QUIET = discord.AllowedMentions.none()
 #: What the bot needs in a league channel, as Discord names the permissions.
@@ -138,24 +139,24 @@ class SetupCog(commands.GroupCog, group_name="setup",
     async def reply(self, interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(clip(text, 2000), ephemeral=True, allowed_mentions=QUIET)
 
-    @app_commands.command(name="league", description="Create this server's league from a rules preset.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="league", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(preset="The rulebook the league plays by", name="The league's name",
                            timezone="Where the games are, e.g. America/Toronto (not EST or UTC-5)")
     @app_commands.autocomplete(preset=preset_autocomplete, timezone=timezone_autocomplete)
     async def league(self, interaction: discord.Interaction, preset: app_commands.Range[str, 1, 64],
                      name: app_commands.Range[str, 1, 100], timezone: app_commands.Range[str, 1, 64]) -> None:
+        """Create this server's league from a rules preset."""
         made = await self.service.create(interaction.guild_id or 0, actor_of(interaction), preset=preset,
                                          name=name, timezone=timezone)
         await self.reply(interaction, f"{made.league.name} is set up ({made.league.preset}, "
                          f"{made.league.timezone.key}). Next: /setup roles, /setup channels, /setup team.")
 
-    @app_commands.command(name="roles", description="Pick the league's captain, referee and commissioner roles.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="roles", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(captain="Role of team captains", referee="Role of referees",
                            commissioner="Role of commissioners (they can use /setup too)")
     async def roles(self, interaction: discord.Interaction, captain: discord.Role | None = None,
                     referee: discord.Role | None = None, commissioner: discord.Role | None = None) -> None:
+        """Pick the league's captain, referee and commissioner roles."""
         given = {"captain": captain, "referee": referee, "commissioner": commissioner}
         for name, role in given.items():
             if role is not None and role.is_default():
@@ -164,13 +165,13 @@ class SetupCog(commands.GroupCog, group_name="setup",
                                              {k: r.id if r else None for k, r in given.items()})
         await self.reply(interaction, changed_text("Roles", changed))
 
-    @app_commands.command(name="channels", description="Pick the channels the league posts in.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="channels", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(announcements="Announcements and reminders", standings="The standings post",
                            referees="Referees' channel", admin="Commissioners' private channel for problems")
     async def channels(self, interaction: discord.Interaction, announcements: Channel | None = None,
                        standings: Channel | None = None, referees: Channel | None = None,
                        admin: Channel | None = None) -> None:
+        """Pick the channels the league posts in."""
         given = {"announcements": announcements, "standings": standings, "referees": referees, "admin": admin}
         self.service.check(interaction.guild_id, actor_of(interaction))  # refuse before looking at channels
         await check_channels(dict(given))
@@ -178,13 +179,13 @@ class SetupCog(commands.GroupCog, group_name="setup",
                                              {k: c.id if c else None for k, c in given.items()})
         await self.reply(interaction, changed_text("Channels", changed))
 
-    @app_commands.command(name="team", description="Create or update a team, its channel and a captain.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="team", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(name="The team's name (an existing team's exact name updates it)",
                            channel="The team's channel", captain="A captain to add to the team")
     @app_commands.autocomplete(name=team_autocomplete)
     async def team(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
                    channel: Channel | None = None, captain: discord.Member | None = None) -> None:
+        """Create or update a team, its channel and a captain."""
         self.service.check(interaction.guild_id, actor_of(interaction))
         await check_channels({f"team {name}": channel})
         saved = await self.teams.save(interaction.guild_id or 0, actor_of(interaction), name=name,
@@ -197,8 +198,7 @@ class SetupCog(commands.GroupCog, group_name="setup",
             text += f" Give {captain.display_name} the <@&{role}> role so they can use captain commands."
         await self.reply(interaction, text)
 
-    @app_commands.command(name="team-remove", description="Remove a team that has no games.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="team-remove", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(name="The team to remove")
     @app_commands.autocomplete(name=team_autocomplete)
     async def team_remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
@@ -212,27 +212,28 @@ class SetupCog(commands.GroupCog, group_name="setup",
     @app_commands.autocomplete(key=rule_autocomplete)
     async def rule(self, interaction: discord.Interaction, key: app_commands.Range[str, 1, 100],
                    value: app_commands.Range[str, 1, 200] | None = None, reset: bool = False) -> None:
+        """Remove a team that has no games."""
         changed = await self.service.set_rule(interaction.guild_id or 0, actor_of(interaction), key, value,
                                               reset=reset)
         await self.reply(interaction, changed_text("Rules", changed))
 
-    @app_commands.command(name="reminders", description="When reminders go out before games.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="reminders", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(games="Before each game, to teams, e.g. 2d 1d 2h",
                            captain_alerts="Lineup alerts to captains, e.g. 1d 3h")
     @app_commands.rename(captain_alerts="captain-alerts")
     async def reminders(self, interaction: discord.Interaction, games: app_commands.Range[str, 1, 100] | None = None,
                         captain_alerts: app_commands.Range[str, 1, 100] | None = None) -> None:
+        """When reminders go out before games."""
         changed = await self.service.set_reminders(interaction.guild_id or 0, actor_of(interaction), games,
                                                    captain_alerts)
         await self.reply(interaction, changed_text("Reminders", changed))
 
-    @app_commands.command(name="show", description="The league's settings, where each comes from, and citations.",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="show", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(section="A rules section to list in full (lineup, shootout, ...)")
     @app_commands.autocomplete(section=section_autocomplete)
     async def show(self, interaction: discord.Interaction,
                    section: app_commands.Range[str, 1, 32] | None = None) -> None:
+        """The league's settings, where each comes from, and citations."""
         if section is not None and section not in SECTIONS:
             raise InvalidInput(f"No rules section {section!r}; pick one of: {', '.join(SECTIONS)}.")
         league, shown = await self.service.show(interaction.guild_id or 0, actor_of(interaction))

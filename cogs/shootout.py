@@ -7,12 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip, timestamp
 from bot.errors import UserFacingError
 from bot.services.shootouts.orders import OrderCheck, SubmittedOrder, SuggestedOrder
 from bot.services.shootouts.scoring import AttemptRecorded, AttemptUndone, FloorMarked
-from cogs._common import game_autocomplete, requires, team_autocomplete
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, game_autocomplete, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
 GameCode = app_commands.Range[str, 1, 64]
@@ -89,7 +90,7 @@ def undone_text(u: AttemptUndone) -> str:
 
 async def shooter_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The game's eligible shooters, the team due to shoot first (referees only)."""
-    bot: SidelineBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     game = getattr(interaction.namespace, "game", None)
     if not game:
         return []
@@ -111,48 +112,47 @@ class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="S
     async def _reply(self, interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="submit", description="Submit your team's shootout order, checked against the rules.",
-                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.command(name="submit", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(game="The game", shooters="Shooters in order: names or mentions, separated by commas",
                            team="Commissioners: whose order (captains submit their own team's)")
     @app_commands.autocomplete(game=game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
     async def submit(self, interaction: discord.Interaction, game: GameCode, shooters: Names,
                      team: str | None = None) -> None:
+        """Submit your team's shootout order, checked against the rules."""
         result = await self.orders.submit(self.bot.caller(interaction), game, shooters, team)
         await self._reply(interaction, submitted_text(result))
 
-    @app_commands.command(name="check", description="The stored shootout orders and what is wrong with them now.",
-                          extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="check", extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def check(self, interaction: discord.Interaction, game: GameCode) -> None:
+        """The stored shootout orders and what is wrong with them now."""
         result = await self.orders.check(self.bot.caller(interaction), game)
         await self._reply(interaction, check_text(result))
 
-    @app_commands.command(name="suggest", description="Propose a legal shootout order for your team (nothing saved).",
-                          extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.command(name="suggest", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(game="The game", preferred="Shooters you want first, in order, separated by commas",
                            team="Commissioners: which team (captains get their own team's)")
     @app_commands.autocomplete(game=game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
     async def suggest(self, interaction: discord.Interaction, game: GameCode, preferred: Names | None = None,
                       team: str | None = None) -> None:
+        """Propose a legal shootout order for your team (nothing saved)."""
         result = await self.orders.suggest(self.bot.caller(interaction), game, preferred, team)
         await self._reply(interaction, suggested_text(result))
 
-    @app_commands.command(name="floor", description="Mark who was on the floor at the end of overtime (indoor soccer).",
-                          extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="floor", extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game", players="Players on the floor: names or mentions, separated by commas")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def floor(self, interaction: discord.Interaction, game: GameCode, players: Names) -> None:
+        """Mark who was on the floor at the end of overtime (indoor soccer)."""
         result = await self.scoring.mark_floor(self.bot.caller(interaction), game, players)
         await self._reply(interaction, floor_text(result))
 
-    @app_commands.command(name="record", description="Record one shootout attempt (referees and commissioners).",
-                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="record", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game", shooter="Who shot (pick from the list, or type a name)",
                            scored="Whether the shot went in",
                            tied_at="First attempt only: each team's goals after overtime (3 for a 3-3 tie)")
@@ -160,19 +160,19 @@ class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="S
     @app_commands.guild_only()
     async def record(self, interaction: discord.Interaction, game: GameCode, shooter: app_commands.Range[str, 1, 100],
                      scored: bool, tied_at: app_commands.Range[int, 0, 99] | None = None) -> None:
+        """Record one shootout attempt (referees and commissioners)."""
         result = await self.scoring.record(self.bot.caller(interaction), game, shooter, scored, tied_at)
         await self._reply(interaction, attempt_text(result))
         if result.decided:
             self.bot.dispatch(STANDINGS_CHANGED, interaction.guild_id)
 
 
-    @app_commands.command(name="undo", description="Take back the last attempt of an undecided shootout "
-                                                   "(referees and commissioners).",
-                          extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.command(name="undo", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction, game: GameCode) -> None:
+        """Take back the last attempt of an undecided shootout (referees and commissioners)."""
         result = await self.scoring.undo_last(self.bot.caller(interaction), game)
         await self._reply(interaction, undone_text(result))
 

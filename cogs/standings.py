@@ -13,12 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip
 from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
 from bot.services.standings import Publication, StandingsTable
-from cogs._common import requires, suggesting_for, team_autocomplete
+from bot.tree import NO_MENTIONS, requires
+from cogs._common import bot_of, suggesting_for, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -73,7 +74,7 @@ class DiscordPoster:
 
 
 async def division_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot: SidelineBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     caller = suggesting_for(interaction)
     if caller is None:
         return []
@@ -99,20 +100,21 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
         except (discord.HTTPException, NoLeague):
             log.warning("could not refresh the standings message for server %s", guild_id, exc_info=True)
 
-    @app_commands.command(name="show", description="The current table, ordered by the league's rules.")
+    @app_commands.command(name="show")
     @app_commands.describe(division="One division only; leave empty for all",
                            public="Show it to the whole channel (default: only you)")
     @app_commands.autocomplete(division=division_autocomplete)
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, division: str | None = None, public: bool = False) -> None:
+        """The current table, ordered by the league's rules."""
         table = await self.service.table(self.bot.caller(interaction), division)
         await interaction.response.send_message(embed=standings_embed(table), ephemeral=not public,
                                                 allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="post", description="Post or refresh the standings message (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="post", extras=requires(Role.COMMISSIONER))
     @app_commands.guild_only()
     async def post(self, interaction: discord.Interaction) -> None:
+        """Post or refresh the standings message (commissioners)."""
         self.bot.caller(interaction).require(Role.COMMISSIONER)
         await interaction.response.defer(ephemeral=True, thinking=True)
         done = await self.publish(interaction.guild_id or 0)
@@ -128,14 +130,14 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
         }[done.outcome]
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="adjust", description="Add or remove standings points outside a game (commissioners).",
-                          extras=requires(Role.COMMISSIONER))
+    @app_commands.command(name="adjust", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(team="The team", points="Points to add (negative to remove), e.g. -1",
                            reason="Why (shown with the adjustment), e.g. rule 1.22 bench brawl")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
     async def adjust(self, interaction: discord.Interaction, team: str, points: app_commands.Range[int, -99, 99],
                      reason: app_commands.Range[str, 1, 300]) -> None:
+        """Add or remove standings points outside a game (commissioners)."""
         made = await self.service.adjust(self.bot.caller(interaction), team, points, reason)
         await interaction.response.send_message(
             f"{made.team}: {made.points:+d} standings point{'s' if abs(made.points) != 1 else ''} ({made.reason}). "

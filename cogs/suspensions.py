@@ -9,11 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.services.discipline.core import REASON_LIMIT, plural
 from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine
-from cogs._common import requires
+from bot.tree import NO_MENTIONS, requires
 
 log = logging.getLogger("sideline.discipline")
 
@@ -66,8 +66,7 @@ class SuspensionsCog(commands.Cog):
             if ended:
                 log.info("league %s: %d suspension(s) found served at start", league_id, ended)
 
-    @app_commands.command(name="suspend", extras=requires(Role.COMMISSIONER),
-                          description="Suspend a player for games; announced, appealable (commissioners).")
+    @app_commands.command(name="suspend", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(player="The player to suspend", games="How many of the team's next games they sit out",
                            reason="Why (told to the player privately, never announced)")
     @app_commands.guild_only()
@@ -79,7 +78,7 @@ class SuspensionsCog(commands.Cog):
                                             reason=reason)
         await interaction.response.send_message(suspend_reply(issued), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="suspensions", description="Active suspensions: player, games remaining, until when.")
+    @app_commands.command(name="suspensions")
     @app_commands.guild_only()
     async def suspensions(self, interaction: discord.Interaction) -> None:
         """Active suspensions: player, games remaining, until when."""

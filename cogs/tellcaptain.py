@@ -6,9 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import NO_MENTIONS, SidelineBot
+from bot.client import SidelineBot
 from bot.discord_text import clip
 from bot.services.messages.notes import NoteSent
+from bot.tree import NO_MENTIONS
 from storage.models.relays import TEXT_LIMIT
 
 
@@ -24,7 +25,7 @@ class TellCaptainCog(commands.Cog):
         self.bot = bot
         self.service = bot.services.notes
 
-    @app_commands.command(name="tellcaptain", description="Send a private note to your team's captain(s).")
+    @app_commands.command(name="tellcaptain")
     @app_commands.describe(message="What your captain should know (only they read it)")
     @app_commands.guild_only()
     async def tellcaptain(self, interaction: discord.Interaction,

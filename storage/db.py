@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import event
+from sqlalchemy import CursorResult, Result, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
@@ -89,7 +89,7 @@ def _sqlite_begin_read(conn: Any) -> None:
 
 
 def _sqlite_begin(conn: Any) -> None:
-    """Take the write lock up front: a read-then-write unit never loses an update (testing.md).
+    """Take the write lock up front: a read-then-write unit never loses an update (docs/testing.md).
     While another process holds it, the wait (the busy timeout) is on aiosqlite's thread."""
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
@@ -123,6 +123,12 @@ def writers_take_turns(session: AsyncSession) -> bool:
     """Whether a unit of work holds the database's write lock from its first statement (SQLite's
     BEGIN IMMEDIATE): then whatever it read is still true when it writes."""
     return session.get_bind().dialect.name == "sqlite"
+
+
+def rowcount(result: Result[Any]) -> int:
+    """How many rows an INSERT, UPDATE or DELETE changed. The session hands back a CursorResult for
+    them, which has the count, but SQLAlchemy types ``AsyncSession.execute`` as returning a Result."""
+    return cast("CursorResult[Any]", result).rowcount
 
 
 def upsert_insert(session: AsyncSession) -> Any:

@@ -1,4 +1,4 @@
-"""Settings: the TOML shape of product.md §6, with errors that name the file and key."""
+"""Settings: the TOML shape of docs/product.md §6, with errors that name the file and key."""
 
 from __future__ import annotations
 

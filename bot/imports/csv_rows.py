@@ -1,4 +1,4 @@
-"""Parse and validate the league CSV files (product.md §4): every bad row is reported, by line.
+"""Parse and validate the league CSV files (docs/product.md §4): every bad row is reported, by line.
 
 Pure: text in, validated rows or a list of problems out. Whether the teams named exist
 is checked against the database by the importer, with the same line numbers.
@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from bot.discord_text import blank, clean_text
-from bot.league.vocabulary import DECISIONS, GAME_KINDS, GENDERS, POSITIONS
+from bot.league.vocabulary import DECISIONS, GAME_KINDS, GENDERS, POSITIONS, Decided, GameKind, Gender, Position
 
 MAX_ROWS = 20_000
 
 R = TypeVar("R")
+W = TypeVar("W", bound=str)
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,8 @@ class PlayerRow:
     discord_id: int
     name: str
     team: str
-    position: str
-    gender: str | None
+    position: Position
+    gender: Gender | None
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class GameRow:
     home: str
     away: str
     venue: str
-    kind: str
+    kind: GameKind
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class ResultRow:
     code: str
     home_score: int
     away_score: int
-    decided: str
+    decided: Decided
     shootout_home: int | None
     shootout_away: int | None
 
@@ -168,14 +169,15 @@ class _Checker:
             return None
         return int(value)
 
-    def choice(self, key: str, allowed: tuple[str, ...], default: str | None) -> str | None:
+    def choice(self, key: str, allowed: tuple[W, ...], default: W | None) -> W | None:
         value = self.values.get(key, "").lower()
         if not value:
             return default
-        if value not in allowed:
-            self.messages.append(f"{key} {value[:30]!r} must be one of {', '.join(allowed)}")
-            return default
-        return value
+        for word in allowed:
+            if value == word:
+                return word
+        self.messages.append(f"{key} {value[:30]!r} must be one of {', '.join(allowed)}")
+        return default
 
     def score(self, key: str, *, required: bool = True) -> int | None:
         value = self.values.get(key, "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -23,16 +23,15 @@ from bot.imports.csv_rows import (
     parse_teams,
 )
 from bot.imports.report import ImportReport
+from bot.imports.results import import_results
 from bot.imports.schedule import BATCH_ROWS, PLAN_GAMES, NewGame, SchedulePlan, plan_schedule, read_schedule
 from bot.league.lineup.check import check_roster_limit
 from bot.league.lineup.presets import LineupRules
 from bot.services import deadlines, reminders
 from bot.services.reminders import plan_games
+from bot.services.results import ResultHook
 from bot.settings import LeagueSettings
 from storage.models import Division, Game, League, Player, RosterEntry, Team, TeamCaptain
-
-if TYPE_CHECKING:
-    from bot.services.results import ResultHook
 
 KINDS = ("teams", "players", "games", "results")
 
@@ -62,8 +61,6 @@ class Importer:
             rows = await asyncio.to_thread(parse_games, text, league.timezone, now=now, allow_past=allow_past)
             return await self.games(rows, league, now=now)
         if kind == "results":
-            from bot.services.results import import_results  # results own their storage
-
             return await import_results(self.sessions, text, league, now=now, on_result=self.on_result)
         raise ValueError(f"unknown import kind {kind!r} (one of {', '.join(KINDS)})")
 
@@ -174,7 +171,7 @@ class Importer:
         whole or not at all, in one transaction of batched statements, and the new games'
         reminders (ten rows a game) after them, a hundred games to a transaction. The event
         loop gets a turn between statements, and other writers (check-ins) between transactions:
-        a 20,000-game file held the loop for 105 s and the lock for minutes (bench/imports.py).
+        done in one go, a large file (bench/imports.py) held both the loop and the lock for minutes.
 
         A crash between the two leaves games without reminders: importing the file again plans
         them (``plan_schedule`` finds scheduled games with nothing queued).

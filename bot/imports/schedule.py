@@ -81,7 +81,8 @@ async def read_schedule(session: AsyncSession, league_key: str) -> Schedule:
         return Schedule(None, {}, {})
     teams = {name.lower(): (team_id, name) for team_id, name in (await session.execute(
         select(Team.id, Team.name).where(Team.league_id == league_id))).all()}
-    games = {code: StoredGame(*rest) for code, *rest in (await session.execute(
+    games = {code: StoredGame(game_id, home_id, away_id, starts_at, venue, kind, status)
+             for code, game_id, home_id, away_id, starts_at, venue, kind, status in (await session.execute(
         select(Game.code, Game.id, Game.home_team_id, Game.away_team_id, Game.starts_at, Game.venue, Game.kind,
                Game.status).where(Game.league_id == league_id))).all()}
     planned = frozenset((await session.scalars(select(OutboxMessage.args["game_id"].as_integer()).where(

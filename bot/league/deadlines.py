@@ -77,10 +77,10 @@ class DeadlineRules:
     cleanup_duty_last_game_each_week: bool = False
     # Nudges before any deadline (appeals, payments, trades, custom), longest first.
     default_nudge_offsets: tuple[str, ...] = ("72h", "24h", "2h")
-    # Game reminders to the team's channel (product spec §5; config reminders.game_offsets):
+    # Game reminders to the team's channel (docs/product.md §5; config reminders.game_offsets):
     # two days and the day before at the game's time of day, and two hours before.
     game_reminder_offsets: tuple[str, ...] = ("2d", "1d", "2h")
-    # Lead times at which captains hear that a lineup breaks a rule (product spec §5).
+    # Lead times at which captains hear that a lineup breaks a rule (docs/product.md §5).
     captain_alert_lead_times: tuple[str, ...] = ("1d", "3h")
     deadline_citations: DeadlineCitations = field(default_factory=DeadlineCitations)
 

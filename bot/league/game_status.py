@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Literal, cast, get_args
+from typing import Literal, get_args
 
 GameStatus = Literal["scheduled", "final", "cancelled"]
 Change = Literal["enter_result", "fix_result", "move", "cancel", "shootout_attempt", "shootout_undo"]
@@ -66,7 +66,7 @@ def after(status: str, change: Change, code: str) -> GameStatus:
     if status not in STATUSES:
         raise GameStateError(f"Game {code} is in a state the bot doesn't know ({status[:20]}); "
                              "ask a commissioner to look at it.")
-    key = (cast(GameStatus, status), change)
+    key = (status, change)
     if key in TRANSITIONS:
         return TRANSITIONS[key]
     raise GameStateError(REFUSALS[key].format(code=code))

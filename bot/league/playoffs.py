@@ -53,6 +53,13 @@ class Matchup:
         """Both teams are known: the game can be played."""
         return self.top is not None and self.bottom is not None
 
+    @property
+    def teams(self) -> tuple[str, str]:
+        """The top and the bottom team of a ready matchup."""
+        if self.top is None or self.bottom is None:
+            raise PlayoffError(f"{self.matchup_id} is not set yet")
+        return self.top.team, self.bottom.team
+
 
 @dataclass(frozen=True, slots=True)
 class Bracket:
@@ -207,7 +214,8 @@ def advance(bracket: Bracket, matchup_id: str, winner: str) -> Bracket:
     updated = {matchup_id: replace(matchup, winner=entrant)}
     if feeds is not None:
         next_matchup, side = feeds
-        updated[next_matchup.matchup_id] = replace(next_matchup, **{side: entrant})
+        updated[next_matchup.matchup_id] = (replace(next_matchup, top=entrant) if side == "top"
+                                            else replace(next_matchup, bottom=entrant))
     rounds = tuple(tuple(updated.get(m.matchup_id, m) for m in round_matchups) for round_matchups in bracket.rounds)
     return replace(bracket, rounds=rounds)
 

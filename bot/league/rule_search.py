@@ -181,7 +181,7 @@ class RuleIndex:
 
     @classmethod
     def build(cls, sections: Iterable[Section]) -> RuleIndex:
-        """Index a rulebook's sections once; each search then takes well under a millisecond."""
+        """Index a rulebook's sections once, so a search reads the index, not every section's text."""
         return cls(tuple(sections))
 
     def _index_fields(self) -> None:

@@ -67,7 +67,7 @@ def rule_settings(rules: Rules) -> list[RuleSetting]:
     out: list[RuleSetting] = []
     for section in SECTIONS:
         part = getattr(rules, section)
-        meanings = _comments(type(part))
+        meanings = _comments(type(part))  # type: ignore[arg-type]  # typeshed: mypy reads a class's __hash__ as unbound
         for f in dataclasses.fields(part):
             if f.name.endswith("citations"):
                 continue

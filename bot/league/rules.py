@@ -204,7 +204,7 @@ def _blame(values: Mapping[str, Any], exc: ValueError, prefer: str | None = None
         text = text.removeprefix("rules.")
     changed = list(values)
     mentioned = sorted((text.find(k), k) for k in changed if k in text)
-    if prefer in values:
+    if prefer is not None and prefer in values:
         key = prefer
     elif mentioned:
         key = mentioned[0][1]

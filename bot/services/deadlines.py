@@ -39,6 +39,7 @@ from bot.league.deadlines import Offset, format_offset, nudge_times, parse_offse
 from bot.services import outbox
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings
+from storage.db import rowcount
 from storage.models import Deadline, OutboxMessage, Team
 from storage.models.deadlines import AUDIENCE_KINDS
 from storage.repos import core
@@ -198,7 +199,7 @@ async def follow_team_channels(session: AsyncSession, teams: Sequence[Team]) -> 
                 .where(OutboxMessage.league_id == team.league_id, OutboxMessage.status == "pending",
                        OutboxMessage.send_key.startswith(key_prefix(deadline_id), autoescape=True))
                 .values(channel_id=target.channel_id, user_id=target.user_id))
-            redirected += result.rowcount or 0
+            redirected += rowcount(result) or 0
     return redirected
 
 

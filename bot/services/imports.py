@@ -9,7 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller, Role
 from bot.errors import InvalidInput
 from bot.imports.csv_rows import CsvImportError
-from bot.imports.importer import Importer, ImportReport
+from bot.imports.importer import Importer
+from bot.imports.report import ImportReport
 from bot.services.results import ResultHook
 
 MAX_CSV_BYTES = 1_000_000

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from storage.db import upsert_insert
+from storage.db import rowcount, upsert_insert
 from storage.models import OutboxMessage
 
 MAX_BUTTONS = 25  # Discord: 5 rows of 5
@@ -35,7 +35,7 @@ class Outgoing:
     """
 
     content: str = ""
-    embeds: tuple[dict[str, Any], ...] = ()
+    embeds: tuple[Mapping[str, Any], ...] = ()
     checkin_game: str | None = None
     ping_user_ids: tuple[int, ...] = ()
     buttons: tuple[tuple[str, str], ...] = ()
@@ -128,7 +128,7 @@ async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: 
         return Queued(key=key, due_at=due_at, created=True)
     result = await session.execute(upsert_insert(session)(OutboxMessage).values(**values).on_conflict_do_nothing(
         index_elements=["send_key"]))
-    created = bool(result.rowcount)
+    created = bool(rowcount(result))
     if created:
         session.sync_session.info.setdefault("outbox_due", []).append(due_at)
     return Queued(key=key, due_at=due_at, created=created)
@@ -175,7 +175,7 @@ async def cancel_pending(session: AsyncSession, league_id: int, key_prefix: str)
                OutboxMessage.send_key.startswith(key_prefix, autoescape=True))
         .values(status="cancelled")
     )
-    return result.rowcount or 0
+    return rowcount(result) or 0
 
 
 async def pending(session: AsyncSession, league_id: int, key_prefix: str) -> list[OutboxMessage]:

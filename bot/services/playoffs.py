@@ -119,7 +119,7 @@ async def advance_from_result(session: AsyncSession, league_id: int, game_code: 
     bracket = rebuild(row)
     teams = {home, away}
     matchup = next((m for r in bracket.rounds for m in r
-                    if m.ready and {m.top.team, m.bottom.team} == teams), None)  # type: ignore[union-attr]
+                    if m.ready and set(m.teams) == teams), None)
     if matchup is None:
         return None
     if matchup.winner is not None and matchup.winner.team == winner:
@@ -217,4 +217,4 @@ class PlayoffService:
         ready = [m for r in bracket.rounds for m in r if m.ready]
         ready.sort(key=lambda m: m.winner is not None)
         return [m for m in ready if not needle or needle in m.matchup_id.casefold()
-                or needle in m.top.team.casefold() or needle in m.bottom.team.casefold()]  # type: ignore[union-attr]
+                or any(needle in team.casefold() for team in m.teams)]

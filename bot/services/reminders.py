@@ -134,7 +134,7 @@ async def _plan_one(session: AsyncSession, league: LeagueSettings, game: Game, n
             for offset, when in plan.send:
                 key = f"{game_prefix(game.id)}{team_id}:{stage}:{offset.minutes}m"
                 planned.add(key)
-                args = {"game_id": game.id, "team_id": team_id, "offset": offset.minutes}
+                args: dict[str, object] = {"game_id": game.id, "team_id": team_id, "offset": offset.minutes}
                 await _place(session, league, game, key, when, kind, args, target, existing.get(key), result)
         _log_dropped(game, stage, plan.dropped, existing)
     for key, row in existing.items():
@@ -360,8 +360,8 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
     for player_id in going:
         entry = roster[player_id]
         players.append(CheckedInPlayer(player_id=entry.player_id, name=entry.player.name,
-                                       position=entry.position,  # type: ignore[arg-type]
-                                       gender=entry.player.gender,  # type: ignore[arg-type]
+                                       position=entry.position,
+                                       gender=entry.player.gender,
                                        rostered=True, suspended=player_id in suspended))
     report = check_lineup(rules, players)
     problems: dict[str, str] = {}

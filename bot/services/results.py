@@ -28,21 +28,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text, timestamp
-from bot.errors import Conflict, InvalidInput, NotFound, UserFacingError
-from bot.imports.csv_rows import CsvImportError, Problem, parse_results
-from bot.imports.importer import ImportReport
+from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.rules import Rules
-from bot.league.vocabulary import DECISIONS
+from bot.league.vocabulary import DECISIONS, Decided, GameKind
 from bot.services import playoffs
 from bot.services.schedule import check_change, lock_game
-from bot.settings import LeagueSettings
-from storage.models import Game, League, Result, ResultChange, Team
+from storage.models import Game, Result, ResultChange, Team
 from storage.text import printable
 
 #: Run inside the result's transaction after it is recorded or fixed: ``await hook(session, league_id, game_id)``.
 ResultHook = Callable[[AsyncSession, int, int], Awaitable[None]]
 
-PLAYED = ("regulation", "overtime", "shootout")
+PLAYED: tuple[Decided, ...] = ("regulation", "overtime", "shootout")
 MAX_SCORE = 99
 RECENT_GAMES = 25
 
@@ -53,7 +50,7 @@ class Score:
 
     home_score: int
     away_score: int
-    decided: str
+    decided: Decided
     shootout_home: int | None = None
     shootout_away: int | None = None
     forfeit_team: str | None = None
@@ -126,7 +123,7 @@ def _is_score(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SCORE
 
 
-def check_score(rules: Rules, kind: str, score: Score) -> None:
+def check_score(rules: Rules, kind: GameKind, score: Score) -> None:
     """Refuse a result that can't have happened under the league's rules (InvalidInput says why)."""
     s = score
     if s.decided not in DECISIONS:
@@ -135,7 +132,7 @@ def check_score(rules: Rules, kind: str, score: Score) -> None:
         if not _is_score(getattr(s, name)):
             raise InvalidInput(f"Scores are whole numbers from 0 to {MAX_SCORE} (got {getattr(s, name)!r} "
                                f"for {name.removesuffix('_score')}).")
-    overtime = rules.game_format.overtime_for(kind)  # type: ignore[arg-type]
+    overtime = rules.game_format.overtime_for(kind)
     if s.decided == "shootout":
         if s.shootout_home is None or s.shootout_away is None:
             raise InvalidInput("A shootout result needs the shootout goals: shootout_home and shootout_away.")
@@ -379,69 +376,3 @@ class ResultService:
             return [PlayedGame(g.code, g.starts_at, g.home.name, g.away.name,
                                view_of(g, score_of(results[g.id])).summary if g.id in results else None)
                     for g in matching]
-
-
-# --- CSV backfill ---------------------------------------------------------------------------------
-async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, league: LeagueSettings, *,
-                         now: datetime, on_result: ResultHook) -> ImportReport:
-    """Backfill results from paper game sheets: every row checked first, then all stored or none.
-
-    Unknown game ids, games not played yet, cancelled games and results the league's rules don't allow
-    are reported with their line numbers (CsvImportError) and nothing is imported.
-    """
-    rows = parse_results(text)
-    report = ImportReport("results")
-    rules = league.rules
-    async with sessions.begin() as session:
-        league_id = await session.scalar(select(League.id).where(League.key == league.key))
-        games: dict[str, Game] = {}
-        if league_id is not None:
-            codes = [r.code for r in rows]
-            games = {g.code: g for g in (await session.scalars(  # locked in one order: no deadlock
-                select(Game).where(Game.league_id == league_id, Game.code.in_(codes)).order_by(Game.id)
-                .with_for_update(of=Game))).all()}
-        problems: list[Problem] = []
-        planned: list[tuple[int, Game, Score]] = []
-        for r in rows:
-            game = games.get(r.code)
-            if game is None:
-                problems.append(Problem(r.line, f"unknown game_id {r.code!r} (no such game in league {league.key}; "
-                                                "import games first)"))
-                continue
-            if game.status == "cancelled":
-                problems.append(Problem(r.line, f"game {r.code} was cancelled: it can't have a result"))
-                continue
-            if game.starts_at > now:
-                problems.append(Problem(r.line, f"game {r.code} has not been played yet (it starts "
-                                                f"{game.starts_at.astimezone(league.timezone):%Y-%m-%d %H:%M})"))
-                continue
-            if r.decided == "forfeit":
-                forfeiting = game.home if r.home_score < r.away_score else game.away
-                score = forfeit_score(rules, game, forfeiting)
-            else:
-                score = Score(r.home_score, r.away_score, r.decided, r.shootout_home, r.shootout_away)
-            try:
-                check_score(rules, game.kind, score)
-            except UserFacingError as exc:
-                problems.append(Problem(r.line, f"game {r.code}: {exc.message}"))
-                continue
-            planned.append((r.line, game, score))
-        if problems:
-            raise CsvImportError(problems)
-        for line, game, score in planned:
-            existing = await result_for(session, game)
-            if existing is not None and score_of(existing) == score:
-                report.unchanged += 1
-                continue
-            try:
-                _, old, note = await record(session, rules, game, score, by=None, now=now, action="imported",
-                                            on_result=on_result, reason="CSV import")
-            except UserFacingError as exc:
-                raise CsvImportError([Problem(line, f"game {game.code}: {exc.message}")]) from None
-            if old is None:
-                report.created += 1
-            else:
-                report.updated += 1
-            if note:
-                report.notes.append(note)
-    return report

@@ -11,7 +11,7 @@ from bot.access import Caller
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.lineup.check import check_roster_limit
-from bot.league.vocabulary import GENDERS, POSITIONS
+from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
 from storage.models import Player, RosterEntry
 from storage.repos import core
@@ -73,8 +73,8 @@ class RosterService:
                 raise Conflict("Someone changed that roster at the same moment. Check it with /roster show "
                                "and try again.") from None
 
-    async def _add(self, caller: Caller, discord_id: int, name: str, position: str | None, gender: str | None,
-                   team_name: str | None) -> RosterChange:
+    async def _add(self, caller: Caller, discord_id: int, name: str, position: Position | None,
+                   gender: Gender | None, team_name: str | None) -> RosterChange:
         async with self.sessions.begin() as session:
             member = await membership(session, caller)
             team = await resolve_team(session, caller, team_name, member)

@@ -181,7 +181,7 @@ def _section_of(row: RuleSection) -> Section:
         citation=row.citation, title=row.title, text=row.text,
         lines=tuple(row.lines.split("\n")) if row.lines else (),
         line_numbers=tuple(row.line_numbers or ()), ordinal=row.ordinal,
-        kind=row.kind,  # type: ignore[arg-type]  # written from a SectionKind
+        kind=row.kind,
         parent=row.parent,
     )
 
@@ -370,7 +370,7 @@ class RulesLookupService:
             shown = clean_user_text(citation, 80) or "(empty)"
             raise NotFound(f"There's no section “{shown}” in this league's rulebook. Start typing and pick "
                            "one from the suggestions, or ask in your own words with /rule.")
-        contents = ()
+        contents: tuple[CitedSection, ...] = ()
         if found.kind == "heading":
             contents = tuple(CitedSection.of(s) for s in index.sections
                              if s.parent == found.citation and s is not found)

@@ -184,7 +184,7 @@ async def point_adjustments(session: AsyncSession, league_id: int) -> list[Point
 _RECORD_SEPARATOR = literal_column("'\x1e'", String)
 _TEAMS_AND_DIVISIONS = (
     select(func.aggregate_strings(Team.name + "\x1f" + func.coalesce(Division.name, ""),
-                                  _RECORD_SEPARATOR))  # type: ignore[arg-type]
+                                  _RECORD_SEPARATOR))  # type: ignore[arg-type]  # SQLAlchemy types it as str only
     .select_from(Team).outerjoin(Division, Team.division_id == Division.id)
     .where(Team.league_id == bindparam("league_id")).scalar_subquery()
 )

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Literal
+
 from alembic import context
 
 from storage.models import Base, UTCDateTime
+
+if TYPE_CHECKING:
+    from alembic.autogenerate.api import AutogenContext
 
 config = context.config
 target_metadata = Base.metadata
 
 
-def render_item(type_: str, obj: object, autogen_context: object) -> str | bool:
+def render_item(type_: str, obj: Any, autogen_context: AutogenContext) -> str | Literal[False]:
     """Migrations use plain SQL types, so they never import the models' Python types."""
     if type_ == "type" and isinstance(obj, UTCDateTime):
         return "sa.DateTime(timezone=True)"

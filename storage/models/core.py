@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from bot.league.vocabulary import GAME_KINDS, GAME_STATUSES, GENDERS, POSITIONS
+from bot.league.vocabulary import GAME_KINDS, GAME_STATUSES, GENDERS, POSITIONS, GameKind, GameStatus, Gender, Position
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 
 
@@ -74,7 +74,7 @@ class Player(Base):
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     discord_id: Mapped[int] = mapped_column(Snowflake)
     name: Mapped[str] = mapped_column(String(100))
-    gender: Mapped[str | None] = mapped_column(String(32))
+    gender: Mapped[Gender | None] = mapped_column(String(32))
 
 
 class RosterEntry(Base):
@@ -90,7 +90,7 @@ class RosterEntry(Base):
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
-    position: Mapped[str] = mapped_column(String(16), default="skater")
+    position: Mapped[Position] = mapped_column(String(16), default="skater")
     added_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     player: Mapped[Player] = relationship(lazy="joined")
@@ -113,8 +113,8 @@ class Game(Base):
     away_team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), index=True)
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
     venue: Mapped[str] = mapped_column(String(200), default="")
-    kind: Mapped[str] = mapped_column(String(16), default="regular")
-    status: Mapped[str] = mapped_column(String(16), default="scheduled")
+    kind: Mapped[GameKind] = mapped_column(String(16), default="regular")
+    status: Mapped[GameStatus] = mapped_column(String(16), default="scheduled")
 
     home: Mapped[Team] = relationship(foreign_keys=[home_team_id], lazy="joined")
     away: Mapped[Team] = relationship(foreign_keys=[away_team_id], lazy="joined")

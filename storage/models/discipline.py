@@ -7,8 +7,9 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from bot.league.discipline.appeals import APPEAL_OUTCOMES
-from bot.league.discipline.infractions import CATEGORIES
+from bot.league.discipline.appeals import APPEAL_OUTCOMES, AppealOutcome
+from bot.league.discipline.infractions import CATEGORIES, Category
+from bot.league.discipline.suspensions import SuspensionStatus
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Player, Team
 
@@ -32,7 +33,7 @@ class Penalty(Base):
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
     infraction_key: Mapped[str] = mapped_column(String(64))  # what is recorded (a repeated warning: its minor)
     called_key: Mapped[str] = mapped_column(String(64))  # what the referee called
-    category: Mapped[str] = mapped_column(String(32))
+    category: Mapped[Category] = mapped_column(String(32))
     minutes: Mapped[int] = mapped_column(default=0)
     minute: Mapped[int | None]  # elapsed game minute, when the referee gave it
     ejected: Mapped[bool] = mapped_column(default=False)
@@ -67,7 +68,7 @@ class Suspension(Base):
     reason: Mapped[str] = mapped_column(String(1000))
     issued_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     issued_by: Mapped[int | None] = mapped_column(Snowflake)  # a referee (from a penalty) or a commissioner
-    status: Mapped[str] = mapped_column(String(16), default="active")
+    status: Mapped[SuspensionStatus] = mapped_column(String(16), default="active")
     # Set by a referee's penalty whose suspension the commissioners must review (youth 1.12).
     pending_review: Mapped[bool] = mapped_column(default=False)
     penalty_id: Mapped[int | None] = mapped_column(ForeignKey("penalties.id", ondelete="SET NULL"))
@@ -98,7 +99,7 @@ class Appeal(Base):
     filed_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     reason: Mapped[str] = mapped_column(String(1000))
     games_before: Mapped[int]  # the suspension's length when the appeal was filed
-    outcome: Mapped[str | None] = mapped_column(String(16))
+    outcome: Mapped[AppealOutcome | None] = mapped_column(String(16))
     games: Mapped[int | None]  # the length the decision set
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     decided_by: Mapped[int | None] = mapped_column(Snowflake)

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from bot.league.vocabulary import DECISIONS
+from bot.league.vocabulary import DECISIONS, Decided
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Team
 
@@ -38,7 +38,7 @@ class Result(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     home_score: Mapped[int]
     away_score: Mapped[int]
-    decided: Mapped[str] = mapped_column(String(16))
+    decided: Mapped[Decided] = mapped_column(String(16))
     shootout_home: Mapped[int | None]
     shootout_away: Mapped[int | None]
     forfeit_team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))

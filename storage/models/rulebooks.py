@@ -7,6 +7,7 @@ from datetime import datetime
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
+from bot.league.rulebook import SectionKind
 from storage.models.base import Base, UTCDateTime, utcnow
 
 
@@ -38,7 +39,7 @@ class RuleSection(Base):
     citation: Mapped[str] = mapped_column(Text)
     title: Mapped[str] = mapped_column(Text, default="")
     text: Mapped[str] = mapped_column(Text, default="")
-    kind: Mapped[str] = mapped_column(String(16))  # bot.league.rulebook.SectionKind
+    kind: Mapped[SectionKind] = mapped_column(String(16))
     parent: Mapped[str] = mapped_column(Text, default="")  # the heading's citation, if any
     lines: Mapped[str] = mapped_column(Text, default="")  # source lines, newline-separated
     line_numbers: Mapped[list[int]] = mapped_column(JSON, default=list)

@@ -19,7 +19,8 @@ from storage.text import printable
 
 # The lookups every command makes are built once, with bound parameters: building a statement
 # costs more than running it on an indexed table.
-_LEAGUE, _ID = bindparam("league_id"), bindparam("id")
+_LEAGUE: BindParameter[int] = bindparam("league_id")
+_ID: BindParameter[int] = bindparam("id")
 _NAME_MATCHES = func.lower(Team.name) == bindparam("name")  # with name_key(the name typed)
 _TEAM_BY_NAME = select(Team).where(Team.league_id == _LEAGUE, _NAME_MATCHES)
 _TEAM_BY_ID = select(Team).where(Team.league_id == _LEAGUE, Team.id == _ID)
@@ -51,7 +52,7 @@ class TeamRef:
         return cls(team.id, team.name, team.division.name if team.division else None)
 
 
-def _team_ref_query(*, by_name: bool) -> Select[Any]:
+def _team_ref_query(*, by_name: bool) -> Select[int, str, str]:
     return (select(Team.id, Team.name, Division.name.label("division"))
             .outerjoin(Division, Team.division_id == Division.id)
             .where(Team.league_id == _LEAGUE, _NAME_MATCHES if by_name else Team.id == _ID))

@@ -1,4 +1,4 @@
-"""The command tree as tree.sync() would PUT it must be one Discord accepts (testing.md)."""
+"""The command tree as tree.sync() would PUT it must be one Discord accepts (docs/testing.md)."""
 
 from __future__ import annotations
 

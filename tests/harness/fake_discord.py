@@ -1,7 +1,7 @@
 """A fake of Discord's HTTP API: records what the bot would send and answers like Discord.
 
 It replaces the aiohttp session that both the REST client and interaction webhooks use,
-so every byte that would leave the process is captured (testing.md, "The seam").
+so every byte that would leave the process is captured (docs/testing.md, "The seam").
 """
 
 from __future__ import annotations

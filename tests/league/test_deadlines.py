@@ -163,7 +163,7 @@ def test_nudge_at_exactly_now_is_kept() -> None:
 
 
 def test_one_late_nudge_when_all_are_overdue_but_the_deadline_is_not() -> None:
-    """Product §5: missed while the bot was down: sent late, once, if still useful."""
+    """docs/product.md §5: missed while the bot was down: sent late, once, if still useful."""
     now = DUE - H
     assert nudge_times(DUE, OFFSETS, now) == [now]
 

@@ -593,7 +593,7 @@ def suspension(games: int = 3, status: str = "active", sid: int = 1) -> Suspensi
     [(3, 0, 3), (3, 1, 2), (3, 3, 0), (3, 5, 0), (1, 1, 0), (0, 0, 0)],
 )
 def test_served_in_the_teams_next_games(games: int, played: int, remaining: int) -> None:
-    """Youth 1.20.1 / product §2: served in the team's next (consecutive) games."""
+    """Youth 1.20.1 / docs/product.md §2: served in the team's next (consecutive) games."""
     assert games_remaining(suspension(games), played) == remaining
 
 

@@ -159,7 +159,7 @@ def test_coed_game_structure_no_goalie_a_skater_stands_in() -> None:
 
 
 def test_coed_has_no_minimum_to_start_it_plays_short() -> None:
-    """Co-ed rules: no minimum to start; a short team plays short (product spec §2)."""
+    """Co-ed rules: no minimum to start; a short team plays short (docs/product.md §2)."""
     report = check_lineup(COED, [goalie(), player()])
     assert report.minimum_to_start_met
     assert BELOW_MINIMUM_TO_START not in report.codes

@@ -1,7 +1,7 @@
 """Standings engine: points, tiebreakers, forfeits, shootouts, adjustments, divisions.
 
 Citations: youth = youth-ball-hockey-league-2012-13.txt, co-ed = coed-ball-hockey-tournament.txt,
-spec = product.md §2.
+spec = docs/product.md §2.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def order(rules, teams, results, adjustments=(), division=None) -> list[str]:
     return [r.team for r in rows if division is None or r.division == division]
 
 
-# --- points (youth 1.10, 2.13A; indoor default 3-1-0 per spec §2) --------------------------
+# --- points (youth 1.10, 2.13A; indoor default 3-1-0 per docs/product.md §2) --------------------------
 
 
 @pytest.mark.parametrize(

@@ -265,8 +265,8 @@ SCENARIOS: dict[str, Scenario] = {
                          "Suspension #", ("suspensions",)),
 }
 
-#: Privileged commands a commissioner may not use (spec §1 says they do "everything"), and why.
+#: Privileged commands a commissioner may not use (docs/product.md §1 says they do "everything"), and why.
 NOT_FOR_COMMISSIONERS: dict[str, str] = {
-    "/dispute file": "spec §3 lists it for captains: a formal appeal to the commissioners themselves",
-    "/relay send": "spec §3 lists it for captains: it speaks for a team and counts against its relay limit",
+    "/dispute file": "docs/product.md §3 lists it for captains: a formal appeal to the commissioners themselves",
+    "/relay send": "docs/product.md §3 lists it for captains: it speaks for a team and counts against its relay limit",
 }

@@ -35,7 +35,7 @@ async def test_every_privileged_command_has_a_scenario_for_exactly_its_roles(har
 
 
 async def test_commissioners_may_use_every_privileged_command_but_the_listed_ones(harness: Harness) -> None:
-    """Spec §1: commissioners do everything; an exception must be written down with its reason."""
+    """docs/product.md §1: commissioners do everything; an exception must be written down with its reason."""
     live = {c.path: c.requires for c in leaf_commands(harness.bot) if c.privileged}
     without = sorted(path for path, roles in live.items() if "commissioner" not in roles)
     assert without == sorted(NOT_FOR_COMMISSIONERS)

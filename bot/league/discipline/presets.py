@@ -118,7 +118,7 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
         appeal_window_days=7,
         appeal_decision_days=5,
         appeals_allowed=1,
-        # Product spec §2: "served in the team's next games", whatever they are.
+        # docs/product.md §2: "served in the team's next games", whatever they are.
         suspensions_carry_into_playoffs=True,
         suspensions_carry_into_next_season=True,
         discipline_citations=DisciplineCitations(

@@ -19,7 +19,7 @@ Choices the rulebooks leave open, decided here:
   count in the report is then made without that skater. A stand-in satisfies "a goalie to start".
 - A woman or non-binary goalie never counts toward the women/non-binary skaters on the court.
 - Playing short: with fewer women/non-binary skaters than required the team may put at most
-  `skater spots - (required - available)` skaters on the court (product spec, "Plays short"). If a
+  `skater spots - (required - available)` skaters on the court (docs/product.md §2, "Plays short"). If a
   league turns `plays_short_when_short_of_women` off, a shortfall means the team cannot start.
 - Duplicate check-ins of the same player id count once (the first one).
 - Findings never name a player's gender, so a report is safe to show a captain.

@@ -110,7 +110,7 @@ LINEUP_PRESETS: dict[str, LineupRules] = {
         women_nonbinary_on_court=2,
         # Co-ed rules: Teams — "or else they will need to play short".
         plays_short_when_short_of_women=True,
-        # Co-ed rules: no minimum to start; a short team plays short (product spec §2).
+        # Co-ed rules: no minimum to start; a short team plays short (docs/product.md §2).
         min_skaters_to_start=None,
         goalie_required_to_start=False,
         min_players_to_start=None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 Decided = Literal["regulation", "overtime", "shootout", "forfeit"]
 GameKind = Literal["regular", "seeding", "playoff"]
@@ -33,14 +33,14 @@ class StandingsError(ValueError):
     """Input the standings engine cannot count: a malformed result, an unknown team, bad rules."""
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """A whole number, and not a bool (which Python counts as one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_count(value: object) -> bool:
     """A whole number of 0 or more."""
-    return is_int(value) and value >= 0  # type: ignore[operator]
+    return is_int(value) and value >= 0
 
 
 
@@ -53,7 +53,7 @@ class StandingsRules:
     """
 
     # Youth 1.10 / 2.13A: two points for a win, one for a tie, none for a loss. Indoor soccer
-    # leaves points to the league (product spec §2 default: 3-1-0).
+    # leaves points to the league (docs/product.md §2 default: 3-1-0).
     points_win: int = 2
     points_tie: int = 1
     points_loss: int = 0
@@ -125,7 +125,7 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         standings_forfeit_score=(5, 0),
         standings_tiebreakers=("points", "wins", "head_to_head", "goal_diff"),
     ),
-    # Indoor soccer: the rulebook is silent on points and order; product spec §2: points are a
+    # Indoor soccer: the rulebook is silent on points and order; docs/product.md §2: points are a
     # setting (default 3-1-0), then goal differential, then goals scored. Regular-season games
     # may end tied ("No overtime will be played during the regular season").
     "indoor-soccer": StandingsRules(

@@ -73,6 +73,12 @@ class GameResult:
         elif self.forfeit_team is not None or self.penalty_waived:
             raise bad("forfeit_team and penalty_waived are only for forfeits")
 
+    @property
+    def shootout(self) -> tuple[int, int]:
+        """The shootout's scores, home first; only for a game decided by one (checked above)."""
+        assert self.shootout_home is not None and self.shootout_away is not None
+        return self.shootout_home, self.shootout_away
+
 
 @dataclass(frozen=True, slots=True)
 class PointAdjustment:
@@ -199,13 +205,12 @@ def _aggregate(rules: StandingsRules, teams: Mapping[str, str], games: Iterable[
         a[_GF] += ag
         a[_GA] += hg
         if decided == "shootout":
-            sh = g.shootout_home
-            sa = g.shootout_away
+            sh, sa = g.shootout
             h[_SO_GF] += sh
             h[_SO_GA] += sa
             a[_SO_GF] += sa
             a[_SO_GA] += sh
-            if sh > sa:  # type: ignore[operator]
+            if sh > sa:
                 h[_W_SO] += 1
                 a[_L_SO] += 1
             else:
@@ -321,8 +326,8 @@ def _head_to_head_points(
     counted = frozenset(rules.standings_counted_kinds)
     get = group_of.get
     for g in games:
-        group = get(g.home)
-        if group is None or group != get(g.away) or g.kind not in counted:
+        home_group = get(g.home)
+        if home_group is None or home_group != get(g.away) or g.kind not in counted:
             continue
         home_points, away_points = _game_points(rules, g)
         points[g.home] += home_points
@@ -335,7 +340,8 @@ def _game_points(rules: StandingsRules, g: GameResult) -> tuple[int, int]:
     if g.decided == "forfeit":
         home_won, extra_time = g.forfeit_team == g.away, False
     elif g.decided == "shootout":
-        home_won, extra_time = g.shootout_home > g.shootout_away, True  # type: ignore[operator]
+        sh, sa = g.shootout
+        home_won, extra_time = sh > sa, True
     elif g.home_goals == g.away_goals:
         return rules.points_tie, rules.points_tie
     else:

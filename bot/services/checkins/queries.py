@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import Select, and_, bindparam, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.league.vocabulary import Gender, Position
 from bot.services.discipline.eligibility import SuspensionCheck
 from storage.models import CheckIn, Division, Game, Player, RosterEntry
 from storage.repos.core import TeamRef, teams_as
@@ -143,8 +144,8 @@ class RosterAnswer:
 
     player_id: int
     name: str
-    position: str
-    gender: str | None
+    position: Position
+    gender: Gender | None
     status: str | None
     answered_at: datetime | None
     answer_id: int | None

@@ -41,7 +41,7 @@ from bot.services.checkins.queries import (
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
-from storage.db import upsert_insert, writers_take_turns
+from storage.db import rowcount, upsert_insert, writers_take_turns
 from storage.models import CheckIn, Game
 from storage.repos import core
 from storage.repos.core import TeamRef
@@ -158,7 +158,7 @@ async def forget_checkins(session: AsyncSession, league_id: int, player_id: int)
     result = await session.execute(
         delete(CheckIn).where(CheckIn.league_id == league_id, CheckIn.player_id == player_id)
     )
-    return result.rowcount or 0
+    return rowcount(result) or 0
 
 
 @dataclass(frozen=True)
@@ -258,8 +258,8 @@ class CheckInService:
         suspended = await suspension_reasons(self.suspensions, session, caller.league_id,
                                              [r.player_id for r in going], game.id)
         players = [CheckedInPlayer(player_id=r.player_id, name=r.name,
-                                   position=r.position,  # type: ignore[arg-type]
-                                   gender=r.gender,  # type: ignore[arg-type]
+                                   position=r.position,
+                                   gender=r.gender,
                                    rostered=True, suspended=r.player_id in suspended) for r in going]
         maybe = [r.name for r in answered if r.status == "maybe"]
         report = check_lineup(rules, players, roster_size=len(roster))

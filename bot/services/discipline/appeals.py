@@ -43,6 +43,7 @@ from bot.services.discipline.core import (
 )
 from bot.services.outbox import Outgoing
 from bot.services.people import is_captain_of, membership
+from storage.db import rowcount
 from storage.models import Appeal, Player, Suspension
 from storage.repos import core
 
@@ -142,7 +143,7 @@ class AppealService:
                 update(Appeal).where(Appeal.id == appeal.id, Appeal.outcome.is_(None))
                 .values(outcome=decision.outcome, games=decision.games, decided_at=now, decided_by=caller.discord_id)
                 .execution_options(synchronize_session="fetch"))
-            if not done.rowcount:
+            if not rowcount(done):
                 raise Conflict(f"Appeal #{appeal.id} was decided at the same moment by someone else.")
             row.games, row.pending_review = decision.games, False
             if decision.status == "overturned":

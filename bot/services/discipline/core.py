@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, bindparam, exists, or_, select
+from sqlalchemy import ColumnElement, SQLColumnExpression, bindparam, exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
@@ -74,12 +74,12 @@ def plural(n: int, word: str) -> str:
 def pure_suspension(row: Suspension) -> suspension_rules.Suspension:
     return suspension_rules.Suspension(id=row.id, player_id=row.player_id, team_id=row.team_id, games=row.games,
                              issued_at=row.issued_at, reason=row.reason,
-                             status=row.status)  # type: ignore[arg-type]
+                             status=row.status)
 
 
 def pure_appeal(row: Appeal) -> appeal_rules.Appeal:
     return appeal_rules.Appeal(id=row.id, suspension_id=row.suspension_id, filed_at=row.filed_at, reason=row.reason,
-                         outcome=row.outcome, decided_at=row.decided_at)  # type: ignore[arg-type]
+                         outcome=row.outcome, decided_at=row.decided_at)
 
 
 async def appeals_of(session: AsyncSession, league_id: int, suspension_id: int) -> list[Appeal]:
@@ -254,7 +254,8 @@ class Discipline:
         active = await session.execute(_ACTIVE_IN_LEAGUE, {"league_id": league_id})
         return {row.player_id for row in active}.intersection(player_ids)
 
-    def might_be_suspended(self, league_id: ColumnElement[int], player_id: ColumnElement[int]) -> ColumnElement[bool]:
+    def might_be_suspended(self, league_id: SQLColumnExpression[int],
+                           player_id: SQLColumnExpression[int]) -> ColumnElement[bool]:
         """The player has an active suspension (whether it covers a given game is ``reason``'s to say)."""
         return exists().where(Suspension.league_id == league_id, Suspension.player_id == player_id,
                               Suspension.status == "active")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnElement, SQLColumnExpression
 from sqlalchemy.ext.asyncio import AsyncSession
 
 
@@ -30,7 +30,8 @@ class SuspensionCheck(Protocol):
         for a whole lineup instead of one per player."""
         ...
 
-    def might_be_suspended(self, league_id: ColumnElement[int], player_id: ColumnElement[int]) -> ColumnElement[bool]:
+    def might_be_suspended(self, league_id: SQLColumnExpression[int],
+                           player_id: SQLColumnExpression[int]) -> ColumnElement[bool]:
         """SQL that is true for a player who might be suspended (a superset is fine). A check-in reads
         it in its own query and asks ``reason`` only when it is true: most players never are."""
         ...

@@ -97,7 +97,7 @@ class PenaltyService:
                 .order_by(Penalty.created_at, Penalty.id))).unique().all()
             try:
                 outcome = apply_penalty(rules.discipline, catalogue,
-                                        [PenaltyRecord(p.infraction_key, p.category, p.minute)  # type: ignore[arg-type]
+                                        [PenaltyRecord(p.infraction_key, p.category, p.minute)
                                          for p in prior],
                                         infraction, minute, rules.game_format.regulation_minutes)
             except DisciplineError as exc:

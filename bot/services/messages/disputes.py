@@ -35,6 +35,7 @@ from bot.services.messages.relays import MAX_ROW_ID, quoted
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership
 from bot.services.schedule import find_game
+from storage.db import rowcount
 from storage.models import Dispute
 from storage.models.relays import DISPUTE_OUTCOMES, TEXT_LIMIT
 
@@ -155,7 +156,7 @@ class DisputeService:
                         decided_by_name=clean_user_text(caller.display_name, 100), decided_at=now)
                 .execution_options(synchronize_session=False))
             await session.refresh(dispute)
-            if not done.rowcount:
+            if not rowcount(done):
                 raise Conflict(f"Dispute #{dispute.id} was already decided ({dispute.outcome}) by "
                                f"{dispute.decided_by_name}; a decision is final.")
             await complete_deadline(session, caller.league_id, deadline_ref(dispute.id), now=now,

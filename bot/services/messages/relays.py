@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import exists, func, or_, select, update
+from sqlalchemy import ColumnElement, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
@@ -36,6 +36,7 @@ from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership
 from bot.services.schedule import find_game
+from storage.db import rowcount
 from storage.models import Dispute, Game, League, RefereeAssignment, Relay
 from storage.models.relays import TEXT_LIMIT
 
@@ -222,7 +223,7 @@ class RelayService:
                 .values(acknowledged_by=responder.discord_id, acknowledged_by_name=_name(responder.display_name),
                         acknowledged_at=now, status="acknowledged")
                 .execution_options(synchronize_session=False))
-            changed = bool(done.rowcount)
+            changed = bool(rowcount(done))
             await session.refresh(relay)
             if changed and relay.answered_at is None:
                 guild_id = await _guild_of(session, relay)
@@ -257,7 +258,7 @@ class RelayService:
                         acknowledged_by_name=func.coalesce(func.nullif(Relay.acknowledged_by_name, ""), name),
                         acknowledged_at=func.coalesce(Relay.acknowledged_at, now))
                 .execution_options(synchronize_session=False))
-            if not done.rowcount:
+            if not rowcount(done):
                 await session.refresh(relay)
                 raise Conflict(f"Relay #{relay.id} was already answered by {relay.answered_by_name}.")
             await session.refresh(relay)
@@ -280,7 +281,7 @@ class RelayService:
             query = select(Relay).where(Relay.league_id == caller.league_id, Relay.answered_at.is_(None),
                                         Relay.created_at >= since)
             if not caller.is_commissioner:
-                yours = [Relay.game_id.in_(mine)]
+                yours: list[ColumnElement[bool]] = [Relay.game_id.in_(mine)]
                 if caller.is_referee:  # games nobody is assigned to are every referee's
                     yours.append(~exists().where(RefereeAssignment.game_id == Relay.game_id))
                 query = query.where(or_(*yours))

@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.league.rules import Rules
-from storage.db import upsert_insert
+from storage.db import rowcount, upsert_insert
 from storage.models import GenderAsk, Player
 
 
@@ -33,4 +33,4 @@ class GenderAskService:
                 return False
             result = await session.execute(upsert_insert(session)(GenderAsk).values(
                 league_id=caller.league_id, player_id=player.id).on_conflict_do_nothing())
-            return bool(result.rowcount)
+            return bool(rowcount(result))

@@ -40,11 +40,15 @@ class Actor:
     manages_server: bool = False
 
 
+#: One audited change: (key, old value, new value), None where there was or is none.
+Change = tuple[str, str | None, str | None]
+
+
 @dataclass(frozen=True)
 class Changed:
     league: LeagueSettings
     league_id: int
-    changes: list[tuple[str, str | None, str | None]]  # (key, old, new)
+    changes: list[Change]
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ class LeagueSetupService:
                                 created_at=now)
             session.add(setup)
             settings = self._checked(league, setup)
-            changes = [("league", None, f"{name} ({preset}, {zone})")]
+            changes: list[Change] = [("league", None, f"{name} ({preset}, {zone})")]
             self._audit(session, league.id, actor, now, changes)
             league_id = league.id
         self._publish(settings, league_id)
@@ -146,8 +150,8 @@ class LeagueSetupService:
     # --- changes -------------------------------------------------------------------------------
     async def set_ids(self, guild_id: int, actor: Actor, kind: str, ids: dict[str, int | None]) -> Changed:
         """Roles (kind "role") or channels (kind "channel"): only the ones given change."""
-        def apply(setup: LeagueSetup) -> list[tuple[str, str | None, str | None]]:
-            out = []
+        def apply(setup: LeagueSetup) -> list[Change]:
+            out: list[Change] = []
             for name, value in ids.items():
                 if value is None:
                     continue
@@ -190,8 +194,8 @@ class LeagueSetupService:
         return await self._change(guild_id, actor, apply)
 
     async def set_reminders(self, guild_id: int, actor: Actor, games: str | None, alerts: str | None) -> Changed:
-        def apply(setup: LeagueSetup) -> list[tuple[str, str | None, str | None]]:
-            out = []
+        def apply(setup: LeagueSetup) -> list[Change]:
+            out: list[Change] = []
             for column, text in (("game_offsets", games), ("captain_alert_offsets", alerts)):
                 if text is None:
                     continue
@@ -232,7 +236,7 @@ class LeagueSetupService:
 
     @staticmethod
     def _audit(session: AsyncSession, league_id: int, actor: Actor, now: datetime,
-               changes: list[tuple[str, str | None, str | None]]) -> None:
+               changes: list[Change]) -> None:
         for key, old, new in changes:
             session.add(SetupChange(league_id=league_id, changed_by=actor.discord_id, changed_at=now,
                                     key=key, old_value=old, new_value=new))

@@ -158,7 +158,7 @@ class ShootoutContext:
 
 def shootout_in_game(caller: Caller, game: Game) -> None:
     """Refuse games of a kind the league's rules settle without a shootout."""
-    overtime = caller.league.rules.game_format.overtime_for(game.kind)  # type: ignore[arg-type]
+    overtime = caller.league.rules.game_format.overtime_for(game.kind)
     if not overtime.shootout:
         kind = "Playoff games" if game.kind == "playoff" else "Regular-season games"
         raise Conflict(f"{kind} in {caller.league.name} are never decided by a shootout, so {game.code} "
@@ -185,16 +185,17 @@ async def load(session: AsyncSession, caller: Caller, game_code: str, suspension
     shootout = await session.scalar(select(Shootout).where(Shootout.league_id == caller.league_id,
                                                            Shootout.game_id == game.id))
     orders = {
-        side: o for o in (await session.scalars(select(ShootoutOrder).where(
+        owner: o for o in (await session.scalars(select(ShootoutOrder).where(
             ShootoutOrder.league_id == caller.league_id, ShootoutOrder.game_id == game.id))).all()
-        if (side := _side(game, o.team_id)) is not None
+        if (owner := _side(game, o.team_id)) is not None
     }
     attempts = list((await session.scalars(select(ShootoutAttempt).where(
         ShootoutAttempt.league_id == caller.league_id, ShootoutAttempt.game_id == game.id)
         .order_by(ShootoutAttempt.seq))).all())
     answers = {c.player_id: c.status for c in await checkins_for_game(session, caller.league_id, game.id)}
     pools: dict[Side, TeamPool] = {}
-    for side, team in (("home", game.home), ("away", game.away)):
+    for side in SIDES:
+        team = game.home if side == "home" else game.away
         floor = getattr(shootout, f"{side}_on_floor", None) if rules.shootout_only_players_on_floor else None
         pools[side] = await _pool(session, caller.league_id, game, team, side, answers, floor, suspensions)
     names = {c.key: c.name for p in pools.values() for c in p.candidates}

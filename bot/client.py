@@ -1,0 +1,128 @@
+"""The bot the cogs are loaded into: engine, sessions, clock, services, courier and scheduler, built
+from settings. No token and no network needed. bot/app.py hands it the cogs and the check-in buttons."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.access import Caller
+from bot.clock import Clock, SystemClock
+from bot.composition import build_services
+from bot.courier import CheckInView, Courier
+from bot.errors import NoLeague
+from bot.scheduler import Scheduler
+from bot.services.leagues import register_leagues
+from bot.settings import LeagueSettings, Settings
+from bot.tree import IN_A_DM, NO_MENTIONS, SidelineTree, hide_commissioner_commands
+from storage import migrate
+from storage.db import create_engine, create_reader, session_factory
+
+log = logging.getLogger("sideline")
+
+
+class SidelineBot(commands.Bot):
+    """``extensions`` are the cogs to load and ``checkin_view`` makes the In / Out / Maybe buttons the
+    courier attaches to reminders; both come from the composition root (``bot.app.create_bot``), so
+    the bot needs nothing from the cogs it loads."""
+
+    def __init__(self, settings: Settings, *, extensions: Sequence[str], checkin_view: CheckInView,
+                 engine: AsyncEngine | None = None, clock: Clock | None = None, run_scheduler: bool = True,
+                 **kwargs: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),  # no privileged intents
+            tree_cls=SidelineTree,
+            allowed_mentions=NO_MENTIONS,
+            help_command=None,
+            **kwargs,
+        )
+        # Its own copy: leagues set up in Discord belong to this bot, not to whoever else holds the config.
+        self.settings = dataclasses.replace(settings, in_discord=dict(settings.in_discord))
+        self.engine = engine or create_engine(settings.database_url)
+        self.reader = create_reader(self.engine)  # SQLite: reads beside the one writer
+        self.sessions = session_factory(self.engine, self.reader)
+        self.clock: Clock = clock or SystemClock()
+        self.league_ids: dict[int, int] = {}  # guild id -> league row id
+        self.services = build_services(self.settings, self.sessions, self.clock)
+        self.courier = Courier(self, self.services.outbox_kinds, checkin_view=checkin_view)
+        self.scheduler = Scheduler(self, self.courier)
+        self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
+        self.extensions_to_load = tuple(extensions)
+
+    async def setup_hook(self) -> None:
+        await migrate.upgrade(self.engine)
+        await self._register_leagues()
+        for extension in self.extensions_to_load:
+            await self.load_extension(extension)
+        hide_commissioner_commands(self.tree)
+        if self.run_scheduler:
+            await self.scheduler.start()
+
+    async def _register_leagues(self) -> None:
+        """Mirror the configured leagues into the database: a renamed key keeps its server's data, and
+        a config that would hand one server's data to another league stops the start (SettingsError)."""
+        async with self.sessions.begin() as session:
+            ids, _ = await register_leagues(session, self.settings)
+        self.league_ids = {lg.guild_id: ids[lg.key] for lg in self.settings.leagues}
+        self.services.setup.on_league = self.adopt_league
+        await self.services.setup.load()  # leagues set up with /setup, from the database
+
+    def adopt_league(self, league: LeagueSettings, league_id: int) -> None:
+        """A league set up in Discord (at start, or just now by /setup): this server is its league's."""
+        self.league_ids[league.guild_id] = league_id
+
+    def league_of(self, guild_id: int | None) -> tuple[LeagueSettings, int]:
+        if guild_id is None:
+            raise NoLeague(IN_A_DM)
+        league = self.settings.league_for_guild(guild_id)
+        if league is None or guild_id not in self.league_ids:
+            raise NoLeague("Sideline isn't set up for this server yet. A server admin can start with /setup league.")
+        return league, self.league_ids[guild_id]
+
+    def caller(self, interaction: discord.Interaction) -> Caller:
+        """The caller in league terms; refuses DMs and servers without a league."""
+        league, league_id = self.league_of(interaction.guild_id)
+        user = interaction.user
+        role_ids = frozenset(r.id for r in getattr(user, "roles", ()))
+        perms = interaction.permissions  # resolved by Discord for this member and channel
+        return Caller(
+            discord_id=user.id,
+            display_name=user.display_name,
+            league=league,
+            league_id=league_id,
+            role_ids=role_ids,
+            manages_server=bool(perms and perms.manage_guild),
+        )
+
+    def member_in(self, interaction: discord.Interaction, league_id: int) -> Caller | None:
+        """The presser of a button that names its league, as a plain member of it: in a DM there is no
+        server to find the league or roles from. None when no configured league has that id."""
+        guild_id = next((g for g, known in self.league_ids.items() if known == league_id), None)
+        league = self.settings.league_for_guild(guild_id)
+        if league is None:
+            return None
+        user = interaction.user
+        return Caller(discord_id=user.id, display_name=user.display_name, league=league, league_id=league_id)
+
+    async def sync_commands(self) -> None:
+        """Publish the commands to each configured server only (fast, and nothing global)."""
+        for league in self.settings.all_leagues:
+            guild = discord.Object(id=league.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to %s (%s)", len(synced), league.key, league.guild_id)
+
+    async def close(self) -> None:
+        self.scheduler.shutdown()
+        await super().close()
+        await self.courier.close()
+        if self.reader is not None:
+            await self.reader.dispose()
+        await self.engine.dispose()

@@ -1,0 +1,131 @@
+"""The command tree and its reply helpers: what a user sees when a command or a button goes wrong.
+
+Cogs import these from here, not from the module that builds the bot (bot/app.py), so the bot's
+assembly and the commands it loads don't import each other; the same way Red keeps its tree apart
+from its bot (``redbot/core/tree.py``).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.access import Role
+from bot.errors import UserFacingError
+
+log = logging.getLogger("sideline")
+
+#: Nothing the bot sends pings anyone unless a call opts in for a specific user.
+NO_MENTIONS = discord.AllowedMentions.none()
+#: A command used in a DM: the league comes from the server, and a DM has none.
+IN_A_DM = "Sideline's commands work in your league's server, not in direct messages. Use them there."
+
+
+def new_reference() -> str:
+    return secrets.token_hex(3)
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
+    """Answer privately, whether or not the interaction was already answered or deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one place that decides what a user sees when something goes wrong."""
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and (
+        error.__cause__ is not None
+    ):
+        error = error.__cause__
+    if isinstance(error, UserFacingError):
+        text = error.message
+    elif isinstance(error, app_commands.CheckFailure):
+        text = str(error) or "You can't use that command here."
+    elif isinstance(error, app_commands.TransformerError):
+        text = unreadable_option(interaction, error)
+    else:
+        ref = new_reference()
+        command = interaction.command.qualified_name if interaction.command else "component"
+        log.error("unhandled error (ref %s) in %s by %s", ref, command, interaction.user.id,
+                  exc_info=error)
+        text = f"Sorry, something went wrong on our side (ref {ref}). The league admins can look it up."
+    try:
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell user %s about an error", interaction.user.id, exc_info=True)
+
+
+def unreadable_option(interaction: discord.Interaction[Any], error: app_commands.TransformerError) -> str:
+    """An option discord.py could not turn into what the command takes: a member option in a DM (there
+    is no server to be a member of), or naming someone who isn't in the server."""
+    if interaction.guild_id is None:
+        return IN_A_DM
+    if error.type in (discord.AppCommandOptionType.user, discord.AppCommandOptionType.mentionable):
+        return "That person isn't a member of this server, so I can't use them here. Pick a server member."
+    return "I couldn't read one of the options you gave. Pick a value from the suggestions and try again."
+
+
+async def answer_reporting_errors(interaction: discord.Interaction[Any],
+                                  answer: Callable[[discord.Interaction[Any]], Awaitable[None]]) -> None:
+    """Run a component's answer; discord.py only logs what a button or form raises, so route it to the
+    user like a command's error."""
+    try:
+        await answer(interaction)
+    except Exception as error:
+        await report_error(interaction, error)
+
+
+class ReportingItem:
+    """Base of every button Sideline answers: its ``answer`` runs with errors reported to the presser.
+
+    Put it first among a ``discord.ui.DynamicItem``'s bases, so this ``callback`` is the one used.
+    """
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await answer_reporting_errors(interaction, self.answer)
+
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+class SidelineTree(app_commands.CommandTree[Any]):
+    """The one global error handler for slash commands and their autocomplete."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)
+
+
+#: Name of the ``extras`` key that records who may use a command (read by the permission tests).
+REQUIRES = "requires"
+
+
+def requires(*roles: Role) -> dict[str, Any]:
+    """``extras`` for a privileged command: who may use it (services enforce it server-side)."""
+    return {REQUIRES: tuple(r.value for r in roles)}
+
+
+def commissioner_only(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> bool:
+    """Every subcommand requires the commissioner role and nothing else: the mark ``requires`` leaves."""
+    leaves = list(command.walk_commands()) if isinstance(command, app_commands.Group) else [command]
+    leaves = [c for c in leaves if isinstance(c, app_commands.Command)]
+    return bool(leaves) and all(c.extras.get(REQUIRES) == (Role.COMMISSIONER.value,) for c in leaves)
+
+
+def hide_commissioner_commands(tree: app_commands.CommandTree[Any]) -> list[str]:
+    """Commissioner-only commands carry ``default_member_permissions`` (Manage Server), so players don't
+    see them in the picker; a server admin can grant them to a role under Integrations. Roles are
+    still checked server-side (bot/access.py). Returns the names it marked."""
+    marked = []
+    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
+        if isinstance(command, app_commands.Command | app_commands.Group) and commissioner_only(command):
+            if command.default_permissions is None:
+                command.default_permissions = discord.Permissions(manage_guild=True)
+            marked.append(command.name)
+    return marked
