@@ -9,8 +9,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 LOWEST ?= .venv-lowest
 # On the lowest versions: what touches the database and the command tree (the pure rules don't).
-LOWEST_TESTS ?= tests/storage tests/services tests/commands tests/test_migrations.py tests/test_backup.py \
-                tests/test_no_private_names.py
+LOWEST_TESTS ?= tests/storage tests/services tests/commands tests/reliability/test_no_private_names.py
 CONFIG ?= config.toml
 
 .PHONY: run test test-lowest setup setup-lowest clean

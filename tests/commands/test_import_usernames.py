@@ -50,7 +50,7 @@ async def test_unknown_and_ambiguous_names_are_listed_and_nothing_is_imported(
 
 
 def test_the_cli_says_usernames_need_import_in_discord(tmp_path: Path) -> None:
-    from tests.test_cli import sideline, write_config
+    from tests.cli.test_cli import sideline, write_config
 
     config = write_config(tmp_path)
     players = tmp_path / "players.csv"

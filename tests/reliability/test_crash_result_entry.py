@@ -1,6 +1,6 @@
 """A bot SIGKILLed while a referee enters results leaves every game all-or-nothing (issue #11, point 6).
 
-tests/results_kill_child.py enters 40 results one by one through ``/result enter`` and ``/result
+tests/reliability/results_kill_child.py enters 40 results one by one through ``/result enter`` and ``/result
 forfeit`` on a SQLite file while four players' suspensions count down. It is killed at exact moments
 of one result's unit of work (mid-flush, in the result hooks, at COMMIT, after COMMIT) and at seeded
 random times. After each kill the database must hold a prefix of the entries, each game complete
@@ -38,10 +38,10 @@ from storage.db import create_engine, session_factory
 from storage.models import Suspension
 from tests.conftest import DATA, SampleLeague
 from tests.harness import Harness
-from tests.results_kill_child import GAMES, MOMENTS, Planned, games_csv, plan, settings_for
+from tests.reliability.results_kill_child import GAMES, MOMENTS, Planned, games_csv, plan, settings_for
 
-CHILD = Path(__file__).resolve().parents[1] / "results_kill_child.py"
-ROOT = CHILD.parents[1]
+CHILD = Path(__file__).resolve().parent / "results_kill_child.py"
+ROOT = CHILD.parents[2]
 SUSPENDED = {"Bea Quinn": 2, "Uma Reed": 1, "Zed Lowe": 3, "Eve Sato": 12}  # one per team, games to serve
 SELF_KILLS = [("flush", "R05"), ("hook", "R12"), ("commit", "R19"), ("reply", "R26")]
 

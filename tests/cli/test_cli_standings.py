@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli import DATA, sideline, write_config
+from tests.cli.test_cli import DATA, sideline, write_config
 
 # Played games (in the past, so results can be backfilled from the real clock).
 PAST_GAMES = """game_id,starts_at,home,away,venue,kind

@@ -26,10 +26,10 @@ from storage import migrate
 from storage.db import create_engine, is_sqlite
 from tests.conftest import GUILD
 from tests.harness import Harness
-from tests.reminders_kill_child import settings_for
-from tests.service_child import write_config
+from tests.reliability.reminders_kill_child import settings_for
+from tests.reliability.service_child import write_config
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def health(capsys: pytest.CaptureFixture[str], config: Path, *args: str) -> tuple[int, dict[str, Any]]:

@@ -18,9 +18,9 @@ from bot.services.reminders import LineupAlerts
 from bot.services.shootouts.orders import ShootoutOrderService
 from bot.settings import Settings
 from storage.models import Game, League, Suspension, Team
+from tests.cli.test_cli import ROOT, sideline
 from tests.conftest import CHANNELS, GUILD, ROLES, SampleLeague, league_config, make_settings
 from tests.harness import Harness
-from tests.test_cli import ROOT, sideline
 
 NO_PLAYOFF_CARRY = make_settings(league_config(rules={"suspensions_carry_into_playoffs": False}))
 ISSUED = datetime(2026, 1, 15, 17, tzinfo=UTC)

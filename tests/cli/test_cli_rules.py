@@ -13,7 +13,7 @@ import pytest
 from bot import cli
 from tests.conftest import SHARED
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COED_RULEBOOK = SHARED / "rulebooks" / "coed-ball-hockey-tournament.txt"
 needs_shared = pytest.mark.skipif(
     not COED_RULEBOOK.is_file(),

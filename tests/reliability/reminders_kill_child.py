@@ -1,6 +1,6 @@
-"""A bot process for tests/test_reminders_kill.py, meant to be SIGKILLed while it delivers reminders.
+"""A bot process for tests/reliability/test_reminders_kill.py, meant to be SIGKILLed while it delivers reminders.
 
-Usage: ``python tests/reminders_kill_child.py DB_URL RECORD_FILE NOW_ISO``. It runs the real bot
+Usage: ``python tests/reliability/reminders_kill_child.py DB_URL RECORD_FILE NOW_ISO``. It runs the real bot
 (scheduler on) over the database (SQLite or PostgreSQL) with the fake Discord. Discord outlives the bot, so the fake
 keeps what it created in RECORD_FILE (one JSON line per message request) and reloads it on start:
 its enforce_nonce check spans the bot's restarts like the real one. Exits 0 once nothing is left
@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -17,7 +17,7 @@ from storage.db import create_engine, session_factory
 from storage.models import Division, Game, OutboxMessage, Player, RosterEntry, Team, TeamCaptain
 from tests.conftest import make_settings
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 NOW = datetime(2029, 12, 1, tzinfo=UTC)
 
 

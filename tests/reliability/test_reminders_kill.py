@@ -26,10 +26,10 @@ from storage.db import create_engine
 from storage.models import OutboxMessage
 from tests.conftest import DATA
 from tests.harness import Harness
-from tests.reminders_kill_child import read_record, settings_for
+from tests.reliability.reminders_kill_child import read_record, settings_for
 
 CHILD = Path(__file__).resolve().parent / "reminders_kill_child.py"
-ROOT = CHILD.parents[1]
+ROOT = CHILD.parents[2]
 GAMES = 150  # two reminders each (one per team): 300 sends, as in the issue
 FIRST_START = datetime(2030, 1, 10, 19, 0, tzinfo=ZoneInfo("America/Toronto")).astimezone(UTC)
 ALL_DUE = FIRST_START - timedelta(hours=2) + timedelta(minutes=61)  # every 2 h reminder due, no game started

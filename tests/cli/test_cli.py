@@ -16,7 +16,7 @@ import pytest
 from bot import cli
 from tests.harness.fake_discord import FakeDiscord
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 
 

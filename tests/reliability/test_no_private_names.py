@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OUR_PACKAGES = ("bot", "cogs", "storage")
 DEPENDENCIES = frozenset({"sqlalchemy", "aiosqlite", "asyncpg", "discord", "apscheduler"})
 # Documented public API that is spelled with an underscore to stay clear of column and field names:

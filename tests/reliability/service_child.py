@@ -1,14 +1,14 @@
-"""A real ``sideline run`` process for tests/test_graceful_stop.py, offline: SIGTERM it and watch.
+"""A real ``sideline run`` process for tests/reliability/test_graceful_stop.py, offline: SIGTERM it and watch.
 
-Usage: ``python tests/service_child.py DB_URL DIR NOW_ISO [--checkins]``. It writes DIR/config.toml
-(the league of tests/reminders_kill_child.py) and runs ``bot.cli.main(["--config", ..., "run"])``,
+Usage: ``python tests/reliability/service_child.py DB_URL DIR NOW_ISO [--checkins]``. It writes DIR/config.toml
+(the league of tests/reliability/reminders_kill_child.py) and runs ``bot.cli.main(["--config", ..., "run"])``,
 the command an operator runs, with two seams: the bot is built with a fixed clock and logs in to
 the fake Discord (tests/harness), and its gateway is a fake one that sends GUILD_CREATE and then,
 with ``--checkins``, a steady burst of ``/checkin`` interactions, at most ``IN_FLIGHT`` unanswered
 at a time, until the connection is closed. It writes down, one JSON line each:
 
 - DIR/sends.jsonl: the messages Discord created (reloaded at start, so Discord's nonce check spans
-  restarts, as tests/reminders_kill_child.py does);
+  restarts, as tests/reliability/reminders_kill_child.py does);
 - DIR/fed.jsonl: each check-in interaction as the gateway delivers it;
 - DIR/answers.jsonl: each answer to one of those interactions (what the player read).
 """
@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -33,15 +33,15 @@ from bot.clock import FixedClock  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from tests.conftest import CHANNELS, DATA, GUILD, ROLES  # noqa: E402
 from tests.harness import Call, Harness, Member  # noqa: E402
-from tests.reminders_kill_child import remember_in  # noqa: E402
+from tests.reliability.reminders_kill_child import remember_in  # noqa: E402
 
 IN_FLIGHT = 16  # interactions the fake gateway delivers before earlier ones are answered
 SEND_TAKES = 0.03  # seconds Discord takes to answer a message send: a SIGTERM lands mid-send
-TEAMS = ("Hawks", "Owls", "Bears")  # the teams of tests/test_reminders_kill.py's games
+TEAMS = ("Hawks", "Owls", "Bears")  # the teams of tests/reliability/test_reminders_kill.py's games
 
 
 def write_config(path: Path, db_url: str) -> None:
-    """tests/reminders_kill_child.py's settings, as a config file: one reminder 2 h before each game."""
+    """tests/reliability/reminders_kill_child.py's settings, as a config file: one reminder 2 h before each game."""
     roles = "\n".join(f"{k} = {v}" for k, v in ROLES.items())
     channels = "\n".join(f"{k} = {v}" for k, v in CHANNELS.items())
     path.write_text(f"""[bot]

@@ -20,7 +20,7 @@ from bot.services.discipline.suspensions import SuspensionService
 from bot.settings import load_settings
 from storage import migrate
 from storage.db import create_engine, session_factory
-from tests.test_cli import DATA, sideline, write_config
+from tests.cli.test_cli import DATA, sideline, write_config
 
 ALICE, OMAR = 500_000_000_000_000_001, 500_000_000_000_000_011
 REFEREE, COMMISSIONER = 700_000_000_000_000_001, 700_000_000_000_000_002

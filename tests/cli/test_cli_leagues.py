@@ -13,9 +13,9 @@ from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.settings import LeagueSettings, load_settings
 from storage.db import create_engine
+from tests.cli.test_cli import sideline
 from tests.commands.empty_server import CHANNEL_IDS, GUILD, ROLE_IDS, no_leagues, open_server
 from tests.harness import Harness
-from tests.test_cli import sideline
 
 
 async def set_up_in_discord(url: str) -> LeagueSettings:

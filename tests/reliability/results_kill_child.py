@@ -1,6 +1,6 @@
 """A referee's bot process for tests/reliability/test_crash_result_entry.py, killed while it enters results.
 
-Usage: ``python tests/results_kill_child.py DB_FILE [MOMENT GAME]``. It runs the real bot over the
+Usage: ``python tests/reliability/results_kill_child.py DB_FILE [MOMENT GAME]``. It runs the real bot over the
 SQLite file with the fake Discord and enters every planned result in order through ``/result enter``
 and ``/result forfeit``, printing ``<game> <entered|unchanged>`` once each reply is back. Exits 0
 when all are in. With MOMENT and GAME it SIGKILLs itself while entering GAME, at one of ``MOMENTS``:
@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -11,7 +11,7 @@ from bot.league.offsets import Offset
 from bot.settings import Settings, SettingsError, load_settings, parse_settings
 from tests.conftest import league_config
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_example_config_loads() -> None:

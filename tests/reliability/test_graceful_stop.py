@@ -22,11 +22,11 @@ from sqlalchemy import func, select
 
 from storage.db import create_engine
 from storage.models import CheckIn, Game, OutboxMessage, Player
-from tests.reminders_kill_child import read_record
-from tests.test_reminders_kill import ALL_DUE, GAMES, prepare
+from tests.reliability.reminders_kill_child import read_record
+from tests.reliability.test_reminders_kill import ALL_DUE, GAMES, prepare
 
 CHILD = Path(__file__).resolve().parent / "service_child.py"
-ROOT = CHILD.parents[1]
+ROOT = CHILD.parents[2]
 STOP_LIMIT = 10.0  # what systemd and Docker wait after SIGTERM before SIGKILL
 START_LIMIT = 90.0  # a busy machine's start-up, migrations and first sends
 

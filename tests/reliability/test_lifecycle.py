@@ -1,4 +1,4 @@
-"""The graceful stop's parts in one process (bot/lifecycle.py); tests/test_graceful_stop.py sends the
+"""The graceful stop's parts in one process (bot/lifecycle.py); tests/reliability/test_graceful_stop.py sends the
 real SIGTERM to a real `sideline run`."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from bot.lifecycle import AlreadyRunning, lock_path, single_process, stop_gracef
 from storage.models import OutboxMessage
 from tests.conftest import SampleLeague
 from tests.harness import Call, Harness
-from tests.test_courier import TEAM_CHANNEL, queue
+from tests.services.test_courier import TEAM_CHANNEL, queue
 
 
 async def test_a_stopping_courier_finishes_its_send_and_hands_the_rest_back(harness: Harness) -> None:

@@ -33,7 +33,7 @@ from bot.league.standings.table import GameResult, compute_standings
 from bot.settings import SettingsError, parse_settings
 from tests.conftest import GUILD, league_config
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rule_keys() -> list[str]:

@@ -426,8 +426,8 @@ async def test_500_reminders_with_stops_at_random_points_are_each_sent_once(
 
 # --- sideline reminders list --------------------------------------------------------------------------
 def test_reminders_list_shows_pending_and_sent_messages(tmp_path: Path) -> None:
-    from tests.test_cli import DATA as CLI_DATA
-    from tests.test_cli import sideline, write_config
+    from tests.cli.test_cli import DATA as CLI_DATA
+    from tests.cli.test_cli import sideline, write_config
 
     config = str(write_config(tmp_path))
     for kind in ("teams", "players", "games"):

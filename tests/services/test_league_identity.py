@@ -22,7 +22,7 @@ from tests.conftest import GUILD, OTHER_GUILD
 from tests.harness import Harness
 from tests.harness.fake_discord import FakeDiscord
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def write_config(tmp_path: Path, *leagues: tuple[str, int], url: str | None = None) -> Path:
