@@ -20,7 +20,7 @@ from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.timezones import suggest_timezones
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
 from bot.tree import requires
-from cogs._common import team_autocomplete
+from cogs._common import bot_of, team_autocomplete
 
 QUIET = discord.AllowedMentions.none()
 #: What the bot needs in a league channel, as Discord names the permissions.
@@ -114,7 +114,7 @@ async def timezone_autocomplete(interaction: discord.Interaction, current: str) 
 
 async def rule_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Every rule setting, with its meaning and where the rulebook says it."""
-    bot: SidelineBot = interaction.client  # type: ignore[assignment]
+    bot = bot_of(interaction)
     league = bot.settings.league_for_guild(interaction.guild_id)
     rules = league.rules if league else build_rules("coed-ball-hockey")
     typed = current.casefold().strip()

@@ -114,7 +114,7 @@ class ReadsApart(async_sessionmaker[AsyncSession]):
         return self.readers(**local_kw)
 
     @asynccontextmanager
-    async def begin(self) -> AsyncIterator[AsyncSession]:  # type: ignore[override]
+    async def begin(self) -> AsyncIterator[AsyncSession]:  # type: ignore[override]  # SQLAlchemy's is typed as a private class
         async with super().__call__() as session, session.begin():
             yield session
 

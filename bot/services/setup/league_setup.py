@@ -103,9 +103,10 @@ class LeagueSetupService:
 
     # --- /setup league -------------------------------------------------------------------------
     async def create(self, guild_id: int, actor: Actor, *, preset: str, name: str, timezone: str) -> Changed:
-        if self.check(guild_id, actor) is not None:
-            raise Conflict(f"This server already has a league ({self.settings.league_for_guild(guild_id).name}"  # type: ignore[union-attr]
-                           "); change it with the other /setup commands.")
+        existing = self.check(guild_id, actor)
+        if existing is not None:
+            raise Conflict(f"This server already has a league ({existing.name}); change it with the other "
+                           "/setup commands.")
         if preset not in PRESET_NAMES:
             raise InvalidInput(f"Unknown preset {preset!r}; pick one of: {', '.join(PRESET_NAMES)}.")
         name = " ".join(name.split())[:100]
