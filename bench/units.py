@@ -32,7 +32,11 @@ async def timed(count: int, step: Callable[[], Awaitable[Any]], at_once: int = 1
 
 
 async def bench(url: str, count: int) -> None:
+    from sqlalchemy import text
+
     from bot.access import Caller
+
+    select_1 = text("SELECT 1")
 
     harness, upcoming, team_index = await build(url, roster_limit=80)
     bot = harness.bot
@@ -52,9 +56,19 @@ async def bench(url: str, count: int) -> None:
     async def who_is_in() -> None:
         await bot.services.checkins.who_is_in(*someone())
 
+    async def empty_unit() -> None:  # no statement: SQLAlchemy begins lazily, nothing reaches the driver
+        async with bot.sessions.begin():
+            pass
+
+    async def select_one() -> None:  # BEGIN IMMEDIATE, one SELECT, COMMIT: the driver's round trips
+        async with bot.sessions.begin() as session:
+            await session.execute(select_1)
+
     try:
         await timed(100, check_in)  # warm up
-        for label, step, at_once in (("check-in, one at a time", check_in, 1),
+        for label, step, at_once in (("write unit, no statement", empty_unit, 1),
+                                     ("write unit, one SELECT 1", select_one, 1),
+                                     ("check-in, one at a time", check_in, 1),
                                      ("check-in, 50 at once", check_in, 50),
                                      ("/whoisin read, one at a time", who_is_in, 1)):
             rate, cpu_ms = await timed(count, step, at_once)
