@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.services.checkins.queries import CheckInContextQuery
 from bot.settings import Settings, parse_settings
+from storage import migrate
 from storage.db import create_engine
 from tests.harness import FakeDiscord, Harness, Member
 
@@ -63,15 +66,79 @@ def database_urls() -> list[str]:
     return urls
 
 
+class SchemaTemplates:
+    """One migrated database per kind and test worker, made on first use: each test then starts
+    from a copy (a file copy; PostgreSQL's CREATE DATABASE ... TEMPLATE) instead of running every
+    migration again. tests/storage/test_migrations.py still upgrades an empty one."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.sqlite: Path | None = None
+        self.postgresql: str | None = None
+
+    def sqlite_copy(self, destination: Path) -> None:
+        if self.sqlite is None:
+            template = self.folder / "template.db"
+            asyncio.run(_migrate(f"sqlite+aiosqlite:///{template}"))
+            self.sqlite = template
+        shutil.copyfile(self.sqlite, destination)
+
+    def postgresql_template(self, base: URL) -> str:
+        if self.postgresql is None:
+            name = f"sideline_template_{uuid.uuid4().hex[:12]}"
+            asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
+            asyncio.run(_migrate(base.set(database=name).render_as_string(hide_password=False)))
+            self.postgresql = name
+        return self.postgresql
+
+    def drop(self) -> None:
+        if self.postgresql is not None:
+            asyncio.run(_pg_admin(make_url(os.environ[PG_URL_ENV]),
+                                  f'DROP DATABASE IF EXISTS "{self.postgresql}" WITH (FORCE)'))
+
+
+async def _migrate(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        await migrate.upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def schema_templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SchemaTemplates]:
+    templates = SchemaTemplates(tmp_path_factory.mktemp("schema"))
+    yield templates
+    templates.drop()
+
+
 @pytest.fixture(params=database_urls())
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: a SQLite file, or (with SIDELINE_TEST_PG_URL) PostgreSQL."""
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, schema_templates: SchemaTemplates) -> Iterator[str]:
+    """A fresh database at the newest schema, with no rows: a SQLite file, or (with
+    SIDELINE_TEST_PG_URL) PostgreSQL."""
     if request.param == "sqlite":
+        schema_templates.sqlite_copy(tmp_path / "sideline.db")
         yield f"sqlite+aiosqlite:///{tmp_path / 'sideline.db'}"
         return
     base = make_url(os.environ[PG_URL_ENV])
+    with _pg_database(base, f"TEMPLATE \"{schema_templates.postgresql_template(base)}\"") as url:
+        yield url
+
+
+@pytest.fixture(params=database_urls())
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database with no schema at all, for the tests of migrations themselves."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'sideline.db'}"
+        return
+    with _pg_database(make_url(os.environ[PG_URL_ENV])) as url:
+        yield url
+
+
+@contextmanager
+def _pg_database(base: URL, options: str = "") -> Iterator[str]:
     name = f"sideline_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}"'))
+    asyncio.run(_pg_admin(base, f'CREATE DATABASE "{name}" {options}'.strip()))
     try:
         yield base.set(database=name).render_as_string(hide_password=False)
     finally:

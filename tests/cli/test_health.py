@@ -91,20 +91,20 @@ def test_a_message_due_too_long_ago_is_unhealthy(db_url: str, tmp_path: Path,
     assert health(capsys, config_for(tmp_path, db_url, 'health_max_backlog_age = "1h"'))[0] == 0
 
 
-def test_migrations_behind_are_unhealthy(db_url: str, tmp_path: Path,
+def test_migrations_behind_are_unhealthy(empty_db_url: str, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     from alembic import command
     from alembic.script import ScriptDirectory
 
-    config = config_for(tmp_path, db_url)
-    if is_sqlite(db_url):
-        sqlite3.connect(db_url.removeprefix("sqlite+aiosqlite:///")).close()  # an empty database file
+    config = config_for(tmp_path, empty_db_url)
+    if is_sqlite(empty_db_url):
+        sqlite3.connect(empty_db_url.removeprefix("sqlite+aiosqlite:///")).close()  # an empty database file
     code, line = health(capsys, config)
     assert (code, line["reason"], line["revision"]) == (1, "migrations_behind", None)
 
     head = migrate.head_revision()
     previous = ScriptDirectory.from_config(migrate.alembic_config()).get_revision(head).down_revision
-    asyncio.run(run_sync(db_url, lambda c: command.upgrade(migrate.alembic_config(c), str(previous))))
+    asyncio.run(run_sync(empty_db_url, lambda c: command.upgrade(migrate.alembic_config(c), str(previous))))
     code, line = health(capsys, config)
     assert (code, line["reason"], line["revision"]) == (1, "migrations_behind", previous)
     assert "sideline db upgrade" in line["detail"]

@@ -44,7 +44,7 @@ from tests.conftest import (
 from tests.harness import Attachment, Call, Harness, Member
 from tests.reliability.commands import LeafCommand, leaf_commands
 from tests.reliability.conftest import ErrorLog
-from tests.reliability.snapshot import changed_tables, snapshot
+from tests.reliability.snapshot import changed_tables, snapshot, snapshot_file
 
 EXAMPLES = int(os.environ.get("SIDELINE_FUZZ_EXAMPLES", "200"))
 PG_EXAMPLES = int(os.environ.get("SIDELINE_FUZZ_PG_EXAMPLES", "15"))  # a round trip per query: keep it short
@@ -87,6 +87,12 @@ class World:
         self.actors = [self.sample.player("Alice Hart"), self.sample.captain("Hawks"),
                        self.sample.referee(), self.sample.commissioner(), self.sample.stranger()]
         self.other_member = self.h.member("Other Olga", league=1, roles=("commissioner",))
+
+    async def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
+        url = make_url(self.url)
+        if url.get_backend_name() == "sqlite" and url.database:
+            return snapshot_file(Path(url.database))
+        return await snapshot(self.h.bot.sessions)
 
     def close(self) -> None:
         self.loop.run_until_complete(self.h.close())
@@ -147,7 +153,7 @@ def check_mentions(calls: list[Call]) -> None:
 async def run_one(world: World, command: LeafCommand, actor: Member, options: dict[str, Any],
                   guild_id: int | None) -> None:
     h = world.h
-    before = await snapshot(h.bot.sessions)
+    before = await world.snapshot()
     reply = await h.slash(command.path, as_=actor, guild_id=guild_id, **options)
     assert reply.responses, f"{command.path} did not answer {options!r}"
     text = reply.text
@@ -160,7 +166,7 @@ async def run_one(world: World, command: LeafCommand, actor: Member, options: di
         known = isinstance(cause, UserFacingError | app_commands.CheckFailure)
         assert known, f"{command.path} {options!r}: unhandled {cause!r}"
         assert reply.ephemeral, f"{command.path}: a refusal must be private"
-        after = await snapshot(h.bot.sessions)
+        after = await world.snapshot()
         assert changed_tables(before, after) == [], f"{command.path} refused but wrote {changed_tables(before, after)}"
 
 

@@ -17,8 +17,8 @@ def test_the_head_found_without_alembic_is_alembics_head() -> None:
     assert len(script.get_heads()) == 1, "migrations have branched: merge them"
 
 
-async def test_an_empty_database_upgrades_to_the_models(db_url: str) -> None:
-    engine = create_engine(db_url)
+async def test_an_empty_database_upgrades_to_the_models(empty_db_url: str) -> None:
+    engine = create_engine(empty_db_url)
     try:
         before, after = await migrate.upgrade(engine)
         assert before is None and after == migrate.head_revision()
