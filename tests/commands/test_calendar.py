@@ -117,7 +117,8 @@ async def test_reset_with_no_links_says_so(harness: Harness, league: SampleLeagu
 
 async def test_a_feed_token_never_appears_in_a_public_message(harness: Harness, league: SampleLeague) -> None:
     bea = league.player("Bea Quinn")
-    replies = [await harness.slash("/calendar show", as_=bea), await harness.slash("/calendar show", as_=bea, league=True),
+    replies = [await harness.slash("/calendar show", as_=bea),
+               await harness.slash("/calendar show", as_=bea, league=True),
                await harness.slash("/calendar reset", as_=bea)]
     async with harness.bot.sessions() as s:
         secrets_ = [v for row in (await s.execute(select(CalendarFeed.selector, CalendarFeed.verifier))).all()
