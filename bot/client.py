@@ -17,6 +17,7 @@ from bot.clock import Clock, SystemClock
 from bot.composition import build_services
 from bot.courier import CheckInView, Courier
 from bot.errors import NoLeague
+from bot.feed_server import FeedServer
 from bot.scheduler import Scheduler
 from bot.services.leagues import register_leagues
 from bot.settings import LeagueSettings, Settings
@@ -55,6 +56,9 @@ class SidelineBot(commands.Bot):
         self.scheduler = Scheduler(self, self.courier)
         self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
         self.extensions_to_load = tuple(extensions)
+        # The calendar feed server, when [bot] calendar_port is set: started with the bot, stopped with it.
+        self.feed_server = (FeedServer(self.settings.calendar_server, self.services.calendar)
+                            if self.settings.calendar_server is not None else None)
 
     async def setup_hook(self) -> None:
         await migrate.upgrade(self.engine)
@@ -64,6 +68,8 @@ class SidelineBot(commands.Bot):
         hide_commissioner_commands(self.tree)
         if self.run_scheduler:
             await self.scheduler.start()
+        if self.feed_server is not None:
+            await self.feed_server.start()
 
     async def _register_leagues(self) -> None:
         """Mirror the configured leagues into the database: a renamed key keeps its server's data, and
@@ -120,6 +126,8 @@ class SidelineBot(commands.Bot):
             log.info("synced %d commands to %s (%s)", len(synced), league.key, league.guild_id)
 
     async def close(self) -> None:
+        if self.feed_server is not None:  # no new feed request reaches the database being closed
+            await self.feed_server.stop()
         self.scheduler.shutdown()
         await super().close()
         await self.courier.close()

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import Clock
 from bot.services import deadlines, outbox, reminders
 from bot.services.announcements import AnnouncementService
+from bot.services.calendar.service import CalendarService
 from bot.services.checkins.service import CheckInService
 from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
@@ -53,6 +54,7 @@ class Services:
     discipline: Discipline
     announcements: AnnouncementService
     appeals: AppealService
+    calendar: CalendarService
     checkins: CheckInService
     deadlines: DeadlineService
     disputes: DisputeService
@@ -88,6 +90,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         discipline=discipline,
         announcements=AnnouncementService(sessions, clock),
         appeals=AppealService(sessions, clock),
+        # /away's stretches join here (away=...) when that feature lands: a player's feed leaves them out.
+        calendar=CalendarService(sessions, clock, settings),
         checkins=CheckInService(sessions, clock, suspensions=discipline,
                                 on_late_dropout=LateDropouts(sessions, clock, settings)),
         deadlines=DeadlineService(sessions, clock),

@@ -79,12 +79,27 @@ class LeagueSettings:
 
 
 @dataclass(frozen=True)
+class CalendarServer:
+    """The optional calendar feed server (``[bot] calendar_port``; bot/feed_server.py)."""
+
+    port: int
+    host: str = "127.0.0.1"
+    base_url: str | None = None  # the public address, e.g. behind a reverse proxy
+
+    def link(self, token: str) -> str:
+        """The address a calendar app subscribes to."""
+        base = self.base_url or f"http://{self.host}:{self.port}"
+        return f"{base.rstrip('/')}/cal/{token}.ics"
+
+
+@dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     log_level: str = "INFO"
     leagues: tuple[LeagueSettings, ...] = ()
     max_backlog_age: timedelta = timedelta(minutes=10)
     source: Path | None = None
+    calendar_server: CalendarServer | None = None  # off unless [bot] calendar_port is set
     # Leagues set up with /setup, by server: loaded from the database at start and replaced on each
     # change, so every service that asks ``league_for_guild`` sees them without a restart.
     in_discord: dict[int, LeagueSettings] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -142,7 +157,8 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     if unknown:
         raise SettingsError(path, sorted(unknown)[0], "unknown section (expected [bot] or [[leagues]])")
     bot = reader.table(raw, "bot")
-    reader.reject_unknown(bot, "bot", {"database_url", "log_level", "token", "health_max_backlog_age"})
+    reader.reject_unknown(bot, "bot", {"database_url", "log_level", "token", "health_max_backlog_age",
+                                       "calendar_port", "calendar_host", "calendar_base_url"})
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL)
@@ -161,7 +177,27 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
     _check_unique(path, leagues)
     return Settings(database_url=database_url, log_level=log_level, leagues=leagues, source=Path(path),
-                    max_backlog_age=max_backlog_age)
+                    max_backlog_age=max_backlog_age, calendar_server=_calendar_server(reader, bot))
+
+
+def _calendar_server(reader: _Reader, bot: Mapping[str, Any]) -> CalendarServer | None:
+    """``[bot] calendar_port`` turns the feed server on; host and public address go with it."""
+    if "calendar_port" not in bot:
+        for key in ("calendar_host", "calendar_base_url"):
+            if key in bot:
+                raise reader.fail(f"bot.{key}", "needs bot.calendar_port (the feed server is off without it)")
+        return None
+    port = bot["calendar_port"]
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise reader.fail("bot.calendar_port", f"must be a port number from 1 to 65535, not {port!r}")
+    host = reader.string(bot, "bot.calendar_host", "127.0.0.1")
+    base_url = bot.get("calendar_base_url")
+    if base_url is not None:
+        base_url = reader.string(bot, "bot.calendar_base_url")
+        if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", base_url):
+            raise reader.fail("bot.calendar_base_url", f"must be an http(s) address like "
+                              f"https://calendar.example.org, not {base_url!r}")
+    return CalendarServer(port=port, host=host, base_url=base_url)
 
 
 def parse_duration(text: str) -> timedelta:

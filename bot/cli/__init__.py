@@ -12,6 +12,7 @@ import asyncio
 from typing import Any
 
 from bot.cli import (
+    calendar,
     config,
     database,
     discipline,
@@ -27,7 +28,8 @@ from bot.cli import (
 from bot.cli.common import fail
 from bot.settings import SettingsError, default_config_path, load_settings
 
-FEATURES = (run, health, database, config, imports, rules, standings, relays, discipline, reminders, leagues)
+FEATURES = (run, health, database, config, imports, rules, standings, relays, discipline, reminders, leagues,
+            calendar)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -36,6 +36,7 @@ class StoredGame:
     venue: str
     kind: str
     status: str
+    sequence: int = 0  # calendar feeds' SEQUENCE: a changed row raises it
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,7 @@ class NewGame:
     venue: str
     kind: str
     status: str
+    revised_at: datetime | None = None  # the import's time: calendar feeds' DTSTAMP
 
     def team_ids(self) -> tuple[int, int]:
         return (self.home_team_id, self.away_team_id)
@@ -81,10 +83,10 @@ async def read_schedule(session: AsyncSession, league_key: str) -> Schedule:
         return Schedule(None, {}, {})
     teams = {name.lower(): (team_id, name) for team_id, name in (await session.execute(
         select(Team.id, Team.name).where(Team.league_id == league_id))).all()}
-    games = {code: StoredGame(game_id, home_id, away_id, starts_at, venue, kind, status)
-             for code, game_id, home_id, away_id, starts_at, venue, kind, status in (await session.execute(
+    games = {code: StoredGame(game_id, home_id, away_id, starts_at, venue, kind, status, sequence)
+             for code, game_id, home_id, away_id, starts_at, venue, kind, status, sequence in (await session.execute(
         select(Game.code, Game.id, Game.home_team_id, Game.away_team_id, Game.starts_at, Game.venue, Game.kind,
-               Game.status).where(Game.league_id == league_id))).all()}
+               Game.status, Game.sequence).where(Game.league_id == league_id))).all()}
     planned = frozenset((await session.scalars(select(OutboxMessage.args["game_id"].as_integer()).where(
         OutboxMessage.league_id == league_id, OutboxMessage.send_key.startswith("game-reminders:")).distinct())).all())
     return Schedule(league_id, teams, games, planned)
@@ -107,7 +109,7 @@ def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSet
         if game is None:
             plan.new.append({"league_id": schedule.league_id, "code": r.code, "home_team_id": home,
                              "away_team_id": away, "starts_at": r.starts_at, "venue": r.venue, "kind": r.kind,
-                             "status": "scheduled"})
+                             "status": "scheduled", "revised_at": now})
             plan.report.count(True, True)
             continue
         stored = (game.home_team_id, game.away_team_id, game.starts_at, game.venue, game.kind)
@@ -122,7 +124,8 @@ def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSet
                                             f"as played it reads {played}"))
         elif stored != wanted:
             plan.changed.append({"id": game.id, "home_team_id": home, "away_team_id": away,
-                                 "starts_at": r.starts_at, "venue": r.venue, "kind": r.kind})
+                                 "starts_at": r.starts_at, "venue": r.venue, "kind": r.kind,
+                                 "sequence": game.sequence + 1, "revised_at": now})
         elif game.status == "scheduled" and game.starts_at > now and game.id not in schedule.planned:
             plan.unplanned.append(NewGame(game.id, schedule.league_id or 0, r.code, home, away, r.starts_at,
                                           r.venue, r.kind, game.status))

@@ -59,6 +59,12 @@ def parse_game_time(value: str, caller: Caller, now: datetime) -> datetime:
     return when
 
 
+def revise(game: Game, now: datetime) -> None:
+    """A change calendars must pick up (time, status): a higher SEQUENCE replaces their copy (RFC 5545)."""
+    game.sequence = (game.sequence or 0) + 1
+    game.revised_at = now
+
+
 class GameService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
@@ -86,7 +92,8 @@ class GameService:
             if await core.game_by_code(session, caller.league_id, code) is not None:
                 raise Conflict(f"There's already a game `{code}`. Pick another id or leave it empty.")
             game = Game(league_id=caller.league_id, code=code, home_team_id=home_team.id,
-                        away_team_id=away_team.id, starts_at=when, venue=venue, kind=kind, status="scheduled")
+                        away_team_id=away_team.id, starts_at=when, venue=venue, kind=kind, status="scheduled",
+                        revised_at=now)
             session.add(game)
             await session.flush()
             await session.refresh(game, ["home", "away"])
@@ -105,6 +112,7 @@ class GameService:
                 raise Conflict(f"`{game.code}` already starts at that time; nothing changed.")
             previous = game.starts_at
             game.starts_at = when
+            revise(game, now)
             await session.flush()
             plan = await reminders.plan_game(session, caller.league, game, now)
             told = await reminders.notify_teams(session, caller.league, game, "moved", now)
@@ -119,6 +127,7 @@ class GameService:
         async with self.sessions.begin() as session:
             game = await lock_game(session, caller, code)
             game.status = check_change(game, "cancel")
+            revise(game, now)
             await session.flush()
             plan = await reminders.plan_game(session, caller.league, game, now)
             told = await reminders.notify_teams(session, caller.league, game, "cancelled", now)

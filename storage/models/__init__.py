@@ -1,6 +1,7 @@
 """Every feature's models, imported so that metadata (and Alembic) sees them all."""
 
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
+from storage.models.calendar import CalendarFeed
 from storage.models.checkins import CheckIn
 from storage.models.core import (
     Division,
@@ -21,7 +22,8 @@ from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 
 __all__ = [
-    "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game", "GenderAsk",
+    "Appeal", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division",
+    "Game", "GenderAsk",
     "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
     "Relay", "Result", "ResultChange", "RosterEntry", "RuleSection", "Rulebook", "SetupChange", "Shootout",
     "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",

@@ -115,6 +115,10 @@ class Game(Base):
     venue: Mapped[str] = mapped_column(String(200), default="")
     kind: Mapped[GameKind] = mapped_column(String(16), default="regular")
     status: Mapped[GameStatus] = mapped_column(String(16), default="scheduled")
+    # Calendar feeds (bot/services/calendar): SEQUENCE rises and DTSTAMP moves each time the game's
+    # time, place, teams or status change, so subscribed calendars replace their copy.
+    sequence: Mapped[int] = mapped_column(default=0, server_default="0")
+    revised_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     home: Mapped[Team] = relationship(foreign_keys=[home_team_id], lazy="joined")
     away: Mapped[Team] = relationship(foreign_keys=[away_team_id], lazy="joined")

@@ -36,6 +36,7 @@ class Call:
     params: dict[str, Any] | None
     status: int = 200
     duplicate: bool = False  # Discord answered with the message an earlier request (same nonce) made
+    files: dict[str, bytes] = field(default_factory=dict)  # attachments sent along: file name -> bytes
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -172,7 +173,7 @@ class FakeDiscord:
     def request(self, method: str, url: str, **kwargs: Any) -> FakeResponse:
         path = API.sub("", url)
         body = _decode(kwargs.get("data"))
-        call = Call(method=method, path=path, body=body, params=kwargs.get("params"))
+        call = Call(method=method, path=path, body=body, params=kwargs.get("params"), files=_files(kwargs.get("data")))
         status, data, headers = self._refuse(call) or self._answer(call)
         call.status = status
         self.calls.append(call)
@@ -375,6 +376,17 @@ def _decode(data: Any) -> Any:
             if options.get("name") == "payload_json":
                 return json.loads(value)
     return data
+
+
+def _files(data: Any) -> dict[str, bytes]:
+    """The attachments of a multipart request, read and rewound (discord.py may send them again)."""
+    found: dict[str, bytes] = {}
+    for options, _headers, value in getattr(data, "_fields", None) or ():
+        filename = options.get("filename")
+        if filename and hasattr(value, "read"):
+            found[filename] = value.read()
+            value.seek(0)
+    return found
 
 
 async def settle(baseline: set[asyncio.Task[Any]], limit_seconds: float = 10.0) -> None:

@@ -147,9 +147,11 @@ def leaks(world: IsolationWorld, calls: Iterable[Call], typed: list[str]) -> lis
         target = re.match(r"^/channels/(\d+)", call.path)
         if target and int(target.group(1)) in world.first_channels:
             found.append(f"{call.method} {call.path}: sent into the first server")
-        if call.body is None or isinstance(call.body, bytes):
+        # the attachments sent along too (a /calendar file names teams, venues and games)
+        attached = [data.decode("utf-8", "replace") for data in call.files.values()]
+        if (call.body is None or isinstance(call.body, bytes)) and not attached:
             continue
-        body = json.dumps(call.body, ensure_ascii=False, default=str)
+        body = "\n".join([json.dumps(call.body, ensure_ascii=False, default=str), *attached])
         found += [f"{call.method} {call.path}: {m.label}" for m in markers if m.pattern.search(body)]
     return found
 
@@ -298,6 +300,8 @@ class IsolationWorld(World):
                       audience="team:Lynx")
         await self.ok("/tellcaptain", s.player("Bea Quinn"), message=f"{SECRET} note for the captain")
         await self.ok("/game referee", kay, game="G1", member=rita)
+        await self.ok("/calendar show", s.player("Bea Quinn"))  # a feed link (calendar_feeds)
+        await self.ok("/calendar show", self.alice, OTHER_GUILD)
         await self.ok("/shootout submit", hawks, game="G1", shooters="Alice Hart, Carl Diaz, Dan Roy")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")
@@ -670,6 +674,9 @@ def test_a_team_channel_must_be_a_channel_of_the_importing_server(world: Isolati
 # --- the checks can fail: aimed at the first server from the first server, they see its data -----------------
 def test_the_leak_checks_see_this_servers_data_when_it_is_shown(world: IsolationWorld) -> None:
     s = world.sample
+    calendar = world.loop.run_until_complete(world.h.slash("/calendar show", as_=s.player("Bea Quinn"), team="Owls"))
+    assert any("venue" in p for p in leaks(world, calendar.calls, ["Owls"])), calendar.text  # in the .ics only
+    assert world.loop.run_until_complete(first_league_changes(world)) == ["changed the first league's calendar_feeds"]
     schedule = world.loop.run_until_complete(world.h.slash("/schedule", as_=s.player("Bea Quinn"), team="Hawks"))
     assert leaks(world, schedule.calls, ["Hawks"]), schedule.text  # Hawks' opponents and venues are in it
     rule = world.loop.run_until_complete(press(world, f"sideline:rule:{world.l1}:1.3", s.player("Bea Quinn"), GUILD))
