@@ -18,7 +18,25 @@ from tests.commands.empty_server import CHANNEL_IDS, GUILD, ROLE_IDS, no_leagues
 from tests.harness import Harness
 
 
-async def set_up_in_discord(url: str) -> LeagueSettings:
+SECTIONS_SHOWN = (None, "lineup", "shootout", "standings", "discipline")
+
+
+async def setup_show(h: Harness) -> list[str]:
+    """Every line of `/setup show` and its rule sections, without the column that says where a value
+    comes from: set in Discord on one install, the file on the other."""
+    server = open_server(h)
+    lines = []
+    for section in SECTIONS_SHOWN:
+        options = {"section": section} if section else {}
+        reply = await server.slash("/setup show", as_=server.admin(), **options)
+        (embed,) = reply.first.payload["embeds"]
+        for line in [embed["title"], *embed["description"].splitlines()]:
+            key_value, *rest = line.split(" · ")
+            lines.append(" · ".join([key_value, *rest[1:]]))  # rest[0] is the source
+    return lines
+
+
+async def set_up_in_discord(url: str, shown: list[str] | None = None) -> LeagueSettings:
     bot = create_bot(no_leagues(url), engine=create_engine(url), clock=FixedClock(datetime(2030, 1, 5, tzinfo=UTC)),
                      run_scheduler=False)
     h = await Harness(bot).start()
@@ -38,14 +56,28 @@ async def set_up_in_discord(url: str) -> LeagueSettings:
                 (path, reply.content)
         league = bot.settings.league_for_guild(GUILD)
         assert league is not None
+        if shown is not None:
+            shown += await setup_show(h)
         return league
+    finally:
+        await h.close()
+
+
+async def shown_from_file(config: Path) -> list[str]:
+    settings = load_settings(config)
+    bot = create_bot(settings, engine=create_engine(settings.database_url),
+                     clock=FixedClock(datetime(2030, 1, 5, tzinfo=UTC)), run_scheduler=False)
+    h = await Harness(bot).start()
+    try:
+        return await setup_show(h)
     finally:
         await h.close()
 
 
 def test_export_gives_a_config_that_check_config_accepts_and_the_same_league(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'discord.db'}"
-    in_discord = asyncio.run(set_up_in_discord(url))
+    shown_in_discord: list[str] = []
+    in_discord = asyncio.run(set_up_in_discord(url, shown_in_discord))
     config = tmp_path / "config.toml"
     config.write_text(f'[bot]\ndatabase_url = "{url}"\n', encoding="utf-8")
     exported = tmp_path / "league.toml"
@@ -62,6 +94,9 @@ def test_export_gives_a_config_that_check_config_accepts_and_the_same_league(tmp
     assert from_file == in_discord
     assert from_file.rules.lineup.roster_limit == 15
     assert [str(o) for o in from_file.game_reminder_offsets] == ["3d", "1h"]
+    shown_on_the_other_install = asyncio.run(shown_from_file(other_install))
+    assert "**rules.roster_limit** = 15 · Youth 1.7" in shown_in_discord
+    assert shown_on_the_other_install == shown_in_discord
 
 
 def test_export_of_an_unknown_league_says_so(tmp_path: Path) -> None:
