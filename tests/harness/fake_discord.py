@@ -122,7 +122,8 @@ class FakeResponse:
                        503: "Service Unavailable"}.get(status, "")
         self._raw = data if isinstance(data, bytes) else None
         self._text = "" if data is None or isinstance(data, bytes) else json.dumps(data)
-        self.headers = {"content-type": "application/json", **(headers or {})}
+        # 204 No Content has no JSON to parse (discord.py parses a body it is told is JSON)
+        self.headers = {"content-type": "application/json" if data is not None else "text/plain", **(headers or {})}
 
     async def text(self, encoding: str = "utf-8") -> str:
         return self._text

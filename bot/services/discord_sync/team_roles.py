@@ -82,11 +82,12 @@ async def follow_roster(session: AsyncSession, league: LeagueSettings, league_id
     Teams with a problem still reported are left until the commissioners fix it."""
     if not league.team_roles:
         return 0
-    desired = set((await session.execute(
+    desired = {(team_id, discord_id) for team_id, discord_id in (await session.execute(
         select(RosterEntry.team_id, Player.discord_id).join(Player, Player.id == RosterEntry.player_id)
-        .where(RosterEntry.league_id == league_id))).tuples().all())
-    applied = set((await session.execute(select(TeamRoleMember.team_id, TeamRoleMember.discord_id)
-                                         .where(TeamRoleMember.league_id == league_id))).tuples().all())
+        .where(RosterEntry.league_id == league_id))).all()}
+    applied = {(team_id, discord_id) for team_id, discord_id in (await session.execute(
+        select(TeamRoleMember.team_id, TeamRoleMember.discord_id)
+        .where(TeamRoleMember.league_id == league_id))).all()}
     held = await problems.open_scopes(session, league_id)
     if SCOPE in held:
         return 0
