@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot.clock import FixedClock
 from bot.settings import Settings
 from storage.models import TeamRole
 from tests.commands.test_join import HAWKS_CHANNEL, NORA, ask
+from tests.commands.test_scheduled_events import ProcessKilled, restart
 from tests.conftest import CHANNELS, GUILD, SampleLeague, league_config, make_settings
 from tests.harness import Call, Harness, Member
 from tests.harness.fake_guild import Guild
@@ -153,3 +155,27 @@ async def test_without_manage_roles_the_commissioners_hear_it_once(harness: Harn
     harness.bot.clock.advance(hours=6)  # type: ignore[attr-defined]
     await harness.bot.courier.deliver_due()
     assert len([c for c in harness.discord.calls if c.method == "POST" and c.path.endswith("/roles")]) == len(creates)
+
+
+async def test_a_kill_after_discord_made_the_role_adopts_it_after_the_restart(
+        harness: Harness, db_url: str, clock: FixedClock) -> None:
+    await load(harness)
+
+    def kill(call: Call) -> None:
+        if call.method == "POST" and call.path.endswith("/roles") and call.status < 300:
+            harness.discord.hooks.clear()
+            raise ProcessKilled
+
+    harness.discord.hooks.append(kill)
+    with pytest.raises(ProcessKilled):
+        await harness.bot.courier.deliver_due()
+    h = await restart(harness, db_url, clock, first=True)
+    try:
+        await h.bot.courier.deliver_due()
+        names = [r["name"] for r in guild(h).roles.values()]
+        assert sorted(n for n in names if n in ("Hawks", "Owls", "Bears", "Wolves")) == ["Bears", "Hawks", "Owls",
+                                                                                          "Wolves"]
+        assert len([c for c in h.discord.calls if c.method == "POST" and c.path.endswith("/roles")]) == 4
+        assert roles_of(h, CARL) == {"Hawks", "Goalies club"}
+    finally:
+        await h.close()

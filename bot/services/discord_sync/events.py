@@ -14,6 +14,7 @@ Choices the spec leaves open, decided here:
   Games that have started are left alone: Discord ends an external event at its end time.
 - A 403 (no Manage Events) fails the row and is told to the commissioners once (problems.py); the
   next success clears it. ``/setup discord scheduled-events:True`` brings every upcoming game up to date.
+- Turning the setting off leaves the events on Discord as they are.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ Choices the spec leaves open, decided here:
   above the bot's highest role (role hierarchy). Either is told to the commissioners once and the row
   fails; it is not retried. ``/setup discord team-roles:True`` after the fix brings every team up to
   date, as does a restart for what was not refused.
+- Making the role lists the server's roles first, so a role made just before a kill is adopted, not
+  made twice; while another process holds a row of the same team that may be making it, the row waits.
 - Turning the setting off leaves the roles as they are; a removed team's role stays on Discord.
 """
 
@@ -121,6 +123,8 @@ class TeamRoleSync:
             given_role = given.role_id if given else None
             role_id = managed.role_id if managed else None
             team_name = team.name
+            if on_roster and role_id is None and await outbox.others_sending(session, row, f"team-role:{team_id}:"):
+                return ActionOutcome("later", "another process is making the team's role")
         if on_roster == (given_role is not None):
             return ActionOutcome("skipped", "the role already follows the roster")
         try:
