@@ -6,6 +6,10 @@ Failure policy (docs/product.md §5, issue 4):
 - 403 / 404 on a channel: the row fails, the league's admins are told once per channel.
 - A closed DM: the row fails, logged and counted; never a crash.
 - Past its expiry (a reminder after the game started): skipped with a log line.
+- Action rows (``OutboxKinds.actions``: a game's scheduled event, a member's team role) are calls to
+  Discord, not messages: the action makes them with ``bot.discord_actions`` and says what became of
+  the row; a 403 it reports itself (bot/services/discord_sync/), and it looks before it repeats a
+  call an earlier attempt may have made (no nonce protects those).
 
 Claims (issue #20, item 1): each process's courier has its own id. A claim names it and holds for
 a short lease, renewed while the courier works, and a courier claims only what it can send well
@@ -322,9 +326,8 @@ class Courier:
                     log.info("not sending %s: its claim lapsed and another process took it", row.send_key)
                     return
                 action = self.kinds.actions.get(row.kind)
-                if action is not None:
-                    acting = ActionRow(row.league_id, row.guild_id, row.send_key, dict(db_row.args), row.attempts,
-                                       self.claimer)
+                acting = ActionRow(row.league_id, row.guild_id, row.send_key, dict(db_row.args), row.attempts,
+                                   self.claimer)
                 render = self.kinds.renderers.get(row.kind)
                 if action is None and render is None:
                     raise LookupError(f"no renderer for outbox kind {row.kind!r} (bot/composition.py names them)")
