@@ -147,7 +147,7 @@ class EventSync:
         body: dict[str, Any] = {"status": CANCELED} if shape.cancelled else event_body(shape)
         try:
             await api.edit_scheduled_event(row.guild_id, event_id, body)
-        except Gone:  # deleted on Discord by someone: left deleted; a later change makes a new one
+        except Gone:  # deleted on Discord by someone: a later change (or a restart) makes a new one
             log.info("game %s: its scheduled event %s was deleted on Discord", code, event_id)
             return "skipped", None
         return "sent", event_id
