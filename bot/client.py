@@ -79,6 +79,7 @@ class SidelineBot(commands.Bot):
         self.league_ids = {lg.guild_id: ids[lg.key] for lg in self.settings.leagues}
         self.services.setup.on_league = self.adopt_league
         await self.services.setup.load()  # leagues set up with /setup, from the database
+        await self.services.discord_sync.at_start(self.league_ids)  # events and team roles that differ
 
     def adopt_league(self, league: LeagueSettings, league_id: int) -> None:
         """A league set up in Discord (at start, or just now by /setup): this server is its league's."""

@@ -21,6 +21,8 @@ from bot.services.discipline.appeals import AppealService
 from bot.services.discipline.core import Discipline
 from bot.services.discipline.penalties import PenaltyService
 from bot.services.discipline.suspensions import SuspensionService
+from bot.services.discord_sync import events, team_roles
+from bot.services.discord_sync.service import DiscordSyncService
 from bot.services.games import GameService
 from bot.services.imports import ImportService
 from bot.services.messages import notes
@@ -57,6 +59,7 @@ class Services:
     calendar: CalendarService
     checkins: CheckInService
     deadlines: DeadlineService
+    discord_sync: DiscordSyncService
     disputes: DisputeService
     games: GameService
     gender_asks: GenderAskService
@@ -95,6 +98,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         checkins=CheckInService(sessions, clock, suspensions=discipline,
                                 on_late_dropout=LateDropouts(sessions, clock, settings)),
         deadlines=DeadlineService(sessions, clock),
+        discord_sync=DiscordSyncService(sessions, clock, settings),
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),
         gender_asks=GenderAskService(sessions),
@@ -106,7 +110,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         profile=ProfileService(sessions),
         relays=RelayService(sessions, clock),
         results=ResultService(sessions, clock, on_result=discipline.count_down),
-        roster=RosterService(sessions),
+        roster=RosterService(sessions, clock),
         rules=RulesLookupService(sessions, clock),
         schedule=ScheduleService(sessions, clock),
         setup=league_setup,
@@ -126,5 +130,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                 notes.NOTE_KIND: notes.render_note,
             },
             failure_hooks={notes.NOTE_KIND: note_service.dm_refused},
+            actions={events.EVENT_KIND: events.EventSync(sessions, clock, settings),
+                     team_roles.ROLE_KIND: team_roles.TeamRoleSync(sessions, clock, settings)},
         ),
     )

@@ -6,6 +6,10 @@ Failure policy (docs/product.md §5, issue 4):
 - 403 / 404 on a channel: the row fails, the league's admins are told once per channel.
 - A closed DM: the row fails, logged and counted; never a crash.
 - Past its expiry (a reminder after the game started): skipped with a log line.
+- Action rows (``OutboxKinds.actions``: a game's scheduled event, a member's team role) are calls to
+  Discord, not messages: the action makes them with ``bot.discord_actions`` and says what became of
+  the row; a 403 it reports itself (bot/services/discord_sync/), and it looks before it repeats a
+  call an earlier attempt may have made (no nonce protects those).
 
 Claims (issue #20, item 1): each process's courier has its own id. A claim names it and holds for
 a short lease, renewed while the courier works, and a courier claims only what it can send well
@@ -36,8 +40,9 @@ from sqlalchemy import ColumnElement, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
+from bot.discord_actions import DiscordActions
 from bot.services import outbox
-from bot.services.outbox import DeliveryStats, FanOut, OutboxKinds, Outgoing
+from bot.services.outbox import Action, ActionRow, DeliveryStats, FanOut, OutboxKinds, Outgoing
 from bot.settings import Settings
 from storage.db import rowcount
 from storage.models import OutboxMessage
@@ -85,6 +90,9 @@ class CourierHost(Protocol):
     clock: Clock
     http: HTTPClient
 
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
@@ -118,6 +126,7 @@ class Courier:
                  shard_count: int = 1) -> None:
         self.bot = bot
         self.kinds = kinds
+        self.actions = DiscordActions(bot.http, lambda: bot.user.id if bot.user else None)
         self.checkin_view = checkin_view
         self.shard_id, self.shard_count = shard_id, shard_count
         self.totals = DeliveryStats()
@@ -316,10 +325,13 @@ class Courier:
                 if db_row is None or db_row.status != "sending" or db_row.claimed_by != self.claimer:
                     log.info("not sending %s: its claim lapsed and another process took it", row.send_key)
                     return
+                action = self.kinds.actions.get(row.kind)
+                acting = ActionRow(row.league_id, row.guild_id, row.send_key, dict(db_row.args), row.attempts,
+                                   self.claimer)
                 render = self.kinds.renderers.get(row.kind)
-                if render is None:
+                if action is None and render is None:
                     raise LookupError(f"no renderer for outbox kind {row.kind!r} (bot/composition.py names them)")
-                rendered = await render(session, db_row, now)
+                rendered = None if render is None else await render(session, db_row, now)
                 if isinstance(rendered, FanOut):
                     for suffix, user_id, message in rendered.children:
                         await outbox.enqueue(session, league_id=row.league_id, guild_id=row.guild_id,
@@ -328,6 +340,9 @@ class Courier:
                     db_row.status, db_row.sent_at, db_row.lease_until = "sent", now, None
                     stats.sent += 1
                     return
+            if action is not None:
+                await self._act(row, action, acting, stats)
+                return
             if rendered is None:
                 stats.skipped += 1
                 await self._finish(row.id, status="skipped", last_error="nothing to send any more")
@@ -344,6 +359,23 @@ class Courier:
             stats.sent += 1
             await self._finish(row.id, status="sent", sent_at=self.bot.clock.now(), message_id=sent.id,
                                last_error=None)
+
+    async def _act(self, row: Claimed, action: Action, acting: ActionRow, stats: DeliveryStats) -> None:
+        """An action row: its calls to Discord are the action's; a refusal it handled is final."""
+        outcome = await action(self.actions, acting)
+        if outcome.status == "later":
+            stats.retried += 1
+            await self._finish(row.id, status="pending", next_attempt_at=self.bot.clock.now() + outbox.LATER,
+                               last_error=outcome.note)
+            return
+        if outcome.status == "failed":
+            stats.failed += 1
+            stats.errors.append(f"{row.send_key}: {outcome.note}")
+        else:
+            stats.sent += outcome.status == "sent"
+            stats.skipped += outcome.status != "sent"
+        await self._finish(row.id, status=outcome.status, sent_at=self.bot.clock.now(),
+                           last_error=(outcome.note or "")[:300] or None)
 
     async def _send(self, row: Claimed, rendered: Outgoing) -> discord.Message:
         target: discord.abc.Messageable

@@ -76,6 +76,8 @@ class LeagueSettings:
     game_reminder_offsets: tuple[Offset, ...] = ()
     captain_alert_offsets: tuple[Offset, ...] = ()
     rulebook: Path | None = None
+    scheduled_events: bool = False  # each game a Discord scheduled event (bot/services/discord_sync/)
+    team_roles: bool = False  # a Discord role per team, kept in step with the roster
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,12 @@ class _Reader:
             raise self.fail(key, f"{value} is not a Discord id (a positive 64-bit integer)")
         return value
 
+    def flag(self, raw: Mapping[str, Any], key: str) -> bool:
+        value = raw.get(key.rsplit(".", 1)[-1], False)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, not {value!r}")
+        return value
+
     def offsets(self, raw: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[Offset, ...]:
         name = key.rsplit(".", 1)[-1]
         values = raw.get(name, list(default))
@@ -313,7 +321,7 @@ class _Reader:
             raw,
             where,
             {"key", "name", "guild_id", "preset", "timezone", "rulebook", "roles", "channels",
-             "reminders", "rules"},
+             "reminders", "rules", "scheduled_events", "team_roles"},
         )
         key = self.string(raw, f"{where}.key")
         name = self.string(raw, f"{where}.name", key)
@@ -363,4 +371,6 @@ class _Reader:
             key=key, name=name, guild_id=guild_id, preset=preset, timezone=tz, rules=rules,
             roles=roles, channels=channels, game_reminder_offsets=game_offsets,
             captain_alert_offsets=alert_offsets, rulebook=rulebook_path,
+            scheduled_events=self.flag(raw, f"{where}.scheduled_events"),
+            team_roles=self.flag(raw, f"{where}.team_roles"),
         )

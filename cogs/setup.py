@@ -228,6 +228,24 @@ class SetupCog(commands.GroupCog, group_name="setup",
                                                    captain_alerts)
         await self.reply(interaction, changed_text("Reminders", changed))
 
+    @app_commands.command(name="discord", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(scheduled_events="Each game as a Discord scheduled event (the bot needs Manage Events)",
+                           team_roles="A role per team, given to its roster (the bot needs Manage Roles)")
+    @app_commands.rename(scheduled_events="scheduled-events", team_roles="team-roles")
+    async def discord_features(self, interaction: discord.Interaction, scheduled_events: bool | None = None,
+                               team_roles: bool | None = None) -> None:
+        """Keep games as Discord events and a role per team in step with the league."""
+        changed = await self.service.set_flags(interaction.guild_id or 0, actor_of(interaction),
+                                               {"scheduled_events": scheduled_events, "team_roles": team_roles})
+        queued = await self.bot.services.discord_sync.turned_on(changed.league, changed.league_id,
+                                                                events=scheduled_events is True,
+                                                                roles=team_roles is True)
+        text = changed_text("Discord features", changed)
+        if queued.events_queued or queued.members_queued:
+            text += (f"\nQueued {queued.events_queued} game event update(s) and {queued.members_queued} "
+                     "team role change(s); they go out in the background.")
+        await self.reply(interaction, text)
+
     @app_commands.command(name="show", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(section="A rules section to list in full (lineup, shootout, ...)")
     @app_commands.autocomplete(section=section_autocomplete)

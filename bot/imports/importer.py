@@ -28,6 +28,7 @@ from bot.imports.schedule import BATCH_ROWS, PLAN_GAMES, NewGame, SchedulePlan, 
 from bot.league.lineup.check import check_roster_limit
 from bot.league.lineup.presets import LineupRules
 from bot.services import deadlines, reminders
+from bot.services.discord_sync import events, team_roles
 from bot.services.reminders import plan_games
 from bot.services.results import ResultHook
 from bot.settings import LeagueSettings
@@ -145,6 +146,7 @@ class Importer:
             await session.flush()
             sizes = await self._roster_sizes(session, league_id)
             self._check_roster_limits(league.rules.lineup, sizes, teams, rows)
+            await team_roles.follow_roster(session, league, league_id, now)
         return report
 
     @staticmethod
@@ -193,6 +195,9 @@ class Importer:
             # The connection is back in the pool: a check-in waiting for it gets it before the next
             # batch does (without a turn of the loop, this task would take it straight back).
             await asyncio.sleep(0)
+        if league.scheduled_events:
+            async with self.sessions.begin() as session:
+                await events.follow_games(session, league, await self.league_id(session, league), now)
         return plan.report
 
     @staticmethod

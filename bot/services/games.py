@@ -26,6 +26,7 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.imports.csv_rows import parse_local_time
 from bot.league.vocabulary import GAME_KINDS
 from bot.services import reminders
+from bot.services.discord_sync import events
 from bot.services.schedule import GameLine, check_change, game_line, lock_game
 from storage.models import Game, Team
 from storage.repos import core
@@ -98,6 +99,7 @@ class GameService:
             await session.flush()
             await session.refresh(game, ["home", "away"])
             plan = await reminders.plan_game(session, caller.league, game, now)
+            await events.follow_game(session, caller.league, game, now)
             return GameChange("added", game_line(game), reminders_planned=plan.created)
 
     async def move(self, caller: Caller, code: str, starts_at: str) -> GameChange:
@@ -116,6 +118,7 @@ class GameService:
             await session.flush()
             plan = await reminders.plan_game(session, caller.league, game, now)
             told = await reminders.notify_teams(session, caller.league, game, "moved", now)
+            await events.follow_game(session, caller.league, game, now)
             return GameChange("moved", game_line(game), previous_starts_at=previous,
                               reminders_planned=plan.created, reminders_moved=plan.moved,
                               reminders_dropped=plan.dropped, teams_told=told)
@@ -131,6 +134,7 @@ class GameService:
             await session.flush()
             plan = await reminders.plan_game(session, caller.league, game, now)
             told = await reminders.notify_teams(session, caller.league, game, "cancelled", now)
+            await events.follow_game(session, caller.league, game, now)
             return GameChange("cancelled", game_line(game), reminders_dropped=plan.dropped, teams_told=told)
 
     @staticmethod

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from sqlalchemy import event, select, update
@@ -79,6 +79,34 @@ FailureHook = Callable[[Threads, Any, str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
+class ActionRow:
+    """A claimed row of an action kind: not a message but calls to Discord (an event, a role)."""
+
+    league_id: int
+    guild_id: int
+    send_key: str
+    args: Mapping[str, Any]
+    attempts: int  # more than 1: an earlier attempt may have reached Discord before the process died
+    claimed_by: str  # the courier (process) holding it
+
+
+@dataclass(frozen=True)
+class ActionOutcome:
+    """What an action did: "sent" (Discord changed), "skipped" (nothing to do), "failed" (refused), or
+    "later": another row about the same thing is being sent, so this one waits its turn (``LATER``)."""
+
+    status: str
+    note: str | None = None
+
+
+LATER = timedelta(seconds=10)
+
+#: (Discord's calls, the claimed row) -> its outcome; Discord's other errors raise, and the row is
+#: retried with backoff as a message would be. The calls object is the courier's (bot/discord_actions.py).
+Action = Callable[[Any, ActionRow], Awaitable[ActionOutcome]]
+
+
+@dataclass(frozen=True)
 class OutboxKinds:
     """What the courier does with each kind of queued message: how to render it at send time, and
     what follows when it fails for good. The composition root (bot/composition.py) names every kind;
@@ -86,6 +114,7 @@ class OutboxKinds:
 
     renderers: Mapping[str, Renderer]
     failure_hooks: Mapping[str, FailureHook] = field(default_factory=dict)
+    actions: Mapping[str, Action] = field(default_factory=dict)
 
 
 def outgoing_args(message: Outgoing) -> dict[str, Any]:
@@ -112,9 +141,12 @@ async def render_text(session: AsyncSession, row: OutboxMessage, now: datetime) 
 async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: str, due_at: datetime,
                   kind: str = TEXT_KIND, args: dict[str, Any] | None = None, message: Outgoing | None = None,
                   channel_id: int | None = None, user_id: int | None = None,
-                  expires_at: datetime | None = None) -> Queued:
-    """Queue a send unless one with the same key exists; the key makes retries and restarts safe."""
-    if (channel_id is None) == (user_id is None):
+                  expires_at: datetime | None = None, action: bool = False) -> Queued:
+    """Queue a send unless one with the same key exists; the key makes retries and restarts safe.
+    ``action``: calls to Discord rather than a message (``OutboxKinds.actions``), to no channel or user."""
+    if action and (channel_id is not None or user_id is not None):
+        raise ValueError("an action is sent to no channel or user")
+    if not action and (channel_id is None) == (user_id is None):
         raise ValueError("a queued message goes to exactly one channel or one user")
     if not kind:
         raise ValueError("a queued message needs a kind")
@@ -176,6 +208,34 @@ async def cancel_pending(session: AsyncSession, league_id: int, key_prefix: str)
         .values(status="cancelled")
     )
     return rowcount(result) or 0
+
+
+async def has_pending(session: AsyncSession, league_id: int, key_prefix: str) -> bool:
+    """Whether a row with this key prefix waits to be sent: an action that reads the state it acts on
+    when it runs needs no second row while one waits."""
+    return await session.scalar(select(OutboxMessage.id).where(
+        OutboxMessage.league_id == league_id, OutboxMessage.status == "pending",
+        OutboxMessage.send_key.startswith(key_prefix, autoescape=True)).limit(1)) is not None
+
+
+async def others_sending(session: AsyncSession, row: ActionRow, key_prefix: str) -> bool:
+    """Whether another process holds a row with this key prefix right now: an action that must not
+    race itself (two POSTs making two events) waits for it. This process sends its rows one by one."""
+    return await session.scalar(select(OutboxMessage.id).where(
+        OutboxMessage.league_id == row.league_id, OutboxMessage.status == "sending",
+        OutboxMessage.send_key != row.send_key[:200], OutboxMessage.claimed_by != row.claimed_by,
+        OutboxMessage.send_key.startswith(key_prefix, autoescape=True)).limit(1)) is not None
+
+
+async def outcome_unknown(session: AsyncSession, row: ActionRow, key_prefix: str) -> bool:
+    """Whether this row, or another with this key prefix, was tried before and its outcome never
+    recorded (its process died, or Discord failed): what it did on Discord has to be looked up."""
+    if row.attempts > 1:
+        return True
+    return await session.scalar(select(OutboxMessage.id).where(
+        OutboxMessage.league_id == row.league_id, OutboxMessage.status.in_(("pending", "sending")),
+        OutboxMessage.attempts > 0, OutboxMessage.send_key != row.send_key[:200],
+        OutboxMessage.send_key.startswith(key_prefix, autoescape=True)).limit(1)) is not None
 
 
 async def pending(session: AsyncSession, league_id: int, key_prefix: str) -> list[OutboxMessage]:

@@ -475,4 +475,6 @@ async def queued_messages(session: AsyncSession, league_id: int, statuses: Seque
 def _recipient(row: OutboxMessage) -> str:
     if row.user_id == FANOUT_USER:
         return "DMs decided at send time"
+    if row.user_id is None and row.channel_id is None:
+        return "the server (a scheduled event or a team role)"
     return f"user {row.user_id}" if row.user_id is not None else f"channel {row.channel_id}"

@@ -8,10 +8,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
+from bot.clock import Clock
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.lineup.check import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
+from bot.services.discord_sync import team_roles
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
 from storage.models import Player, RosterEntry
 from storage.repos import core
@@ -42,8 +44,9 @@ class RosterChange:
 
 
 class RosterService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
+        self.clock = clock  # when a team role's change is due
 
     async def show(self, caller: Caller, team_name: str | None) -> RosterView:
         async with self.sessions() as session:
@@ -103,6 +106,7 @@ class RosterService:
                 raise Conflict(f"{team.name} already has {size} players: {breach.message}")
             session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
                                     position=position or "skater"))
+            await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
             return RosterChange(team.name, player.name, "added", size + 1, limit)
 
     async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
@@ -119,5 +123,6 @@ class RosterService:
             name = entry.player.name
             await session.delete(entry)
             await session.flush()
+            await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
             size = await core.roster_size(session, caller.league_id, team.id)
             return RosterChange(team.name, name, "removed", size, caller.league.rules.lineup.roster_limit)

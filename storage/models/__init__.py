@@ -14,6 +14,7 @@ from storage.models.core import (
 )
 from storage.models.deadlines import CaptainAlert, Deadline
 from storage.models.discipline import Appeal, Penalty, Suspension
+from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
 from storage.models.outbox import OutboxMessage
 from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.results import PlayoffBracket, Result, ResultChange, StandingsAdjustment, StandingsPost
@@ -22,10 +23,10 @@ from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 
 __all__ = [
-    "Appeal", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division",
-    "Game", "GenderAsk",
+    "Appeal", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "DiscordProblem",
+    "Dispute", "Division", "Game", "GameEvent", "GenderAsk",
     "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
     "Relay", "Result", "ResultChange", "RosterEntry", "RuleSection", "Rulebook", "SetupChange", "Shootout",
     "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",
-    "Team", "TeamCaptain", "UTCDateTime", "utcnow",
+    "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

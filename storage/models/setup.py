@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
@@ -34,6 +34,9 @@ class LeagueSetup(Base):
     rule_overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     game_offsets: Mapped[list[str] | None] = mapped_column(JSON)
     captain_alert_offsets: Mapped[list[str] | None] = mapped_column(JSON)
+    # Games as Discord scheduled events, and a Discord role per team (bot/services/discord_sync/).
+    scheduled_events: Mapped[bool] = mapped_column(default=False, server_default=false())
+    team_roles: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_by: Mapped[int] = mapped_column(Snowflake)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 

@@ -11,14 +11,14 @@ import discord
 
 from bot.app import create_bot
 from bot.clock import FixedClock
+from bot.league.rule_settings import SECTIONS
 from bot.settings import LeagueSettings, load_settings
 from storage.db import create_engine
 from tests.cli.test_cli import sideline
 from tests.commands.empty_server import CHANNEL_IDS, GUILD, ROLE_IDS, no_leagues, open_server
 from tests.harness import Harness
 
-
-SECTIONS_SHOWN = (None, "lineup", "shootout", "standings", "discipline")
+SECTIONS_SHOWN = (None, *SECTIONS)
 
 
 async def setup_show(h: Harness) -> list[str]:

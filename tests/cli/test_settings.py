@@ -154,3 +154,13 @@ def test_a_database_url_the_bot_cant_open_is_one_config_line(url: str, fragment:
     with pytest.raises(SettingsError) as err:
         parse_settings({"bot": {"database_url": url}, "leagues": [league_config()]}, "x.toml")
     assert err.value.key == "bot.database_url" and fragment in err.value.problem
+
+
+def test_discord_features_are_off_unless_turned_on_and_must_be_true_or_false() -> None:
+    plain = parse_settings({"leagues": [league_config()]}).leagues[0]
+    assert (plain.scheduled_events, plain.team_roles) == (False, False)
+    on = parse_settings({"leagues": [league_config(scheduled_events=True, team_roles=True)]}).leagues[0]
+    assert (on.scheduled_events, on.team_roles) == (True, True)
+    with pytest.raises(SettingsError) as err:
+        parse_settings({"leagues": [league_config(team_roles="yes")]})
+    assert err.value.key == "leagues[0].team_roles" and "true or false" in err.value.problem

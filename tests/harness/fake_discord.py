@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+from tests.harness.fake_guild import FakeGuilds
+
 API = re.compile(r"^https://discord\.com/api/v\d+")
 EPHEMERAL = 1 << 6
 
@@ -121,7 +123,8 @@ class FakeResponse:
                        503: "Service Unavailable"}.get(status, "")
         self._raw = data if isinstance(data, bytes) else None
         self._text = "" if data is None or isinstance(data, bytes) else json.dumps(data)
-        self.headers = {"content-type": "application/json", **(headers or {})}
+        # 204 No Content has no JSON to parse (discord.py parses a body it is told is JSON)
+        self.headers = {"content-type": "application/json" if data is not None else "text/plain", **(headers or {})}
 
     async def text(self, encoding: str = "utf-8") -> str:
         return self._text
@@ -165,6 +168,8 @@ class FakeDiscord:
         self.missing_channels: set[int] = set()  # channel ids that answer 404
         self.forbidden_channels: set[int] = set()  # channel ids that answer 403
         self.members: dict[int, dict[int, dict[str, Any]]] = {}  # guild id -> user id -> member payload
+        # scheduled events, roles and members' roles (tests/harness/fake_guild.py)
+        self.guilds = FakeGuilds(lambda: int(self.bot_user["id"]), self.members, next_id)
         self.hooks: list[Callable[[Call], None]] = []
         self.files: dict[str, bytes] = {}  # attachment URL -> bytes
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
@@ -274,6 +279,9 @@ class FakeDiscord:
             if method == "DELETE":
                 return 204, None, {}
             return 200, self._message(0, call.payload), {}
+        guild_answer = self.guilds.answer(method, path, call.body)
+        if guild_answer is not None:
+            return guild_answer
         m = re.match(r"^/guilds/(\d+)/members/(\d+)$", path)
         if m and method == "GET":
             member = self.members.get(int(m.group(1)), {}).get(int(m.group(2)))

@@ -180,6 +180,9 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
     "/setup reminders": Scenario(by("commissioner"), {"games": "3d 2h"}, "reminders.game_offsets",
                                  ("league_setups", "setup_changes"), setup=(in_discord,)),
     "/setup show": Scenario(by("commissioner"), {}, "**roles.captain**"),
+    "/setup discord": Scenario(by("commissioner"), {"scheduled_events": True, "team_roles": True},
+                               "scheduled_events: false → true", ("league_setups", "setup_changes", "outbox"),
+                               setup=(in_discord,)),
     "/team invite": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Posted a Join button", ("outbox",)),
 }
 

@@ -285,6 +285,10 @@ class IsolationWorld(World):
         # The first league is one set up in Discord (its settings and their audit trail are league rows too).
         await hand_to_discord(bot)
         await self.ok("/setup rule", kay, key="roster_limit", value="20")
+        # Games as Discord events, a role per team (issue #27); a "Wolves" role that grants permissions is
+        # refused as the team's role (a discord_problems row).
+        self.h.discord.guilds.guild(GUILD).role(next_id(), "Wolves", permissions=1 << 3, position=3)
+        await self.ok("/setup discord", kay, scheduled_events=True, team_roles=True)
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:

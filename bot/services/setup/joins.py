@@ -20,6 +20,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.lineup.check import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS
 from bot.services import outbox
+from bot.services.discord_sync import team_roles
 from bot.services.outbox import Outgoing
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
 from storage.models import Player, RosterEntry, Team
@@ -150,6 +151,7 @@ class JoinService:
                 size = await self._check_room(session, caller, team, player.discord_id) + 1
                 session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
                                         position=position if position in POSITIONS else "skater"))
+                await team_roles.follow(session, caller.league, caller.league_id, team.id, player.discord_id, now)
             text = (f"✅ You're on **{team.name}** now. `/help` shows what you can do." if approve
                     else f"Your request to join **{team.name}** was declined.")
             await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,

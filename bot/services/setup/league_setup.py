@@ -212,6 +212,37 @@ class LeagueSetupService:
             return out
         return await self._change(guild_id, actor, apply)
 
+    async def set_flags(self, guild_id: int, actor: Actor, flags: dict[str, bool | None]) -> Changed:
+        """What the bot keeps in step on Discord (``stored.FLAG_NAMES``): only the ones given change.
+        A league config.toml manages may give its current values: nothing changes, and the caller
+        brings Discord up to date (after a missing permission was granted, say)."""
+        league = self.check(guild_id, actor, changing=False)
+        if league is None:
+            raise NoLeague(START)
+        if self.settings.from_file(guild_id):
+            differs = [n for n, v in flags.items() if v is not None and v != getattr(league, n, v)]
+            if differs:
+                where = self.settings.source or "config.toml"
+                raise Conflict(f"{league.name} is managed by {where}; set {', '.join(differs)} there. Nothing "
+                               "changed (its current value here brings Discord up to date).")
+            async with self.sessions() as session:
+                league_id = await session.scalar(select(League.id).where(League.guild_id == guild_id))
+            if league_id is None:
+                raise NoLeague(START)
+            return Changed(league, league_id, [])
+
+        def apply(setup: LeagueSetup) -> list[Change]:
+            out: list[Change] = []
+            for name, value in flags.items():
+                if value is None or name not in stored.FLAG_NAMES:
+                    continue
+                old = bool(getattr(setup, name))
+                if old != value:
+                    setattr(setup, name, value)
+                    out.append((name, str(old).lower(), str(value).lower()))
+            return out
+        return await self._change(guild_id, actor, apply)
+
     async def _change(self, guild_id: int, actor: Actor, apply: Callable[[LeagueSetup], list[Any]]) -> Changed:
         if self.check(guild_id, actor) is None:
             raise NoLeague(START)
@@ -275,6 +306,8 @@ class LeagueSetupService:
                 value = getattr(getattr(league, kind), name)
                 mention = "not set" if value is None else (f"<@&{value}>" if kind == "roles" else f"<#{value}>")
                 shown.append(ShownSetting(f"{kind}.{name}", mention, source(f"{kind}.{name}", "not set"), ""))
+        for flag in stored.FLAG_NAMES:
+            shown.append(ShownSetting(flag, str(getattr(league, flag)).lower(), source(flag, "default"), ""))
         for column, offsets in (("game_offsets", league.game_reminder_offsets),
                                 ("captain_alert_offsets", league.captain_alert_offsets)):
             text = ", ".join(str(o) for o in offsets)

@@ -18,6 +18,7 @@ from storage.models import League, LeagueSetup
 SOURCE = "/setup"
 ROLE_NAMES = ("captain", "referee", "commissioner")
 CHANNEL_NAMES = ("announcements", "standings", "referees", "admin")
+FLAG_NAMES = ("scheduled_events", "team_roles")  # what the bot keeps in step on Discord
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ def league_table(league: League, setup: LeagueSetup) -> dict[str, Any]:
         reminders["captain_alert_offsets"] = list(setup.captain_alert_offsets)
     if reminders:
         table["reminders"] = reminders
+    for flag in FLAG_NAMES:
+        if getattr(setup, flag):
+            table[flag] = True
     if setup.rule_overrides:
         table["rules"] = dict(setup.rule_overrides)
     return table
