@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.cli import failures
 from bot.clock import SystemClock
 from bot.composition import Services, build_services
 from bot.services.leagues import register_leagues
@@ -30,9 +30,8 @@ def say(args: argparse.Namespace, human: str, data: Any) -> None:
 
 
 def fail(message: str, code: int = 1) -> int:
-    """One line on stderr, and the exit code to return."""
-    print(f"sideline: {message}", file=sys.stderr)
-    return code
+    """One line on stderr (``{"error": ...}`` on stdout too with --json), and the exit code to return."""
+    return failures.report(message, code)
 
 
 @dataclass(frozen=True)
