@@ -48,7 +48,8 @@ def test_db_upgrade_says_when_there_is_nothing_to_do(config: Path, capsys: pytes
 
 def test_reminders_list_names_game_team_time_and_place(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for kind in ("teams", "games"):
-        code, _, err = run(capsys, "--config", str(config), "import", kind, str(DATA / f"{kind}.csv"), "--league", "coed")
+        code, _, err = run(capsys, "--config", str(config), "import", kind, str(DATA / f"{kind}.csv"),
+                           "--league", "coed")
         assert code == 0, err
     code, out, err = run(capsys, "--config", str(config), "reminders", "list", "--league", "coed")
     assert code == 0, err
