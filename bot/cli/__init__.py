@@ -27,7 +27,8 @@ from bot.cli import (
     run,
     standings,
 )
-from bot.settings import default_config_path, load_settings
+from bot.cli.common import load_discord_leagues
+from bot.settings import Settings, default_config_path, load_settings
 
 FEATURES = (run, health, database, config, imports, rules, standings, relays, discipline, reminders, leagues)
 
@@ -66,6 +67,13 @@ def _version() -> str:
         return "(not installed)"
 
 
+async def _run(args: argparse.Namespace, settings: Settings) -> int:
+    key = getattr(args, "league", None)
+    if key is not None and not any(lg.key == key for lg in settings.leagues):
+        await load_discord_leagues(settings)  # a league set up with /setup
+    return int(await args.handler(args, settings))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; every failure it can expect is one line and an exit code (failures.py)."""
     args = build_parser().parse_args(argv)
@@ -75,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             return int(args.handler(args))
         config_path = default_config_path(getattr(args, "config_path", None) or getattr(args, "config", None))
         settings = load_settings(config_path)
-        return asyncio.run(args.handler(args, settings))
+        return asyncio.run(_run(args, settings))
     except KeyboardInterrupt:
         return 130
     except Exception as exc:

@@ -79,3 +79,27 @@ def test_rules_show_lists_every_setting_with_source_and_citation(config: Path,
     shown = {s["key"]: s for s in json.loads(out)["settings"]}
     assert shown["roles.captain"]["value"].startswith("role ")
     assert shown["rules.women_nonbinary_on_court"]["source"] == str(config)
+
+
+def test_a_league_set_up_in_discord_is_a_league_key_too(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from bot.cli.common import open_database
+    from bot.services.setup.league_setup import Actor
+    from bot.settings import load_settings
+
+    async def set_up() -> None:
+        async with open_database(load_settings(config)) as db:
+            await db.services().setup.create(4242, Actor(discord_id=77, manages_server=True),
+                                             preset="youth-ball-hockey", name="Youth Hockey",
+                                             timezone="America/Toronto")
+
+    asyncio.run(set_up())
+    code, out, err = run(capsys, "--config", str(config), "standings", "--league", "youth-hockey")
+    assert code == 0, err
+    code, out, err = run(capsys, "--config", str(config), "rules", "show", "--league", "youth-hockey")
+    assert code == 0, err
+    assert "timezone" in out and "[set in Discord by user 77 on " in out
+    code, out, err = run(capsys, "--config", str(config), "standings", "--league", "nope")
+    assert (code, out) == (2, "")
+    assert err.strip() == "sideline: --league nope: no such league (known: coed, youth-hockey)"
