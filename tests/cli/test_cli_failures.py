@@ -10,7 +10,6 @@ import json
 import logging
 import os
 import re
-import sqlite3
 import subprocess
 import types
 from collections.abc import Callable
@@ -18,9 +17,11 @@ from pathlib import Path
 
 import discord
 import pytest
+from sqlalchemy import text
 
 from bot import cli
 from bot.settings import EXAMPLE_IDS
+from storage.db import create_engine
 from tests.harness.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,24 +215,30 @@ def test_debug_shows_the_traceback_then_the_line(tmp_path: Path, capsys: pytest.
     assert err.strip().splitlines()[-1] == "sideline: --league nope: no such league (known: coed)"
 
 
-def test_refused_data_exits_1_and_leaves_the_database_as_it_was(tmp_path: Path,
+def test_refused_data_exits_1_and_leaves_the_database_as_it_was(tmp_path: Path, db_url: str,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    config = write(tmp_path, REAL)
+    config = write(tmp_path, REAL.replace("sqlite+aiosqlite:///sideline.db", db_url))
     assert run(capsys, "--config", str(config), "import", "teams", str(DATA / "teams.csv"), "--league", "coed")[0] == 0
 
-    def counts() -> tuple[int, int]:
-        with sqlite3.connect(tmp_path / "sideline.db") as conn:
-            return (conn.execute("SELECT count(*) FROM teams").fetchone()[0],
-                    conn.execute("SELECT count(*) FROM setup_changes").fetchone()[0])
+    async def count() -> tuple[int, ...]:
+        engine = create_engine(db_url)
+        try:
+            async with engine.connect() as conn:
+                return tuple([(await conn.execute(text(f"SELECT count(*) FROM {table}"))).scalar_one()
+                              for table in ("leagues", "teams", "divisions", "league_setups", "setup_changes")])
+        finally:
+            await engine.dispose()
 
-    before = counts()
+    before = asyncio.run(count())
     code, out, err = run(capsys, "--config", str(config), "standings", "--league", "coed", "--division", "Nowhere")
     assert (code, out) == (1, "")
     assert "Nowhere" in one_line(err)
     code, out, err = run(capsys, "--config", str(config), "leagues", "export", "--league", "coed")
     assert (code, out) == (1, "")
     assert one_line(err).startswith("sideline: --league coed: no league set up in Discord with that key")
-    assert counts() == before
+    code, out, err = run(capsys, "--config", str(config), "standings", "--league", "nope", "--json")
+    assert code == 2 and json.loads(out)["error"].startswith("--league nope: no such league")
+    assert asyncio.run(count()) == before
 
 
 # --- sideline run: the token and Discord's refusals ------------------------------------------------------
