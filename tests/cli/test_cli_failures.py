@@ -296,9 +296,10 @@ def test_run_sync_refused_names_the_server_and_the_scopes(tmp_path: Path, capsys
 
 
 # --- start-up: no voice warning, Alembic quiet, one line when ready ------------------------------------------
+@pytest.mark.parametrize("migrated_before", [True, False], ids=["up to date", "fresh database"])
 def test_start_up_says_ready_and_nothing_about_voice_or_alembic(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+        caplog: pytest.LogCaptureFixture, migrated_before: bool) -> None:
     _accepting_discord(monkeypatch)
     ready: list[str] = []
 
@@ -311,7 +312,8 @@ def test_start_up_says_ready_and_nothing_about_voice_or_alembic(
 
     monkeypatch.setattr(discord.Client, "connect", connect)
     config = write(tmp_path, REAL)
-    assert run(capsys, "--config", str(config), "db", "upgrade")[0] == 0  # migrations already ran
+    if migrated_before:
+        assert run(capsys, "--config", str(config), "db", "upgrade")[0] == 0
     caplog.set_level(logging.DEBUG)
     try:
         code, _, err = run(capsys, "--config", str(config), "run")
@@ -323,8 +325,9 @@ def test_start_up_says_ready_and_nothing_about_voice_or_alembic(
     assert ready
     messages = [r.getMessage() for r in caplog.records]
     assert not [m for m in messages if "PyNaCl" in m or "davey" in m]
-    assert not [r for r in caplog.records if r.name.startswith("alembic")]
-    assert not [m for m in messages if "database migrated" in m]
+    assert not [r for r in caplog.records if r.name.startswith("alembic") and r.levelno < logging.WARNING]
+    migrated = [m for m in messages if m.startswith("database migrated from empty to ")]
+    assert len(migrated) == (0 if migrated_before else 1)
     said = [r for r in caplog.records if r.getMessage().startswith("ready: ")]
     assert [r.getMessage() for r in said] == ["ready: 0 leagues on 1 server"]
     assert said[0].levelno == logging.INFO
@@ -374,3 +377,17 @@ def test_make_run_without_a_config_creates_it_and_stops(tmp_path: Path) -> None:
     assert config.is_file() and f"created {config}" in result.stdout
     assert "SIDELINE_TOKEN" in result.stdout and "/setup league" in result.stdout
     assert result.stderr == ""  # not started: without a token, `run` would have said so there
+
+
+def test_no_voice_warning_in_a_fresh_process(tmp_path: Path) -> None:
+    """discord.py warns once per process when the first client is made: a fresh interpreter shows it."""
+    import sys
+
+    config = write(tmp_path, REAL)
+    code = ("import logging, sys; logging.basicConfig(level=logging.DEBUG)\n"
+            "from bot.app import create_bot\nfrom bot.settings import load_settings\n"
+            f"create_bot(load_settings({str(config)!r}))\nprint('made')")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == "made", result.stderr
+    assert "PyNaCl" not in result.stderr and "davey" not in result.stderr
+    assert "voice will NOT be supported" not in result.stderr
