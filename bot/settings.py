@@ -164,7 +164,8 @@ def load_settings(path: str | os.PathLike[str]) -> Settings:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise SettingsError(path, "(file)", "not found") from None
+        raise SettingsError(path, "(file)", f"not found (write one with: sideline init-config {path}; or give "
+                            f"--config PATH or ${CONFIG_ENV})") from None
     except UnicodeDecodeError:
         raise SettingsError(path, "(file)", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:

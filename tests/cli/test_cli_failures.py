@@ -199,6 +199,26 @@ def test_an_unknown_league_lists_the_keys(tmp_path: Path, capsys: pytest.Capture
     assert one_line(err) == "sideline: --league Coed: no such league (known: coed)"
 
 
+def test_no_config_file_says_how_to_make_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "config.toml"
+    code, out, err = run(capsys, "--config", str(missing), "standings", "--league", "coed")
+    assert (code, out) == (2, "")
+    assert one_line(err) == (f"sideline: {missing}: (file): not found (write one with: sideline init-config "
+                             f"{missing}; or give --config PATH or $SIDELINE_CONFIG)")
+
+
+def test_an_unexpected_error_is_one_line_too_and_says_it_is_a_bug(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr("bot.services.standings.StandingsService.league_table", broken)
+    code, out, err = run(capsys, "--config", str(write(tmp_path, REAL)), "standings", "--league", "coed")
+    assert (code, out) == (1, "")
+    assert one_line(err) == ("sideline: unexpected error: RuntimeError: boom second line (run again with --debug "
+                             "for the traceback, and please report it)")
+
+
 def test_with_json_the_failure_is_json_on_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = write(tmp_path, REAL)
     code, out, err = run(capsys, "--config", str(config), "standings", "--league", "nope", "--json")
