@@ -227,6 +227,15 @@ def test_with_json_the_failure_is_json_on_stdout(tmp_path: Path, capsys: pytest.
     one_line(err)
 
 
+def test_health_answers_json_even_when_the_config_is_wrong(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    config = write(tmp_path, REAL.replace('"America/Toronto"', '"EST"'))
+    code, out, err = run(capsys, "--config", str(config), "health")
+    assert code == 2
+    assert json.loads(out)["error"].startswith(f"{config}: leagues[0].timezone: 'EST' is an abbreviation")
+    one_line(err)
+
+
 def test_debug_shows_the_traceback_then_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = write(tmp_path, REAL)
     code, out, err = run(capsys, "--config", str(config), "--debug", "standings", "--league", "nope")
