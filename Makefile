@@ -1,5 +1,6 @@
 # Two commands do everything on a fresh machine (Python 3.11+ is the only prerequisite):
-#   make run    set up .venv and start the bot (SQLite by default; needs SIDELINE_TOKEN)
+#   make run    set up .venv and start the bot (SQLite by default; needs SIDELINE_TOKEN); the first time,
+#               with no config.toml, it writes one and stops, saying what to do next
 #   make test   set up .venv and run the linters and the whole test suite, on every core
 #               (pytest-xdist), printing the 15 slowest tests
 #   make test-lowest   the storage, service and command tests on the lowest versions pyproject.toml
@@ -30,9 +31,9 @@ $(LOWEST)/bin/sideline: pyproject.toml constraints-lowest.txt
 
 setup-lowest: $(LOWEST)/bin/sideline
 
+# No config yet: write it (`sideline init-config`), say what to fill in, and stop; the next `make run` starts.
 run: setup
-	@test -f $(CONFIG) || { cp config.example.toml $(CONFIG); echo "created $(CONFIG) from config.example.toml; set your league up in Discord with /setup league"; }
-	$(BIN)/sideline --config $(CONFIG) run $(ARGS)
+	@if [ -f $(CONFIG) ]; then $(BIN)/sideline --config $(CONFIG) run $(ARGS); else $(BIN)/sideline init-config $(CONFIG); fi
 
 test: setup
 	$(BIN)/ruff check .

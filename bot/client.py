@@ -27,6 +27,20 @@ from storage.db import create_engine, create_reader, session_factory
 
 log = logging.getLogger("sideline")
 
+# The bot never joins voice: no "PyNaCl is not installed" (or davey) warning at every start.
+discord.VoiceClient.warn_nacl = False
+if hasattr(discord.VoiceClient, "warn_dave"):
+    discord.VoiceClient.warn_dave = False
+
+
+class SyncRefused(Exception):
+    """Discord refused to publish the commands to a configured server (the bot isn't in it, or was
+    invited without the applications.commands scope)."""
+
+    def __init__(self, guild_id: int, league: str, reason: str) -> None:
+        super().__init__(f"server {guild_id} (league {league}): {reason}")
+        self.guild_id, self.league, self.reason = guild_id, league, reason
+
 
 class SidelineBot(commands.Bot):
     """``extensions`` are the cogs to load and ``checkin_view`` makes the In / Out / Maybe buttons the
@@ -59,9 +73,12 @@ class SidelineBot(commands.Bot):
         # The calendar feed server, when [bot] calendar_port is set: started with the bot, stopped with it.
         self.feed_server = (FeedServer(self.settings.calendar_server, self.services.calendar)
                             if self.settings.calendar_server is not None else None)
+        self._said_ready = False
 
     async def setup_hook(self) -> None:
-        await migrate.upgrade(self.engine)
+        before, after = await migrate.upgrade(self.engine)
+        if before != after:
+            log.info("database migrated from %s to %s", before or "empty", after)
         await self._register_leagues()
         for extension in self.extensions_to_load:
             await self.load_extension(extension)
@@ -123,8 +140,34 @@ class SidelineBot(commands.Bot):
         for league in self.settings.all_leagues:
             guild = discord.Object(id=league.guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.Forbidden as exc:  # 403 Missing Access: not in that server, or no commands scope
+                raise SyncRefused(league.guild_id, league.key, f"{exc.status} {exc.text or 'Forbidden'}") from exc
             log.info("synced %d commands to %s (%s)", len(synced), league.key, league.guild_id)
+
+    async def on_ready(self) -> None:
+        """One line once connected: which leagues the bot serves where, and each configured server it
+        isn't in (a wrong guild_id, or an invite not accepted yet) as a warning."""
+        if self._said_ready:  # on_ready comes again after each reconnect
+            return
+        self._said_ready = True
+        log.info("%s", self.ready_line())
+        for line in self.missing_servers():
+            log.warning("%s", line)
+
+    def ready_line(self) -> str:
+        joined = {g.id: g.name for g in self.guilds}
+        served = [lg for lg in self.settings.all_leagues if lg.guild_id in joined]
+        names = ", ".join(f"{lg.name} on {joined[lg.guild_id]}" for lg in served)
+        return (f"ready: {len(served)} league{'s' * (len(served) != 1)} on {len(joined)} "
+                f"server{'s' * (len(joined) != 1)}" + (f" ({names})" if names else ""))
+
+    def missing_servers(self) -> list[str]:
+        joined = {g.id for g in self.guilds}
+        return [f"league {lg.key} ({lg.name}): the bot is not in its server {lg.guild_id}; invite it with the "
+                "scopes bot and applications.commands, or fix guild_id in the config"
+                for lg in self.settings.leagues if lg.guild_id not in joined]
 
     async def close(self) -> None:
         if self.feed_server is not None:  # no new feed request reaches the database being closed

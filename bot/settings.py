@@ -33,6 +33,16 @@ _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 #: `sideline health` fails when a due message has waited longer than this (bot/health.py).
 DEFAULT_MAX_BACKLOG_AGE = "10m"
 _DURATION = re.compile(r"^\s*(\d+)\s*([smh])\s*$")
+_UTC_NAMES = frozenset({"UTC", "ETC/UTC", "Z", "ZULU", "UCT", "ETC/UCT"})
+# "UTC-5", "GMT+1", "Etc/GMT+5", "-05:00", "EST5EDT": clocks that never change for summer.
+_FIXED_OFFSET = re.compile(r"^(?:etc/)?(?:utc|gmt|z)?\s*[+-]\s*\d{1,2}(?::?\d{2})?$|^[A-Z]{3}\d[A-Z]{3}$",
+                           re.IGNORECASE)
+#: Rule settings that [leagues.reminders] holds: in [leagues.rules] they would be silently ignored.
+REMINDER_RULES = {"game_reminder_offsets": "game_offsets", "captain_alert_lead_times": "captain_alert_offsets"}
+#: The ids config.leagues.example.toml ships with (tests/cli keeps the two in step): real ones never look so.
+EXAMPLE_IDS = frozenset({123456789012345678, 223456789012345678, 100000000000000001, 100000000000000002,
+                         100000000000000003, 200000000000000001, 200000000000000002, 200000000000000003,
+                         200000000000000004})
 
 
 class SettingsError(ValueError):
@@ -42,6 +52,14 @@ class SettingsError(ValueError):
         key, problem = _one_line(key), _one_line(problem)  # a quoted TOML key may hold a newline
         self.path, self.key, self.problem = str(path), key, problem
         super().__init__(f"{path}: {key}: {problem}")
+
+
+class UnknownLeague(SettingsError):
+    """``--league KEY`` (or a service's lookup) named no league; the message lists the keys there are."""
+
+    def __init__(self, path: Path | str, key: str, known: tuple[str, ...]) -> None:
+        super().__init__(path, "leagues.key", f"no league {key!r} ({', '.join(known) or 'none configured'})")
+        self.wanted, self.known = key, known
 
 
 def _one_line(text: str) -> str:
@@ -122,14 +140,32 @@ class Settings:
         for lg in self.all_leagues:
             if lg.key == key:
                 return lg
-        known = ", ".join(lg.key for lg in self.all_leagues) or "none configured"
-        raise SettingsError(self.source or "config", "leagues.key", f"no league {key!r} ({known})")
+        raise UnknownLeague(self.source or "config", key, tuple(lg.key for lg in self.all_leagues))
 
     @staticmethod
     def token() -> str | None:
         """The bot token, from the environment only; never logged or stored."""
         value = os.environ.get(TOKEN_ENV, "").strip()
         return value or None
+
+
+def check_strictly(settings: Settings) -> None:
+    """What `check-config` adds to loading (the bot starts without these, logging a warning): the
+    example's placeholder ids, all named in one line, and rulebook files that aren't there."""
+    source = settings.source or "config"
+    placeholders = [key for i, lg in enumerate(settings.leagues) for key, value in (
+        (f"leagues[{i}].guild_id", lg.guild_id),
+        *((f"leagues[{i}].roles.{r}", getattr(lg.roles, r)) for r in ("captain", "referee", "commissioner")),
+        *((f"leagues[{i}].channels.{c}", getattr(lg.channels, c))
+          for c in ("announcements", "standings", "referees", "admin"))) if value in EXAMPLE_IDS]
+    if placeholders:
+        raise SettingsError(source, ", ".join(placeholders), "the example's placeholder ids; put your own "
+                            "(Discord: turn on Developer Mode, then right-click > Copy ID), or delete the "
+                            "[[leagues]] table and set the league up with /setup league in Discord")
+    for i, lg in enumerate(settings.leagues):
+        if lg.rulebook is not None and not lg.rulebook.is_file():
+            raise SettingsError(source, f"leagues[{i}].rulebook", f"no file at {lg.rulebook} (a relative "
+                                "path is relative to the config file's folder)")
 
 
 def default_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -145,7 +181,8 @@ def load_settings(path: str | os.PathLike[str]) -> Settings:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise SettingsError(path, "(file)", "not found") from None
+        raise SettingsError(path, "(file)", f"not found (write one with: sideline init-config {path}; or give "
+                            f"--config PATH or ${CONFIG_ENV})") from None
     except UnicodeDecodeError:
         raise SettingsError(path, "(file)", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
@@ -165,6 +202,7 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL)
     _check_database_url(path, database_url)
+    database_url = _beside_config(Path(path), database_url)
     log_level = reader.string(bot, "bot.log_level", "INFO").upper()
     if log_level not in _LOG_LEVELS:
         raise SettingsError(path, "bot.log_level", f"must be one of {', '.join(_LOG_LEVELS)}")
@@ -232,9 +270,42 @@ def _check_database_url(path: Path | str, url: str) -> None:
     except ArgumentError:
         raise SettingsError(path, "bot.database_url", "is not a database URL (e.g. "
                             f"{DEFAULT_DATABASE_URL} or postgresql+asyncpg://user@host/dbname)") from None
-    if driver not in _DATABASE_DRIVERS:
-        raise SettingsError(path, "bot.database_url", f"{driver!r} is not supported (use one of: "
-                            f"{', '.join(_DATABASE_DRIVERS)})")
+    if driver in _DATABASE_DRIVERS:
+        return
+    backend = driver.split("+", 1)[0]
+    if backend == "sqlite":
+        raise SettingsError(path, "bot.database_url", f"{driver!r} is a synchronous driver; the bot needs the "
+                            f"asyncio one: write {_with_driver(url, 'sqlite+aiosqlite')!r}")
+    if backend in ("postgresql", "postgres"):
+        raise SettingsError(path, "bot.database_url", f"{driver!r} is not the asyncio driver; write "
+                            f"{_with_driver(url, 'postgresql+asyncpg')!r} (pip install -e '.[postgres]')")
+    raise SettingsError(path, "bot.database_url", f"{driver!r} is not supported (use one of: "
+                        f"{', '.join(_DATABASE_DRIVERS)})")
+
+
+def _with_driver(url: str, driver: str) -> str:
+    return make_url(url).set(drivername=driver).render_as_string(hide_password=True)
+
+
+def _beside_config(path: Path, url: str) -> str:
+    """A relative SQLite file is relative to the config file's folder, as a rulebook path is: the bot
+    finds the same database whichever folder systemd, cron or a shell starts it from."""
+    parsed = make_url(url)
+    database = parsed.database
+    if (parsed.get_backend_name() != "sqlite" or not database or database == ":memory:"
+            or database.startswith("file:") or Path(database).is_absolute()):
+        return url
+    absolute = (path.parent / database).resolve()
+    return parsed.set(database=str(absolute)).render_as_string(hide_password=False)
+
+
+def _rule_names(overrides: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(as written, setting name) for every override, flat or in a [rules.<section>] table."""
+    for key, value in overrides.items():
+        if isinstance(value, Mapping):
+            yield from ((f"{key}.{name}", name) for name in value)
+        else:
+            yield key, key
 
 
 def _check_unique(path: Path | str, leagues: tuple[LeagueSettings, ...]) -> None:
@@ -303,6 +374,22 @@ class _Reader:
             raise self.fail(key, f"must be true or false, not {value!r}")
         return value
 
+    def timezone(self, raw: Mapping[str, Any], key: str) -> ZoneInfo:
+        """Required, and a place (America/Toronto): an abbreviation or a fixed offset ("EST", "UTC-5")
+        ignores daylight saving, so a July game would land an hour off. UTC itself is a fine choice."""
+        if key.rsplit(".", 1)[-1] not in raw:
+            raise self.fail(key, "is required: the IANA time zone game times are read in (e.g. America/Toronto)")
+        name = self.string(raw, key)
+        if name.upper() in _UTC_NAMES:
+            return ZoneInfo("UTC")
+        if _FIXED_OFFSET.match(name) or (name.isalpha() and name.isupper() and len(name) <= 5):
+            raise self.fail(key, f"{name!r} is an abbreviation or a fixed offset, which ignores daylight "
+                            "saving; write a place name such as America/Toronto")
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # "America" is a folder of zones
+            raise self.fail(key, f"unknown time zone {name!r} (e.g. America/Toronto)") from None
+
     def offsets(self, raw: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[Offset, ...]:
         name = key.rsplit(".", 1)[-1]
         values = raw.get(name, list(default))
@@ -330,11 +417,7 @@ class _Reader:
         preset = self.string(raw, f"{where}.preset")
         if preset not in PRESET_NAMES:
             raise self.fail(f"{where}.preset", f"unknown preset {preset!r} (one of: {', '.join(PRESET_NAMES)})")
-        tz_name = self.string(raw, f"{where}.timezone", "UTC")
-        try:
-            tz = ZoneInfo(tz_name)
-        except (ZoneInfoNotFoundError, ValueError, OSError):  # "America" is a folder of zones
-            raise self.fail(f"{where}.timezone", f"unknown time zone {tz_name!r} (e.g. America/Toronto)") from None
+        tz = self.timezone(raw, f"{where}.timezone")
 
         roles_raw = self.table(raw, f"{where}.roles")
         self.reject_unknown(roles_raw, f"{where}.roles", {"captain", "referee", "commissioner"})
@@ -355,6 +438,10 @@ class _Reader:
             reminders_raw, f"{where}.reminders.captain_alert_offsets", DEFAULT_CAPTAIN_ALERT_OFFSETS
         )
         overrides = self.table(raw, f"{where}.rules")
+        for spelled, setting in _rule_names(overrides):
+            if setting in REMINDER_RULES:
+                raise self.fail(f"{where}.rules.{spelled}", "is ignored here: reminders are set in "
+                                f"[leagues.reminders] as {REMINDER_RULES[setting]}; move it there")
         try:
             rules = build_rules(preset, overrides)
         except RulesError as exc:

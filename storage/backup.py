@@ -31,8 +31,22 @@ def backup_sqlite(database_url: str, destination: Path) -> int:
         raise BackupError(f"no database at {source_path}")
     if destination.exists():
         raise BackupError(f"{destination} exists already; choose a new file")
+    if not destination.parent.is_dir():
+        raise BackupError(f"{destination}: the folder {destination.parent} does not exist (create it first: "
+                          f"mkdir -p {destination.parent})")
+    try:
+        return _copy(source_path, destination)
+    except sqlite3.Error as exc:  # e.g. a folder this user may not write to
+        raise BackupError(f"{destination}: {exc} (check the destination folder's permissions)") from exc
+
+
+def _copy(source_path: Path, destination: Path) -> int:
     source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True, timeout=30)
-    target = sqlite3.connect(destination)
+    try:
+        target = sqlite3.connect(destination)
+    except sqlite3.Error:
+        source.close()
+        raise
     try:
         source.backup(target, pages=256)  # small steps: writers are never blocked for long
         pages = target.execute("PRAGMA page_count").fetchone()[0]

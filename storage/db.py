@@ -29,6 +29,32 @@ SQLITE_BUSY_TIMEOUT_MS = 30_000
 SQLITE_READERS = 2
 
 
+class DatabaseUnreachable(Exception):
+    """The configured database did not answer the first connection; ``where`` names it (host and port,
+    or the SQLite file), without the password, and ``reason`` says what the driver reported."""
+
+    def __init__(self, where: str, reason: str, *, sqlite: bool) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where, self.reason, self.sqlite = where, reason, sqlite
+
+
+def describe_url(url: str) -> str:
+    """Where a database URL points, for an operator: the SQLite file, or host:port/dbname (no password)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return parsed.database or ":memory:"
+    return f"{parsed.host or 'localhost'}:{parsed.port or 5432}/{parsed.database or ''}"
+
+
+def unreachable(url: str, exc: BaseException) -> DatabaseUnreachable:
+    """The first connection failed (server down, wrong host, SQLite folder missing...): one exception
+    that says where, for the command line and the bot's start to report in one line."""
+    original = getattr(exc, "orig", None) or exc  # SQLAlchemy wraps the driver's error
+    detail = " ".join(str(original).split()) or original.__class__.__name__
+    return DatabaseUnreachable(describe_url(url), f"{original.__class__.__name__}: {detail}"[:300],
+                               sqlite=is_sqlite(url))
+
+
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 

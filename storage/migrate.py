@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.db import unreachable
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -78,15 +81,35 @@ def _current(connection: Connection) -> frozenset[str]:
 
 
 async def upgrade(engine: AsyncEngine) -> tuple[str | None, str | None]:
-    """Bring the database to the newest revision; returns (before, after)."""
-    async with engine.connect() as conn:
-        before = await conn.run_sync(_current)
+    """Bring the database to the newest revision; returns (before, after). DatabaseUnreachable when
+    the first connection fails, so the caller can say where in one line."""
+    url = engine.url.render_as_string(hide_password=True)
+    folder = _sqlite_folder(engine)
+    if folder is not None and not folder.is_dir():  # say so before SQLite's "unable to open database file"
+        raise unreachable(url, FileNotFoundError(f"no folder {folder}"))
+    try:
+        async with engine.connect() as conn:
+            before = await conn.run_sync(_current)
+    except (OSError, TimeoutError, DBAPIError) as exc:
+        raise unreachable(url, exc) from exc
+    except Exception as exc:  # the PostgreSQL driver's own errors (wrong password, no such database)
+        if type(exc).__module__.split(".")[0] != "asyncpg":
+            raise
+        raise unreachable(url, exc) from exc
     if before != head_revisions():
         async with engine.begin() as conn:
             await conn.run_sync(_upgrade)
     async with engine.connect() as conn:
         after = await conn.run_sync(_current)
     return _one(before), _one(after)
+
+
+def _sqlite_folder(engine: AsyncEngine) -> Path | None:
+    """The folder of a SQLite database file; None for PostgreSQL or an in-memory database."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database).resolve().parent
 
 
 def _one(revisions: frozenset[str]) -> str | None:

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
-import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import inspect, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.cli import failures
 from bot.clock import SystemClock
 from bot.composition import Services, build_services
 from bot.services.leagues import register_leagues
-from bot.settings import LeagueSettings, Settings
+from bot.services.setup import stored
+from bot.settings import LeagueSettings, Settings, SettingsError
 from storage import migrate
 from storage.db import create_engine, session_factory
 from storage.models import League
@@ -30,9 +35,8 @@ def say(args: argparse.Namespace, human: str, data: Any) -> None:
 
 
 def fail(message: str, code: int = 1) -> int:
-    """One line on stderr, and the exit code to return."""
-    print(f"sideline: {message}", file=sys.stderr)
-    return code
+    """One line on stderr (``{"error": ...}`` on stdout too with --json), and the exit code to return."""
+    return failures.report(message, code)
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,31 @@ async def open_database(settings: Settings) -> AsyncIterator[Database]:
         yield Database(settings, session_factory(engine), before, after)
     finally:
         await engine.dispose()
+
+
+async def load_discord_leagues(settings: Settings) -> None:
+    """Add the leagues set up with /setup to ``settings``, so ``--league KEY`` finds them as it finds the
+    file's (and an unknown key lists them too). Reads an existing database only: never creates or
+    migrates it; a database it can't read adds nothing, and the command then says what is wrong."""
+    url = make_url(settings.database_url)
+    if url.get_backend_name() == "sqlite":
+        database = url.database or ""
+        if not database or not await asyncio.to_thread(Path(database).is_file):
+            return
+    engine = create_engine(settings.database_url)
+    try:
+        async with engine.connect() as conn:
+            if not await conn.run_sync(lambda sync: inspect(sync).has_table("league_setups")):
+                return
+        async with session_factory(engine)() as session:
+            found = await stored.all_stored(session)
+    except (OSError, TimeoutError, SQLAlchemyError, SettingsError):
+        return
+    finally:
+        await engine.dispose()
+    for item in found:
+        if not settings.from_file(item.settings.guild_id):
+            settings.in_discord[item.settings.guild_id] = item.settings
 
 
 async def stored_league_id(session: AsyncSession, league: LeagueSettings) -> int | None:

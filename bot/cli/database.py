@@ -7,24 +7,23 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import fail, open_database, say
+from bot.cli.common import open_database, say
 from bot.settings import Settings
-from storage.backup import BackupError, backup_sqlite
+from storage.backup import backup_sqlite
 
 
 async def cmd_db_upgrade(args: argparse.Namespace, settings: Settings) -> int:
     async with open_database(settings) as db:
         before, after = db.revision_before, db.revision_after
-    say(args, f"database at revision {after} (was {before or 'empty'})", {"before": before, "after": after})
+    human = (f"database already up to date (revision {after})" if before == after else
+             f"database upgraded to revision {after} (was {before or 'empty'})")
+    say(args, human, {"before": before, "after": after, "upgraded": before != after})
     return 0
 
 
 async def cmd_db_backup(args: argparse.Namespace, settings: Settings) -> int:
     destination = Path(args.path)
-    try:
-        pages = await asyncio.to_thread(backup_sqlite, settings.database_url, destination)
-    except BackupError as exc:
-        return fail(str(exc), 2)
+    pages = await asyncio.to_thread(backup_sqlite, settings.database_url, destination)  # BackupError: failures.py
     say(args, f"backed up to {destination} ({pages} pages, integrity ok)",
         {"path": str(destination), "pages": pages})
     return 0

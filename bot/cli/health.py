@@ -19,4 +19,4 @@ def register(subparsers: Any) -> None:
                                    "current and no queued message waits too long, else 1 with the reason")
     health.add_argument("--max-backlog-age", type=parse_duration, metavar="AGE",
                         help="e.g. 90s, 10m, 1h (default: [bot] health_max_backlog_age, else 10m)")
-    health.set_defaults(handler=cmd_health)
+    health.set_defaults(handler=cmd_health, json=True)  # a monitor reads JSON, failures included

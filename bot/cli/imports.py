@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,11 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
                 args.kind, data, league, now=SystemClock().now(), allow_past=args.allow_past)
     except CsvImportError as exc:
         print(f"sideline: {path}: nothing was imported:", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  {path}:{problem}" if problem.line else f"  {path}: {problem}", file=sys.stderr)
+        problems = [f"{path}:{problem}" if problem.line else f"{path}: {problem}" for problem in exc.problems]
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        if args.json:  # a script reads the failure where it reads answers
+            print(json.dumps({"error": f"{path}: nothing was imported", "exit_code": 1, "problems": problems}))
         return 1
     say(args, f"{path}: {report.summary()}", {"kind": report.kind, "created": report.created,
                                               "updated": report.updated, "unchanged": report.unchanged})

@@ -9,14 +9,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 
-from bot.cli.common import open_database
+from bot.cli.common import fail, open_database
+from bot.cli.failures import DATA
 from bot.services.setup.stored import league_table
 from bot.settings import Settings
 from storage.models import League, LeagueSetup
@@ -52,12 +52,15 @@ async def cmd_leagues_export(args: argparse.Namespace, settings: Settings) -> in
             select(League, LeagueSetup).join(LeagueSetup, LeagueSetup.league_id == League.id)
             .where(League.key == args.league))).first()
     if row is None:
-        known = ", ".join(lg.key for lg in settings.leagues)
-        hint = f"; league {args.league!r} is in the config file already" if args.league in known.split(", ") else ""
-        print(f"sideline: no league {args.league!r} set up in Discord in this database{hint}", file=sys.stderr)
-        return 1
-    text = f"# League {args.league!r}, exported from the database: add it to config.toml.\n" + league_toml(
-        league_table(*row))
+        in_file = any(lg.key == args.league for lg in settings.leagues)
+        hint = "it is in the config file already" if in_file else "see /setup show in its server for its key"
+        return fail(f"--league {args.league}: no league set up in Discord with that key in this database ({hint})",
+                    DATA)
+    table = league_table(*row)
+    if args.json:
+        print(json.dumps(table, indent=2, ensure_ascii=False))
+        return 0
+    text = f"# League {args.league!r}, exported from the database: add it to config.toml.\n" + league_toml(table)
     if args.output:
         await asyncio.to_thread(Path(args.output).write_text, text, encoding="utf-8")
     else:
@@ -72,4 +75,5 @@ def register(subparsers: Any) -> None:
     export = leagues.add_parser("export", help="print a league set up in Discord as config TOML")
     export.add_argument("--league", required=True, help="the league's key (see /setup show)")
     export.add_argument("--output", help="write to this file instead of printing")
+    export.add_argument("--json", action="store_true", help="the [[leagues]] table as JSON on stdout")
     export.set_defaults(handler=cmd_leagues_export)

@@ -19,11 +19,15 @@ async def cmd_reminders_list(args: argparse.Namespace, settings: Settings) -> in
         stored = await stored_league_id(session, league)
         lines = [] if stored is None else await queued_messages(session, stored, statuses, args.limit)
     tz = league.timezone
-    human = [f"{league.key}: {len(lines)} message(s) ({', '.join(statuses)})"]
+    human = [f"{league.key}: {len(lines)} message(s) ({', '.join(statuses)}), times in {tz.key}"]
     for line in lines:
-        when = line.due_at.astimezone(tz).strftime("%Y-%m-%d %H:%M %Z")
+        when = line.due_at.astimezone(tz).strftime("%a %Y-%m-%d %H:%M %Z")
+        about = ""
+        if line.game is not None:
+            starts = line.game_starts_at.astimezone(tz).strftime("%a %Y-%m-%d %H:%M") if line.game_starts_at else ""
+            about = f" for {line.game} ({starts})" + (f", team {line.team}" if line.team else "")
         extra = f" · {line.last_error}" if line.last_error and line.status != "sent" else ""
-        human.append(f"  {when}  {line.status:<9} {line.kind:<20} {line.to:<28} {line.send_key}{extra}")
+        human.append(f"  {when}  {line.status:<9} {line.what}{about} -> {line.to}{extra}")
     say(args, "\n".join(human), [line.as_json() for line in lines])
     return 0
 

@@ -1,14 +1,17 @@
-"""`sideline rules import FILE --league KEY` and `sideline rules search --league KEY [--json] QUERY`."""
+"""`sideline rules import FILE --league KEY`, `sideline rules search --league KEY [--json] QUERY` and
+`sideline rules show --league KEY [--json]` (the effective settings, as /setup show lists them)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from bot.cli.common import fail, open_database, stored_league_id
 from bot.services.rules_lookup import NoRulebook, UnreadableRulebook
+from bot.services.setup.league_setup import Actor
 from bot.settings import Settings
 
 SEARCH_LIMIT = 5
@@ -60,9 +63,39 @@ async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _plain(text: str) -> str:
+    """Discord mentions as a terminal shows them: <@1> is user 1, <@&2> role 2, <#3> channel 3."""
+    text = re.sub(r"<@&(\d+)>", r"role \1", text)
+    text = re.sub(r"<@!?(\d+)>", r"user \1", text)
+    return re.sub(r"<#(\d+)>", r"channel \1", text)
+
+
+async def cmd_rules_show(args: argparse.Namespace, settings: Settings) -> int:
+    """Every setting of the league with its source and rulebook citation: /setup show's own list."""
+    async with open_database(settings) as db:
+        services = db.services()
+        await services.setup.load()  # leagues set up in Discord count too
+        league = settings.league(args.league)  # UnknownLeague names the keys
+        _, shown = await services.setup.show(league.guild_id, Actor(discord_id=0, manages_server=True))
+    rows = [{"key": s.key, "value": _plain(s.value), "source": _plain(s.source), "citation": s.citation,
+             "note": s.note} for s in shown]
+    if args.json:
+        print(json.dumps({"league": league.key, "name": league.name, "settings": rows}, indent=2,
+                         ensure_ascii=False))
+        return 0
+    width = max(len(r["key"]) for r in rows)
+    print(f"{league.name} ({league.key}, {league.preset}): value, where it comes from, rulebook section")
+    for r in rows:
+        cited = f"; {r['citation']}" if r["citation"] else ""
+        print(f"  {r['key']:<{width}}  {r['value']}  [{r['source']}{cited}]")
+        if r["note"]:
+            print(f"  {'':<{width}}  {r['note']}")
+    return 0
+
+
 def register(subparsers: Any) -> None:
     """Add `sideline rules import|search` (called by bot/cli/__init__.py)."""
-    rules = subparsers.add_parser("rules", help="import a league's rulebook, search it")
+    rules = subparsers.add_parser("rules", help="import a league's rulebook, search it, show the settings")
     sub = rules.add_subparsers(dest="rules_command", required=True, metavar="COMMAND")
 
     imp = sub.add_parser("import", help="replace a league's rulebook with a text or Markdown file")
@@ -77,3 +110,8 @@ def register(subparsers: Any) -> None:
     search.add_argument("--json", action="store_true", help="a list of {citation, title, text, score}, best first")
     search.add_argument("query", nargs="+", help="the question, e.g. how long is overtime")
     search.set_defaults(handler=cmd_rules_search)
+
+    show = sub.add_parser("show", help="the league's effective settings, where each comes from, and citations")
+    show.add_argument("--league", required=True, help="league key (config file or /setup)")
+    show.add_argument("--json", action="store_true", help="{league, name, settings: [{key, value, source, ...}]}")
+    show.set_defaults(handler=cmd_rules_show)

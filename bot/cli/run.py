@@ -11,29 +11,17 @@ from bot.settings import TOKEN_ENV, Settings
 
 
 async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    """Start the bot; Discord's refusals (token, --sync, network) are one line each (failures.py)."""
     # discord.py and the bot load here only, so the other subcommands start without them.
-    import aiohttp
-    import discord
-
-    from bot.lifecycle import AlreadyRunning, run_until_stopped
+    from bot.lifecycle import run_until_stopped
 
     token = Settings.token()
     if token is None:
         return fail(f"no bot token: set the environment variable {TOKEN_ENV} "
                     f"(e.g. export {TOKEN_ENV}=...) and run again", 2)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        await run_until_stopped(settings, token, sync=args.sync)  # SIGTERM/SIGINT: a graceful stop, exit 0
-    except AlreadyRunning as exc:
-        return fail(str(exc), 2)
-    except discord.LoginFailure:
-        return fail(f"Discord rejected the token in {TOKEN_ENV}; copy it again from the "
-                    "Developer Portal (Bot > Reset Token)")
-    except (aiohttp.ClientConnectionError, OSError) as exc:
-        return fail(f"could not reach Discord ({exc.__class__.__name__}); check the network and try again")
-    except discord.PrivilegedIntentsRequired:
-        return fail("Discord refused the connection: this bot needs no privileged intents; "
-                    "check the application settings")
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # the bot logs one line when migrations ran
+    await run_until_stopped(settings, token, sync=args.sync)  # SIGTERM/SIGINT: a graceful stop, exit 0
     return 0
 
 

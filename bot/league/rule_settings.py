@@ -62,14 +62,19 @@ def _citation(section_rules: Any, key: str) -> str:
     return getattr(cites, names[0]) if names else ""
 
 
+#: Set as the league's reminders ([leagues.reminders], /setup reminders), not as rule overrides.
+REMINDER_SETTINGS = frozenset({"game_reminder_offsets", "captain_alert_lead_times"})
+
+
 def rule_settings(rules: Rules) -> list[RuleSetting]:
-    """Every overridable setting of these rules (citations are objects, not settings)."""
+    """Every overridable setting of these rules (citations are objects, not settings; the reminder
+    times are the league's reminders, see REMINDER_SETTINGS)."""
     out: list[RuleSetting] = []
     for section in SECTIONS:
         part = getattr(rules, section)
         meanings = _comments(type(part))  # type: ignore[arg-type]  # typeshed: mypy reads a class's __hash__ as unbound
         for f in dataclasses.fields(part):
-            if f.name.endswith("citations"):
+            if f.name.endswith("citations") or f.name in REMINDER_SETTINGS:
                 continue
             meaning = meanings.get(f.name) or f.name.replace("_", " ")
             out.append(RuleSetting(f.name, section, meaning, _citation(part, f.name)))

@@ -6,6 +6,7 @@ import asyncio
 import gc
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,10 +44,12 @@ def test_help_lists_the_commands() -> None:
         assert word in result.stdout
 
 
-def test_check_config_on_the_example() -> None:
-    result = sideline("check-config", "config.leagues.example.toml")
+def test_check_config_on_the_example_with_real_ids(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    config.write_text(re.sub(r"\b\d{18}\b", lambda m: str(int(m[0]) + 7), config.read_text()))
+    result = sideline("check-config", str(config))
     assert result.returncode == 0, result.stderr
-    assert "config.leagues.example.toml: OK, 1 league(s)" in result.stdout
+    assert f"{config}: OK, 1 league(s)" in result.stdout
 
 
 def test_check_config_on_the_default_config_without_leagues() -> None:
@@ -89,7 +92,7 @@ def test_a_rejected_token_is_one_clear_line(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv("SIDELINE_TOKEN", "not-a-real-token")
     code = cli.main(["--config", str(write_config(tmp_path)), "run"])
     err = capsys.readouterr().err
-    assert code == 1
+    assert code == 2
     assert err.strip().splitlines() == ["sideline: Discord rejected the token in SIDELINE_TOKEN; copy it "
                                         "again from the Developer Portal (Bot > Reset Token)"]
     assert "not-a-real-token" not in err
@@ -149,7 +152,7 @@ def test_a_bad_import_lists_problems_with_line_numbers(tmp_path: Path) -> None:
 def test_unknown_league_key(tmp_path: Path) -> None:
     result = sideline("import", "teams", str(DATA / "teams.csv"), "--league", "nope",
                       "--config", str(write_config(tmp_path)))
-    assert result.returncode == 2 and "no league 'nope' (coed)" in result.stderr
+    assert result.returncode == 2 and "--league nope: no such league (known: coed)" in result.stderr
 
 
 def test_db_backup_copies_the_database(tmp_path: Path) -> None:

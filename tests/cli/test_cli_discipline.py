@@ -99,4 +99,5 @@ def test_json_and_the_summary(config: Path) -> None:
 
 def test_an_unknown_league_is_one_clear_line(config: Path) -> None:
     result = sideline("discipline", "export", "--league", "nope", "--csv", "--config", str(config))
-    assert result.returncode == 2 and "no league 'nope' (coed)" in result.stderr and result.stdout == ""
+    assert result.returncode == 2 and result.stdout == ""
+    assert "--league nope: no such league (known: coed)" in result.stderr

@@ -155,7 +155,7 @@ def test_search_before_any_import_says_how_to_import(capsys: pytest.CaptureFixtu
 def test_an_unknown_league_names_the_known_ones(capsys: pytest.CaptureFixture[str], config: str,
                                                  rulebook: Path) -> None:
     code, _, err = run(capsys, "--config", config, "rules", "import", str(rulebook), "--league", "nope")
-    assert code == 2 and "no league 'nope' (coed)" in err
+    assert code == 2 and "--league nope: no such league (known: coed)" in err
 
 
 def test_rules_commands_from_a_real_process(tmp_path: Path, rulebook: Path) -> None:

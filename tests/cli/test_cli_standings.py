@@ -90,7 +90,7 @@ def test_standings_of_an_unknown_division_or_league(config: str) -> None:
     assert result.stderr.strip() == "sideline: There's no division “East” in Summer Co-ed Ball Hockey (divisions: " \
                                     "North, South)."
     nope = sideline("standings", "--league", "nope", "--config", config)
-    assert nope.returncode == 2 and "no league 'nope'" in nope.stderr
+    assert nope.returncode == 2 and "--league nope: no such league" in nope.stderr
 
 
 def test_standings_before_anything_was_imported(tmp_path: Path) -> None:

@@ -24,12 +24,12 @@ def test_the_example_config_loads() -> None:
     assert league.game_reminder_offsets == (Offset(days=2), Offset(days=1), Offset(elapsed=timedelta(hours=2)))
     assert league.captain_alert_offsets == (Offset(days=1), Offset(elapsed=timedelta(hours=3)))
     assert league.rules.lineup.women_nonbinary_on_court == 2
-    assert settings.database_url == "sqlite+aiosqlite:///sideline.db"
+    assert settings.database_url == f"sqlite+aiosqlite:///{ROOT / 'sideline.db'}"  # beside the config file
 
 
 def test_the_default_config_has_no_leagues_they_are_set_up_in_discord() -> None:
     settings = load_settings(ROOT / "config.example.toml")
-    assert settings.leagues == () and settings.database_url == "sqlite+aiosqlite:///sideline.db"
+    assert settings.leagues == () and settings.database_url == f"sqlite+aiosqlite:///{ROOT / 'sideline.db'}"
 
 
 def test_rule_overrides_flat_and_by_section() -> None:
@@ -147,7 +147,7 @@ def test_every_preset_value_is_within_the_bounds(preset_name: str) -> None:
 
 @pytest.mark.parametrize(("url", "fragment"), [
     ("not a url", "is not a database URL"),
-    ("sqlite:///sideline.db", "'sqlite' is not supported"),
+    ("sqlite:///sideline.db", "'sqlite' is a synchronous driver"),
     ("mysql+aiomysql://u@h/db", "'mysql+aiomysql' is not supported"),
 ])
 def test_a_database_url_the_bot_cant_open_is_one_config_line(url: str, fragment: str) -> None:

@@ -55,7 +55,7 @@ def write_config(tmp_path: Path, rules_toml: str) -> Path:
     path.write_text(
         f'[bot]\ndatabase_url = "sqlite+aiosqlite:///{tmp_path / "none.db"}"\n'
         f'[[leagues]]\nkey = "coed"\nguild_id = {GUILD}\npreset = "coed-ball-hockey"\n'
-        f"[leagues.rules]\n{rules_toml}\n")
+        f'timezone = "America/Toronto"\n[leagues.rules]\n{rules_toml}\n')
     return path
 
 
