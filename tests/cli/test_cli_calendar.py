@@ -36,7 +36,7 @@ def test_export_a_teams_games(config: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (("--league", "coed", "--team", "Ravens"), "sideline: There's no team called 'Ravens' in"),
-    (("--league", "nope"), "leagues.key: no league 'nope'"),
+    (("--league", "nope"), "sideline: --league nope: no such league (known: coed)"),
 ])
 def test_export_refuses_in_one_line(config: str, args: tuple[str, ...], message: str) -> None:
     result = sideline("calendar", "export", *args, "--config", config)

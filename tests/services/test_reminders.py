@@ -443,7 +443,8 @@ def test_reminders_list_shows_pending_and_sent_messages(tmp_path: Path) -> None:
     human = sideline("--config", config, "reminders", "list", "--league", "coed", "--status", "sent")
     assert human.returncode == 0 and human.stdout.startswith("coed: 0 message(s) (sent)")
     text = sideline("--config", config, "reminders", "list", "--league", "coed")
-    assert "2030-01-09 19:00 EST  pending   game_reminder" in text.stdout
+    assert ("Wed 2030-01-09 19:00 EST  pending   game reminder for G1: Hawks vs Owls (Fri 2030-01-11 19:00), "
+            "team Hawks") in text.stdout
 
 
 # --- issue #20: reminder offsets and scheduling -------------------------------------------------------
