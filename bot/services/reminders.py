@@ -50,6 +50,7 @@ from bot.services.checkins.queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
+from bot.services.spares.queries import team_spares
 from bot.settings import LeagueSettings, Settings
 from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team
 from storage.repos import core
@@ -363,6 +364,11 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
                                        position=entry.position,
                                        gender=entry.player.gender,
                                        rostered=True, suspended=player_id in suspended))
+    spares = await team_spares(session, league_id, game.id, team.id)  # spares who took a spot count too
+    spare_suspended = await suspension_reasons(suspensions, session, league_id, [s.player_id for s in spares],
+                                               game.id)
+    players += [CheckedInPlayer(player_id=s.player_id, name=s.name, position=s.position, gender=s.gender,
+                                rostered=True, suspended=s.player_id in spare_suspended) for s in spares]
     report = check_lineup(rules, players)
     problems: dict[str, str] = {}
     for finding in report.findings:
