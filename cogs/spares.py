@@ -10,12 +10,11 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client import SidelineBot
-from bot.discord_text import clip, timestamp
+from bot.discord_text import clip
 from bot.services.spares.pool import SpareList
-from bot.services.spares.requests import Requested
 from bot.tree import NO_MENTIONS, requires
 from cogs._common import game_autocomplete
-from cogs._spare_buttons import SpareOfferButton
+from cogs._spare_buttons import SpareOfferButton, SpareRequestButton, requested_text
 
 Positions = Literal["skater", "goalie", "both"]
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
@@ -41,20 +40,6 @@ def spare_list_embed(listing: SpareList) -> discord.Embed:
     return embed
 
 
-def requested_text(result: Requested) -> str:
-    game = result.game
-    head = f"{result.team} · {game.title}, {timestamp(game.starts_at)} (`{game.code}`)"
-    if result.already_open:
-        return clip(f"A spare request for {head} is already open, asking for {result.need}. "
-                    "Spares who accept are added to /lineup and /whoisin, and you're told by DM.", 2000)
-    text = (f"Asking spares for {head}: {result.need}.\n"
-            f"{result.first_wave} best match(es) get the offer now by DM; "
-            f"{result.second_wave} more at {timestamp(result.second_wave_at, 't')} if it's still open.")
-    if not result.first_wave and not result.second_wave:
-        text += "\nNobody on the spare list fits right now; anyone who joins before then is asked later."
-    return clip(text + "\nThe first to accept gets the spot; you're told by DM.", 2000)
-
-
 @app_commands.guild_only()
 class SpareCog(commands.GroupCog, group_name="spare", group_description="The league's spare list."):
     def __init__(self, bot: SidelineBot) -> None:
@@ -63,10 +48,10 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
         self.requests = bot.services.spare_requests
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(SpareOfferButton)
+        self.bot.add_dynamic_items(SpareOfferButton, SpareRequestButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(SpareOfferButton)
+        self.bot.remove_dynamic_items(SpareOfferButton, SpareRequestButton)
 
     @app_commands.command(name="join")
     @app_commands.describe(positions="Where you can play", days="Days you're usually free, e.g. mon, thu, sat "

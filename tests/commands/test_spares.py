@@ -233,3 +233,24 @@ async def test_a_restart_mid_request_loses_nothing_and_offers_nobody_twice(
     reply = await press(third, offer_button(offers_to(second, WENDY)[0], "accept"), as_=WENDY, dm=True)
     assert "The spot is yours" in reply.content  # a button from before the restart still works
     await third.close()
+
+
+async def test_the_captains_lineup_alert_carries_a_button_that_asks_the_spare_list(
+        harness: Harness, league: SampleLeague, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    h = harness
+    await short_of_a_woman(h, league, monkeypatch)
+    clock.set(clock.now().replace(day=11, hour=21, minute=30))  # G1 starts at 00:00 UTC on the 12th
+    await h.bot.courier.deliver_due()
+    captain = league.captain("Hawks")
+    alerts = [c for c in h.discord.dms(captain.id) if "Hawks lineup for" in c.content]
+    asks = {cid for c in alerts for cid in c.custom_ids() if cid.startswith("sideline:sparereq@")}
+    assert alerts and len(asks) == 1, [c.content for c in alerts]
+    walt = await press(h, next(iter(asks)), as_=league.player("Walt Orr"), dm=True)  # not Hawks's captain
+    assert walt.ephemeral and "for the team's captains" in walt.content and "Hawks" not in walt.content
+    reply = await press(h, next(iter(asks)), as_=captain, dm=True)
+    assert reply.ephemeral and "Asking spares for Hawks" in reply.content and "1 woman/non-binary skater" in \
+        reply.content
+    again = await press(h, next(iter(asks)), as_=captain, dm=True)
+    assert "already open" in again.content
+    await h.bot.courier.deliver_due()
+    assert len(offers_to(h, WENDY)) == 1

@@ -276,5 +276,5 @@ SCENARIOS: dict[str, Scenario] = {
 NOT_FOR_COMMISSIONERS: dict[str, str] = {
     "/dispute file": "docs/product.md §3 lists it for captains: a formal appeal to the commissioners themselves",
     "/relay send": "docs/product.md §3 lists it for captains: it speaks for a team and counts against its relay limit",
-    "/spare request": "issue #26: the game's captain asks for their own team's missing spots, and is told who took them",
+    "/spare request": "issue #26: the game's captain asks for their own team's missing spots, and hears who took them",
 }

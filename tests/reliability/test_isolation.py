@@ -554,6 +554,9 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         # the first league's spare offers, named by either league (accepted already, or never answered)
         "SpareOfferButton": [f"sideline:spare@{league}:{offer}:{action}" for league in (world.l1, world.l2)
                              for offer in world.ids["spare_offer"] for action in ("accept", "decline")],
+        # the first league's games (G1, G2) for Owls and Bears: Hawks's captain, who presses in a DM, captains neither
+        "SpareRequestButton": [f"sideline:sparereq@{league}:{game}:{team}" for league in (world.l1, world.l2)
+                               for game in (1, 2) for team in (2, 3)],
     }
 
 
@@ -618,7 +621,7 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
     elsewhere: list[tuple[Member, int | None]] = [(world.olga, OTHER_GUILD), (world.alice, OTHER_GUILD),
                                                   (world.olga, None), (s.captain("Hawks"), None)]
     not_entitled = {"CheckInButton": s.player("Walt Orr"), "RelayButton": s.player("Bea Quinn"),
-                    "SpareOfferButton": s.player("Walt Orr")}
+                    "SpareOfferButton": s.player("Walt Orr"), "SpareRequestButton": s.player("Walt Orr")}
     # Not forgeries: in a DM, Alice's own first-league games (G1, G5 for Hawks; an older button naming
     # G1 stays refused, as she plays a G1 in both leagues), see test_a_dm_press_answers_only_for_...
     hers = {f"sideline:checkin{league}:{code}:{status}" for status in ("in", "out")

@@ -34,6 +34,7 @@ from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.people import is_captain_of, membership
 from bot.services.schedule import find_game_sides
+from bot.services.spares.ids import ACCEPT, DECLINE, offer_button_id
 from bot.services.spares.matching import candidates_for, need_for
 from bot.settings import LeagueSettings, Settings
 from storage.db import rowcount, upsert_insert
@@ -46,13 +47,7 @@ log = logging.getLogger("sideline.spares")
 WAVE_KIND = "spare_wave"
 #: The wider second wave goes out this long after the best matches were asked (sooner for a game that near).
 WAVE_DELAY = timedelta(hours=2)
-ACCEPT, DECLINE = "accept", "decline"
-BUTTON_PREFIX = "sideline:spare"
 CONTENT_LIMIT = 2000
-
-
-def offer_button_id(league_id: int, offer_id: int, action: str) -> str:
-    return f"{BUTTON_PREFIX}@{league_id}:{offer_id}:{action}"
 
 
 @dataclass(frozen=True)
@@ -92,15 +87,30 @@ class SpareRequestService:
         self.suspensions = require_check(suspensions, "spare requests")
 
     # --- the captain asks -------------------------------------------------------------------------------
-    async def request(self, caller: Caller, game_code: str) -> Requested:
-        """Open (or reopen) the team's request for the game and queue its waves of offers."""
-        if not caller.has_captain_role:
+    async def request(self, caller: Caller, game_code: str | None = None, *, game_id: int | None = None,
+                      team_id: int | None = None, in_a_dm: bool = False) -> Requested:
+        """Open (or reopen) the team's request for the game and queue its waves of offers.
+
+        By command, or by the button under a captain's lineup alert (``game_id`` and ``team_id``). In a
+        DM there are no roles to read, so being marked captain of the team is what counts there."""
+        if not (caller.has_captain_role or in_a_dm):
             raise NotAllowed("Only a team's captain can ask for a spare. /whoisin shows who is coming.")
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            game = await find_game_sides(session, caller, game_code)
+            if in_a_dm and team_id not in (await membership(session, caller)).captain_of:
+                # No server says who is asking: tell nobody else anything about the game or its teams.
+                raise NotAllowed("That button is for the team's captains; nothing changed.")
+            if game_id is not None:
+                code = await session.scalar(select(Game.code).where(Game.id == game_id,
+                                                                    Game.league_id == caller.league_id))
+                if code is None:
+                    raise NotFound("That game is no longer on the schedule; nothing changed.")
+                game_code = code
+            game = await find_game_sides(session, caller, game_code or "")
             member = await membership(session, caller)
-            teams = [t for t in (game.home, game.away) if is_captain_of(caller, member, t.id)]
+            teams = [t for t in (game.home, game.away)
+                     if (t.id in member.captain_of if in_a_dm else is_captain_of(caller, member, t.id))
+                     and team_id in (None, t.id)]
             if not teams:
                 raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name} can ask for a spare "
                                  f"for {game.ref.code}.")
