@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -126,6 +127,9 @@ async def test_a_coed_team_short_of_a_woman_offers_only_eligible_spares_and_one_
     assert len(captain_dms) == 1 and "The lineup is now legal." in captain_dms[0].content and "Rink A" in \
         captain_dms[0].content
     assert any("You're playing for **Hawks**" in c.content for c in h.discord.dms(winner.id))
+    loser = NORA if winner is WENDY else WENDY
+    assert [c.content for c in h.discord.dms(loser.id) if "is filled" in c.content] == [
+        "The spare spot for `G1` (Hawks vs Owls) is filled. Thanks for being on the spare list!"]
 
     # Pressing again, or after the close, changes nothing and answers politely.
     before = await counts(h)
@@ -254,3 +258,61 @@ async def test_the_captains_lineup_alert_carries_a_button_that_asks_the_spare_li
     assert "already open" in again.content
     await h.bot.courier.deliver_due()
     assert len(offers_to(h, WENDY)) == 1
+
+
+async def test_many_accepts_at_once_fill_exactly_the_one_spot(
+        harness: Harness, league: SampleLeague, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    h = harness
+    await short_of_a_woman(h, league, monkeypatch)
+    more = [Member(id=900_000_000_000_000_100 + i, name=f"Extra {i} Spare") for i in range(4)]
+    for member in more:
+        await h.slash("/spare join", as_=h.member(member.name, member_id=member.id), positions="skater", days="fri",
+                      gender="non-binary")
+    await h.slash("/spare request", as_=league.captain("Hawks"), game="G1")
+    await h.bot.courier.deliver_due()
+    pressers = [WENDY, *more]
+    buttons = [offer_button(offers_to(h, m)[0], "accept") for m in pressers]
+    await asyncio.gather(*(press(h, b, as_=m, dm=True) for b, m in zip(buttons, pressers, strict=True)))
+    async with h.bot.sessions() as s:
+        assert await s.scalar(select(func.count()).select_from(GameSpare)) == 1
+        assert await s.scalar(select(SpareRequest.filled)) == 1
+        accepted = await s.scalar(select(func.count()).select_from(SpareOffer).where(SpareOffer.answer == "accepted"))
+    assert accepted == 1
+
+
+async def test_two_accepts_that_both_saw_the_spot_open_still_fill_it_once(
+        harness: Harness, league: SampleLeague, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both accepts read the lineup as short before either writes (held together for up to half a
+    second): the request's lock, or else the conditional UPDATE on (status, spots filled), lets one
+    through. Without both, PostgreSQL fills two spots here (tried)."""
+    from bot.services.spares import requests
+
+    h = harness
+    await short_of_a_woman(h, league, monkeypatch)
+    await h.slash("/spare request", as_=league.captain("Hawks"), game="G1")
+    await h.bot.courier.deliver_due()
+    clock.advance(hours=3)
+    await h.bot.courier.deliver_due()
+    arrived: list[int] = []
+    both = asyncio.Event()
+    original = requests.need_for
+
+    async def slow_need(*args: Any, **kwargs: Any) -> Any:
+        need = await original(*args, **kwargs)
+        if not need.met:
+            arrived.append(1)
+            if len(arrived) >= 2:
+                both.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(both.wait(), 0.5)
+        return need
+
+    monkeypatch.setattr(requests, "need_for", slow_need)
+    start = len(h.discord.calls)
+    await asyncio.gather(press(h, offer_button(offers_to(h, WENDY)[0], "accept"), as_=WENDY, dm=True),
+                         press(h, offer_button(offers_to(h, NORA)[0], "accept"), as_=NORA, dm=True))
+    answers = sorted(c.content for c in h.discord.calls[start:] if c.is_interaction_response)
+    assert len(answers) == 2 and answers[0].startswith("Thanks, but") and "The spot is yours" in answers[1], answers
+    async with h.bot.sessions() as s:
+        assert await s.scalar(select(func.count()).select_from(GameSpare)) == 1
+        assert await s.scalar(select(SpareRequest.filled)) == 1

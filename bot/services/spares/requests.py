@@ -230,7 +230,8 @@ class SpareRequestService:
                 raise Conflict("Thanks, but that spot is already filled (or no longer needed); nothing changed.")
             if _started(game.ref, now):
                 await _close(session, request, "closed", now)
-                return OfferAnswer("Thanks, but that game has started: the request is closed and nothing changed.")
+                gone = "was cancelled" if game.ref.status == "cancelled" else "has started"
+                return OfferAnswer(f"Thanks, but that game {gone}: the request is closed and nothing changed.")
             if action == DECLINE:
                 offer.answer, offer.answered_at = "declined", now
                 return OfferAnswer(f"No problem: you declined the spot for {game.ref.code}. Thanks for answering.")
