@@ -68,6 +68,8 @@ def lineup_embed(lineup: TeamLineup) -> discord.Embed:
     waiting = f"Maybe: {', '.join(lineup.maybe) or '—'} · no reply: {lineup.no_reply} of {lineup.roster_size}"
     embed.add_field(name="Still to hear from", value=clip(waiting, 1024), inline=False)
     legend = "(G) goalie · (W/NB) counts toward the women/non-binary minimum · " if mark_women else "(G) goalie · "
+    if lineup.spare_ids:
+        legend += "(spare) from the league's spare list · "
     embed.set_footer(text=f"{legend}Private: shown only to captains and commissioners.")
     return embed
 
