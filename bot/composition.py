@@ -43,6 +43,8 @@ from bot.services.setup.league_setup import LeagueSetupService
 from bot.services.setup.teams import TeamSetupService
 from bot.services.shootouts.orders import ShootoutOrderService
 from bot.services.shootouts.scoring import ShootoutScoringService
+from bot.services.spares.pool import SparePoolService
+from bot.services.spares.requests import WAVE_KIND, SpareRequestService
 from bot.services.standings import StandingsService
 from bot.settings import AllLeagues, Settings
 
@@ -78,6 +80,8 @@ class Services:
     setup_teams: TeamSetupService
     shootout_orders: ShootoutOrderService
     shootout_scoring: ShootoutScoringService
+    spare_pool: SparePoolService
+    spare_requests: SpareRequestService
     standings: StandingsService
     suspensions: SuspensionService
     outbox_kinds: OutboxKinds
@@ -87,6 +91,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     discipline = Discipline(AllLeagues(settings))
     note_service = NoteService(sessions, clock)
     league_setup = LeagueSetupService(sessions, clock, settings)
+    spare_requests = SpareRequestService(sessions, clock, settings, suspensions=discipline)
     return Services(
         sessions=sessions,
         clock=clock,
@@ -118,6 +123,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         shootout_orders=ShootoutOrderService(sessions, clock, suspensions=discipline),
         shootout_scoring=ShootoutScoringService(sessions, clock, suspensions=discipline,
                                                 on_result=discipline.count_down),
+        spare_pool=SparePoolService(sessions, clock, suspensions=discipline),
+        spare_requests=spare_requests,
         standings=StandingsService(sessions, clock),
         suspensions=SuspensionService(sessions, clock),
         outbox_kinds=OutboxKinds(
@@ -128,6 +135,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                 reminders.ALERT_KIND: LineupAlerts(settings, discipline).render,
                 deadlines.NUDGE_KIND: deadlines.render_nudge,
                 notes.NOTE_KIND: notes.render_note,
+                WAVE_KIND: spare_requests.render_wave,
             },
             failure_hooks={notes.NOTE_KIND: note_service.dm_refused},
             actions={events.EVENT_KIND: events.EventSync(sessions, clock, settings),

@@ -15,9 +15,12 @@ from bot.tree import NO_MENTIONS, requires
 from cogs._common import game_autocomplete
 
 
-def _player(p: CheckedInPlayer, mark_women: bool) -> str:
-    """Name, goalie mark, and (only where the rule applies) whether they count toward it."""
+def _player(p: CheckedInPlayer, mark_women: bool, spares: frozenset[int] = frozenset()) -> str:
+    """Name, goalie mark, and (only where the rule applies) whether they count toward it; a spare's
+    category is never shown to a captain (issue #26), only that they are a spare."""
     goalie = " (G)" if p.position == "goalie" else ""
+    if p.player_id in spares:
+        return f"{p.name}{goalie} (spare)"
     counts = " (W/NB)" if mark_women and p.counts_toward_women_nonbinary else ""
     return f"{p.name}{goalie}{counts}"
 
@@ -51,7 +54,8 @@ def lineup_embed(lineup: TeamLineup) -> discord.Embed:
     embed.add_field(name="Goalie", value=_goalie(report))
     embed.add_field(name="Minimum to start", value="✅ met" if report.minimum_to_start_met else "❌ not met")
     embed.add_field(name=f"In ({len(lineup.checked_in)})",
-                    value=clip(", ".join(_player(p, mark_women) for p in lineup.checked_in) or "nobody yet", 1024),
+                    value=clip(", ".join(_player(p, mark_women, lineup.spare_ids) for p in lineup.checked_in)
+                               or "nobody yet", 1024),
                     inline=False)
     if report.starting_skaters:
         embed.add_field(name="A legal starting unit",
@@ -64,6 +68,8 @@ def lineup_embed(lineup: TeamLineup) -> discord.Embed:
     waiting = f"Maybe: {', '.join(lineup.maybe) or '—'} · no reply: {lineup.no_reply} of {lineup.roster_size}"
     embed.add_field(name="Still to hear from", value=clip(waiting, 1024), inline=False)
     legend = "(G) goalie · (W/NB) counts toward the women/non-binary minimum · " if mark_women else "(G) goalie · "
+    if lineup.spare_ids:
+        legend += "(spare) from the league's spare list · "
     embed.set_footer(text=f"{legend}Private: shown only to captains and commissioners.")
     return embed
 

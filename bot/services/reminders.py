@@ -50,6 +50,8 @@ from bot.services.checkins.queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
+from bot.services.spares.ids import request_button_id
+from bot.services.spares.queries import team_spares
 from bot.settings import LeagueSettings, Settings
 from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team
 from storage.repos import core
@@ -339,7 +341,10 @@ class LineupAlerts:
         for code, digest, message in new:
             text = clip(f"⚠️ {team.name} lineup for {game_heading(game)}\n{message}\nCheck it with `/lineup`.",
                         CONTENT_LIMIT)
-            children += [(f"{code}:{digest}:{c}", c, Outgoing(content=text)) for c in captains]
+            # A problem a spare can fix carries the button that asks the spare list (issue #26).
+            buttons = ((("Ask the spare list", request_button_id(row.league_id, game.id, team.id)),)
+                       if code in ALERT_CODES else ())
+            children += [(f"{code}:{digest}:{c}", c, Outgoing(content=text, buttons=buttons)) for c in captains]
         return FanOut(tuple(children))
 
 
@@ -363,6 +368,11 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
                                        position=entry.position,
                                        gender=entry.player.gender,
                                        rostered=True, suspended=player_id in suspended))
+    spares = await team_spares(session, league_id, game.id, team.id)  # spares who took a spot count too
+    spare_suspended = await suspension_reasons(suspensions, session, league_id, [s.player_id for s in spares],
+                                               game.id)
+    players += [CheckedInPlayer(player_id=s.player_id, name=s.name, position=s.position, gender=s.gender,
+                                rostered=True, suspended=s.player_id in spare_suspended) for s in spares]
     report = check_lineup(rules, players)
     problems: dict[str, str] = {}
     for finding in report.findings:

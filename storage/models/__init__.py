@@ -21,12 +21,13 @@ from storage.models.results import PlayoffBracket, Result, ResultChange, Standin
 from storage.models.rulebooks import Rulebook, RuleSection
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
+from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
 
 __all__ = [
     "Appeal", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "DiscordProblem",
-    "Dispute", "Division", "Game", "GameEvent", "GenderAsk",
+    "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk",
     "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
     "Relay", "Result", "ResultChange", "RosterEntry", "RuleSection", "Rulebook", "SetupChange", "Shootout",
-    "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",
-    "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
+    "ShootoutAttempt", "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment",
+    "StandingsPost", "Suspension", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

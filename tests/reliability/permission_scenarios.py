@@ -135,6 +135,9 @@ SEASON = (at(AFTER_WEEK_2), *(
     do("/result enter", referee, {"game": game, "home": home, "away": away, "decided": "regulation", **extra})
     for game, home, away, extra in [("G1", 1, 0, {}), ("G3", 5, 1, {}), ("G4", 4, 1, {}),
                                     ("G2", 2, 2, {"decided": "shootout", "shootout_home": 1, "shootout_away": 0})]))
+SHORT_OF_A_WOMAN = check_in("G1", "Alice Hart", "Carl Diaz", "Dan Roy", "Eli Park", "Finn Cole", "Gus Lee")
+SPARE_WENDY = do("/spare join", lambda lg: Member(id=800_000_000_000_000_004, name="Wendy Spare"),
+                 {"positions": "skater", "days": "fri", "gender": "woman"})
 P1_SHOOTOUT = (do("/game add", commissioner, {"home": "Hawks", "away": "Owls", "starts_at": "2030-01-12 19:00",
                                               "kind": "playoff", "code": "P1"}),
                check_in("P1", *HAWKS_IN, *OWLS_IN), at(AFTER_P1))
@@ -260,6 +263,10 @@ SCENARIOS: dict[str, Scenario] = {
         "Saved Hawks's shootout order", ("shootout_orders",), setup=(READY,)),
     "/shootout suggest": Scenario(by("captain", "commissioner"), {"game": "G1", "team": "Hawks"},
                                   "A legal order for Hawks", setup=(READY,)),
+    "/spare list": Scenario(by("captain", "commissioner"), {"game": "G1"}, "would fill what's missing",
+                            setup=(SHORT_OF_A_WOMAN, SPARE_WENDY)),
+    "/spare request": Scenario(by("captain"), {"game": "G1"}, "Asking spares for Hawks",
+                               ("spare_requests", "outbox"), setup=(SHORT_OF_A_WOMAN, SPARE_WENDY)),
     "/standings adjust": Scenario(by("commissioner"), {"team": "Owls", "points": -3, "reason": "bench brawl"},
                                   "Owls: -3 standings points", ("standings_adjustments",)),
     "/standings post": Scenario(by("commissioner"), {}, "Posted the standings in", ("standings_posts",)),
@@ -272,4 +279,5 @@ SCENARIOS: dict[str, Scenario] = {
 NOT_FOR_COMMISSIONERS: dict[str, str] = {
     "/dispute file": "docs/product.md §3 lists it for captains: a formal appeal to the commissioners themselves",
     "/relay send": "docs/product.md §3 lists it for captains: it speaks for a team and counts against its relay limit",
+    "/spare request": "issue #26: the game's captain asks for their own team's missing spots, and hears who took them",
 }

@@ -34,7 +34,7 @@ from bot.services.discipline.appeals import AppealService
 from bot.services.messages.disputes import DisputeService
 from bot.services.messages.relays import RelayService, Responder
 from cogs.rule import rules_service
-from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, Suspension
+from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, SpareOffer, Suspension
 from storage.repos import core
 from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
@@ -54,6 +54,7 @@ BEA = 500_000_000_000_000_002  # only in the first league
 OLGA = 800_000_000_000_000_001  # the second server's commissioner, captain of Ravens there
 KOFI = 800_000_000_000_000_002
 QUIET_QUINN = 500_000_000_000_000_099  # only in the first league, no gender category
+SPARE_SIA = 500_000_000_000_000_098  # on the first league's spare list, on no roster
 LYNX_CHANNEL, RAVENS_CHANNEL = 4101, 4102
 
 OTHER_TEAMS = f"""team,division,captain_discord_ids,channel_id
@@ -306,6 +307,14 @@ class IsolationWorld(World):
         await self.ok("/game referee", kay, game="G1", member=rita)
         await self.ok("/calendar show", s.player("Bea Quinn"))  # a feed link (calendar_feeds)
         await self.ok("/calendar show", self.alice, OTHER_GUILD)
+        # A spare joins; Owls (short of a woman/non-binary skater) ask; she takes the spot (issue #26).
+        sia = Member(SPARE_SIA, "Spare Sia")
+        await self.ok("/spare join", sia, positions="skater", days="fri", gender="woman")
+        await self.ok("/spare request", s.captain("Owls"), game="G1")
+        await bot.courier.deliver_due()
+        accept = next(cid for call in self.h.discord.dms(SPARE_SIA) for cid in call.custom_ids()
+                      if cid.endswith(":accept"))
+        assert "The spot is yours" in (await press(self, accept, sia, None)).text
         await self.ok("/shootout submit", hawks, game="G1", shooters="Alice Hart, Carl Diaz, Dan Roy")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")
@@ -345,7 +354,7 @@ class IsolationWorld(World):
         self.ids: dict[str, list[int]] = {}
         async with bot.sessions() as session:
             for kind, model in (("suspension", Suspension), ("appeal", Appeal), ("dispute", Dispute),
-                                ("deadline", Deadline), ("relay", Relay)):
+                                ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer)):
                 self.ids[kind] = list((await session.scalars(
                     select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
                 assert self.ids[kind], f"the first league has no {kind} to aim at"
@@ -550,6 +559,12 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
                                for answer in ("yes", "no")],
         "JoinAskButton": [f"sideline:joinask@{league}:{team}" for league in (world.l1, world.l2) for team in (1, 2)],
         "GenderSelect": [f"sideline:gender@{world.l1}"],
+        # the first league's spare offers, named by either league (accepted already, or never answered)
+        "SpareOfferButton": [f"sideline:spare@{league}:{offer}:{action}" for league in (world.l1, world.l2)
+                             for offer in world.ids["spare_offer"] for action in ("accept", "decline")],
+        # the first league's games (G1, G2) for Owls and Bears: Hawks's captain, who presses in a DM, captains neither
+        "SpareRequestButton": [f"sideline:sparereq@{league}:{game}:{team}" for league in (world.l1, world.l2)
+                               for game in (1, 2) for team in (2, 3)],
     }
 
 
@@ -613,7 +628,8 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
     # in G1 or G2), Bea is neither referee nor commissioner.
     elsewhere: list[tuple[Member, int | None]] = [(world.olga, OTHER_GUILD), (world.alice, OTHER_GUILD),
                                                   (world.olga, None), (s.captain("Hawks"), None)]
-    not_entitled = {"CheckInButton": s.player("Walt Orr"), "RelayButton": s.player("Bea Quinn")}
+    not_entitled = {"CheckInButton": s.player("Walt Orr"), "RelayButton": s.player("Bea Quinn"),
+                    "SpareOfferButton": s.player("Walt Orr"), "SpareRequestButton": s.player("Walt Orr")}
     # Not forgeries: in a DM, Alice's own first-league games (G1, G5 for Hawks; an older button naming
     # G1 stays refused, as she plays a G1 in both leagues), see test_a_dm_press_answers_only_for_...
     hers = {f"sideline:checkin{league}:{code}:{status}" for status in ("in", "out")

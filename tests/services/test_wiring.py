@@ -16,6 +16,7 @@ from bot.composition import build_services
 from bot.services.discipline.core import Discipline
 from bot.services.reminders import LineupAlerts
 from bot.services.shootouts.orders import ShootoutOrderService
+from bot.services.spares.requests import SpareRequestService
 from bot.settings import Settings
 from storage.models import Game, League, Suspension, Team
 from tests.cli.test_cli import ROOT, sideline
@@ -103,9 +104,13 @@ def test_what_must_refuse_suspended_players_is_never_built_without_the_check() -
         ShootoutOrderService(None, FixedClock(ISSUED), suspensions=None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="suspension check"):
         LineupAlerts(settings, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="suspension check"):
+        SpareRequestService(None, FixedClock(ISSUED), settings, suspensions=None)  # type: ignore[arg-type]
     services = build_services(settings, None, FixedClock(ISSUED))  # type: ignore[arg-type]
     assert isinstance(services.discipline, Discipline)
     assert services.checkins.suspensions is services.discipline
+    # Spares are never offered, nor take, a spot while suspended (issue #26).
+    assert services.spare_requests.suspensions is services.spare_pool.suspensions is services.discipline
 
 
 CHECK_IN_FROM_THE_ROOT = """

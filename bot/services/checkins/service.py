@@ -41,6 +41,8 @@ from bot.services.checkins.queries import (
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
+from bot.services.spares.queries import team_spares
+from bot.settings import LeagueSettings
 from storage.db import rowcount, upsert_insert, writers_take_turns
 from storage.models import CheckIn, Game
 from storage.repos import core
@@ -86,6 +88,7 @@ class Attendance:
     out: tuple[AttendanceLine, ...]
     maybe: tuple[AttendanceLine, ...]
     no_reply: tuple[AttendanceLine, ...]
+    spares: tuple[AttendanceLine, ...] = ()  # spares who took a spot (issue #26)
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,8 @@ class TeamLineup:
     maybe: tuple[str, ...]
     no_reply: int
     roster_size: int
+    spare_ids: frozenset[int] = frozenset()  # checked_in players who are spares, not on the roster
+
 
 
 class _Unread:
@@ -210,8 +215,10 @@ class CheckInService:
             groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, None)}
             for r in await roster_answers(session, caller.league_id, team.id, game.id):
                 groups[r.status].append(AttendanceLine(r.name, r.position == "goalie"))
+            spares = tuple(AttendanceLine(s.name, s.position == "goalie")
+                           for s in await team_spares(session, caller.league_id, game.id, team.id))
             return Attendance(game.ref, team.name, tuple(groups["in"]), tuple(groups["out"]),
-                              tuple(groups["maybe"]), tuple(groups[None]))
+                              tuple(groups["maybe"]), tuple(groups[None]), spares)
 
     async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
                                  game_code: str | None) -> tuple[TeamRef, GameSides]:
@@ -245,26 +252,7 @@ class CheckInService:
             return tuple([await self._team_lineup(session, caller, game, team) for team in teams])
 
     async def _team_lineup(self, session: AsyncSession, caller: Caller, game: GameSides, team: TeamRef) -> TeamLineup:
-        division = team.division
-        try:
-            rules = lineup_rules_for(caller.league.rules.lineup, division)
-        except ValueError:
-            raise Conflict(f"{team.name}'s division “{division}” has no court size in the league's rules "
-                           "(rules.court_sizes_by_division); a commissioner needs to fix the config.") from None
-        roster = await roster_answers(session, caller.league_id, team.id, game.id)
-        # In check-in order: the lineup rules count players as they answered.
-        answered = sorted((r for r in roster if r.status is not None), key=lambda r: (r.answered_at, r.answer_id))
-        going = [r for r in answered if r.status == "in"]
-        suspended = await suspension_reasons(self.suspensions, session, caller.league_id,
-                                             [r.player_id for r in going], game.id)
-        players = [CheckedInPlayer(player_id=r.player_id, name=r.name,
-                                   position=r.position,
-                                   gender=r.gender,
-                                   rostered=True, suspended=r.player_id in suspended) for r in going]
-        maybe = [r.name for r in answered if r.status == "maybe"]
-        report = check_lineup(rules, players, roster_size=len(roster))
-        return TeamLineup(game.ref, team.name, report, tuple(players), tuple(maybe),
-                          no_reply=len(roster) - len(answered), roster_size=len(roster))
+        return await team_lineup(session, self.suspensions, caller.league, caller.league_id, game, team)
 
     async def _game(self, session: AsyncSession, caller: Caller, member: Membership, code: str | None,
                     now: datetime) -> GameSides:
@@ -272,6 +260,36 @@ class CheckInService:
         if code is not None and code.strip():
             return await find_game_sides(session, caller, code)
         return GameSides.of(await _next_game(session, caller, member, now))
+
+
+async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, league: LeagueSettings, league_id: int,
+                      game: GameSides, team: TeamRef) -> TeamLineup:
+    """One team's check-ins for a game, with the spares who took a spot, checked against the rules."""
+    division = team.division
+    try:
+        rules = lineup_rules_for(league.rules.lineup, division)
+    except ValueError:
+        raise Conflict(f"{team.name}'s division “{division}” has no court size in the league's rules "
+                       "(rules.court_sizes_by_division); a commissioner needs to fix the config.") from None
+    roster = await roster_answers(session, league_id, team.id, game.id)
+    # In check-in order: the lineup rules count players as they answered.
+    answered = sorted((r for r in roster if r.status is not None), key=lambda r: (r.answered_at, r.answer_id))
+    going = [r for r in answered if r.status == "in"]
+    spares = await team_spares(session, league_id, game.id, team.id)
+    suspended = await suspension_reasons(suspensions, session, league_id,
+                                         [r.player_id for r in going] + [s.player_id for s in spares], game.id)
+    players = [CheckedInPlayer(player_id=r.player_id, name=r.name,
+                               position=r.position,
+                               gender=r.gender,
+                               rostered=True, suspended=r.player_id in suspended) for r in going]
+    # A spare the league matched to the game plays as if rostered for it (they never count toward the limit).
+    players += [CheckedInPlayer(player_id=s.player_id, name=s.name, position=s.position, gender=s.gender,
+                                rostered=True, suspended=s.player_id in suspended) for s in spares]
+    maybe = [r.name for r in answered if r.status == "maybe"]
+    report = check_lineup(rules, players, roster_size=len(roster))
+    return TeamLineup(game.ref, team.name, report, tuple(players), tuple(maybe),
+                      no_reply=len(roster) - len(answered), roster_size=len(roster),
+                      spare_ids=frozenset(s.player_id for s in spares))
 
 
 async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
