@@ -140,3 +140,12 @@ def test_run_logs_in_the_format_configured(monkeypatch: pytest.MonkeyPatch, log_
             "level": "WARNING", "logger": "sideline.x", "message": "careful", "guild_id": "7"}
     else:
         assert line.endswith("WARNING sideline.x: careful")
+
+
+def test_every_variable_is_documented_in_the_readme_and_the_example_config() -> None:
+    readme = (ROOT / "README.md").read_text()
+    example = EXAMPLE.read_text()
+    for key, variable in ENVIRONMENT.items():
+        assert f"| `{variable}` | `[bot] {key}` |" in readme
+        assert f"#   {variable}" in example and f"\n{key} = " in example
+    assert load_settings(EXAMPLE, {}).log_format == "text"
