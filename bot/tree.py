@@ -79,7 +79,8 @@ async def answer_reporting_errors(interaction: discord.Interaction[Any],
     """Run a component's answer; discord.py only logs what a button or form raises, so route it to the
     user like a command's error. Its log lines carry the interaction's ids, as a command's do."""
     with logs.bound(**interaction_ids(interaction)):
-        log.debug("%s %s", interaction.type.name, (interaction.data or {}).get("custom_id"))
+        data: dict[str, object] = dict(interaction.data or {})
+        log.debug("%s %s", interaction.type.name, data.get("custom_id"))
         try:
             await answer(interaction)
         except Exception as error:
