@@ -8,6 +8,7 @@ import io
 import json
 import logging
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -15,6 +16,8 @@ import pytest
 from discord import app_commands
 
 from bot import logs
+from bot.services import outbox
+from bot.services.outbox import Outgoing
 from bot.tree import interaction_ids
 from cogs._checkin_buttons import custom_id_for
 from tests.conftest import GUILD, SampleLeague
@@ -112,6 +115,19 @@ async def test_a_button_press_logs_with_its_ids(harness: Harness, league: Sample
     assert pressed["logger"] == "sideline" and pressed["level"] == "DEBUG"
     assert pressed["guild_id"] == str(GUILD) and pressed["league"] == "coed"
     assert pressed["interaction_id"] == interaction_id(reply)
+
+
+async def test_the_courier_says_which_server_a_queued_message_was_for(harness: Harness,
+                                                                   json_logs: JsonLines) -> None:
+    now = harness.bot.clock.now()
+    async with harness.bot.sessions.begin() as s:
+        await outbox.enqueue(s, league_id=harness.bot.league_ids[GUILD], guild_id=GUILD, key="late-1",
+                             due_at=now - timedelta(hours=2), expires_at=now - timedelta(hours=1),
+                             message=Outgoing(content="too late"), channel_id=3001)
+    await harness.bot.courier.deliver_due()
+    (skipped,) = json_logs.about("skipped late-1")
+    assert skipped["logger"] == "sideline.courier" and skipped["guild_id"] == str(GUILD)
+    assert "interaction_id" not in skipped  # no interaction sent it
 
 
 def test_the_text_format_is_unchanged_and_carries_no_ids() -> None:
