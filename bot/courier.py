@@ -39,6 +39,7 @@ from discord.http import HTTPClient
 from sqlalchemy import ColumnElement, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot import logs
 from bot.clock import Clock
 from bot.discord_actions import DiscordActions
 from bot.services import outbox
@@ -224,7 +225,8 @@ class Courier:
                     if self.stopping:
                         await self._release(batch[i:])
                         break
-                    await self._deliver(row, stats)
+                    with logs.bound(guild_id=row.guild_id):  # JSON log lines say whose message it was
+                        await self._deliver(row, stats)
         self._count(stats)
         return stats
 
@@ -250,7 +252,8 @@ class Courier:
         async with self._leases_kept():
             for row in await self._claim(1, send_key=send_key):
                 stats = DeliveryStats()
-                await self._deliver(row, stats)
+                with logs.bound(guild_id=row.guild_id):
+                    await self._deliver(row, stats)
                 self._count(stats)
 
     def _count(self, stats: DeliveryStats) -> None:

@@ -1,7 +1,9 @@
 """One typed settings object, loaded from TOML and validated at start.
 
 Errors name the file and the key, so an operator can fix a config without reading code.
-The bot token never lives in a file: it comes from ``SIDELINE_TOKEN`` only.
+The bot token never lives in a file: it comes from ``SIDELINE_TOKEN`` only. What an operator sets
+per deployment (database, log level and format) may come from the environment too, and the
+environment beats the file (``apply_environment``), as containers and systemd units expect.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import os
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,11 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///sideline.db"
 DEFAULT_GAME_OFFSETS = ("2d", "1d", "2h")
 DEFAULT_CAPTAIN_ALERT_OFFSETS = ("1d", "3h")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: ``text`` for a terminal or journald, ``json`` for a log collector (one object per line; bot/logs.py).
+LOG_FORMATS = ("text", "json")
+#: The ``[bot]`` keys an operator may set per deployment from the environment, and their variables.
+ENVIRONMENT = {"database_url": "SIDELINE_DATABASE_URL", "log_level": "SIDELINE_LOG_LEVEL",
+               "log_format": "SIDELINE_LOG_FORMAT"}
 _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 #: `sideline health` fails when a due message has waited longer than this (bot/health.py).
 DEFAULT_MAX_BACKLOG_AGE = "10m"
@@ -116,10 +123,12 @@ class CalendarServer:
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     log_level: str = "INFO"
+    log_format: str = "text"
     leagues: tuple[LeagueSettings, ...] = ()
     max_backlog_age: timedelta = timedelta(minutes=10)
     source: Path | None = None
     calendar_server: CalendarServer | None = None  # off unless [bot] calendar_port is set
+    from_environment: tuple[str, ...] = ()  # the [bot] keys the environment set (ENVIRONMENT), for check-config
     # Leagues set up with /setup, by server: loaded from the database at start and replaced on each
     # change, so every service that asks ``league_for_guild`` sees them without a restart.
     in_discord: dict[int, LeagueSettings] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -176,7 +185,8 @@ def default_config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(env) if env else Path("config.toml")
 
 
-def load_settings(path: str | os.PathLike[str]) -> Settings:
+def load_settings(path: str | os.PathLike[str], environ: Mapping[str, str] | None = None) -> Settings:
+    """The config file, then the environment over it (``environ``, default ``os.environ``)."""
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -187,7 +197,37 @@ def load_settings(path: str | os.PathLike[str]) -> Settings:
         raise SettingsError(path, "(file)", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(path, "(file)", f"is not valid TOML: {exc}") from None
-    return parse_settings(raw, path)
+    return apply_environment(parse_settings(raw, path), os.environ if environ is None else environ)
+
+
+def apply_environment(settings: Settings, environ: Mapping[str, str]) -> Settings:
+    """``SIDELINE_DATABASE_URL``, ``SIDELINE_LOG_LEVEL`` and ``SIDELINE_LOG_FORMAT`` over the file's
+    values, checked as strictly; an empty variable counts as unset (compose's ``${X:-}``). An error
+    names the variable: ``environment: SIDELINE_LOG_FORMAT: must be text or json, not 'xml'``."""
+    values: dict[str, str] = {}
+    for key, variable in ENVIRONMENT.items():
+        value = environ.get(variable, "").strip()
+        if value:
+            values[key] = _checked(key, value, "environment", variable)
+    if not values:
+        return settings
+    return replace(settings, database_url=values.get("database_url", settings.database_url),
+                   log_level=values.get("log_level", settings.log_level),
+                   log_format=values.get("log_format", settings.log_format), from_environment=tuple(values))
+
+
+def _checked(key: str, value: str, path: Path | str, where: str) -> str:
+    """One ``[bot]`` value checked the same way from the file or the environment; normalised."""
+    if key == "database_url":
+        _check_database_url(path, value, where)
+        return value
+    if key == "log_level":
+        if value.upper() not in _LOG_LEVELS:
+            raise SettingsError(path, where, f"must be one of {', '.join(_LOG_LEVELS)}, not {value!r}")
+        return value.upper()
+    if value.lower() not in LOG_FORMATS:
+        raise SettingsError(path, where, f"must be {' or '.join(LOG_FORMATS)}, not {value!r}")
+    return value.lower()
 
 
 def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Settings:
@@ -196,16 +236,16 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     if unknown:
         raise SettingsError(path, sorted(unknown)[0], "unknown section (expected [bot] or [[leagues]])")
     bot = reader.table(raw, "bot")
-    reader.reject_unknown(bot, "bot", {"database_url", "log_level", "token", "health_max_backlog_age",
-                                       "calendar_port", "calendar_host", "calendar_base_url"})
+    reader.reject_unknown(bot, "bot", {"database_url", "log_level", "log_format", "token",
+                                       "health_max_backlog_age", "calendar_port", "calendar_host",
+                                       "calendar_base_url"})
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
-    database_url = reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL)
-    _check_database_url(path, database_url)
+    database_url = _checked("database_url", reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL),
+                            path, "bot.database_url")
     database_url = _beside_config(Path(path), database_url)
-    log_level = reader.string(bot, "bot.log_level", "INFO").upper()
-    if log_level not in _LOG_LEVELS:
-        raise SettingsError(path, "bot.log_level", f"must be one of {', '.join(_LOG_LEVELS)}")
+    log_level = _checked("log_level", reader.string(bot, "bot.log_level", "INFO"), path, "bot.log_level")
+    log_format = _checked("log_format", reader.string(bot, "bot.log_format", "text"), path, "bot.log_format")
     try:
         max_backlog_age = parse_duration(reader.string(bot, "bot.health_max_backlog_age", DEFAULT_MAX_BACKLOG_AGE))
     except ValueError as exc:
@@ -216,8 +256,9 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
         raise SettingsError(path, "leagues", "must be an array of tables ([[leagues]])")
     leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
     _check_unique(path, leagues)
-    return Settings(database_url=database_url, log_level=log_level, leagues=leagues, source=Path(path),
-                    max_backlog_age=max_backlog_age, calendar_server=_calendar_server(reader, bot))
+    return Settings(database_url=database_url, log_level=log_level, log_format=log_format, leagues=leagues,
+                    source=Path(path), max_backlog_age=max_backlog_age,
+                    calendar_server=_calendar_server(reader, bot))
 
 
 def _calendar_server(reader: _Reader, bot: Mapping[str, Any]) -> CalendarServer | None:
@@ -263,23 +304,24 @@ class AllLeagues:
         return iter(self.settings.all_leagues)
 
 
-def _check_database_url(path: Path | str, url: str) -> None:
-    """The engine would fail at start with a traceback; check-config reads the database too."""
+def _check_database_url(path: Path | str, url: str, where: str) -> None:
+    """The engine would fail at start with a traceback; check-config reads the database too. The
+    message never repeats the URL: it may hold a password."""
     try:
         driver = make_url(url).drivername
     except ArgumentError:
-        raise SettingsError(path, "bot.database_url", "is not a database URL (e.g. "
+        raise SettingsError(path, where, "is not a database URL (e.g. "
                             f"{DEFAULT_DATABASE_URL} or postgresql+asyncpg://user@host/dbname)") from None
     if driver in _DATABASE_DRIVERS:
         return
     backend = driver.split("+", 1)[0]
     if backend == "sqlite":
-        raise SettingsError(path, "bot.database_url", f"{driver!r} is a synchronous driver; the bot needs the "
+        raise SettingsError(path, where, f"{driver!r} is a synchronous driver; the bot needs the "
                             f"asyncio one: write {_with_driver(url, 'sqlite+aiosqlite')!r}")
     if backend in ("postgresql", "postgres"):
-        raise SettingsError(path, "bot.database_url", f"{driver!r} is not the asyncio driver; write "
+        raise SettingsError(path, where, f"{driver!r} is not the asyncio driver; write "
                             f"{_with_driver(url, 'postgresql+asyncpg')!r} (pip install -e '.[postgres]')")
-    raise SettingsError(path, "bot.database_url", f"{driver!r} is not supported (use one of: "
+    raise SettingsError(path, where, f"{driver!r} is not supported (use one of: "
                         f"{', '.join(_DATABASE_DRIVERS)})")
 
 

@@ -15,8 +15,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import logs
 from bot.access import Role
 from bot.errors import UserFacingError
+from bot.settings import Settings
 
 log = logging.getLogger("sideline")
 
@@ -75,11 +77,22 @@ def unreadable_option(interaction: discord.Interaction[Any], error: app_commands
 async def answer_reporting_errors(interaction: discord.Interaction[Any],
                                   answer: Callable[[discord.Interaction[Any]], Awaitable[None]]) -> None:
     """Run a component's answer; discord.py only logs what a button or form raises, so route it to the
-    user like a command's error."""
-    try:
-        await answer(interaction)
-    except Exception as error:
-        await report_error(interaction, error)
+    user like a command's error. Its log lines carry the interaction's ids, as a command's do."""
+    with logs.bound(**interaction_ids(interaction)):
+        data: dict[str, object] = dict(interaction.data or {})
+        log.debug("%s %s", interaction.type.name, data.get("custom_id"))
+        try:
+            await answer(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+def interaction_ids(interaction: discord.Interaction[Any]) -> dict[str, object]:
+    """What a log line says about where it came from: server, league (its key) and interaction."""
+    settings = getattr(interaction.client, "settings", None)
+    league = settings.league_for_guild(interaction.guild_id) if isinstance(settings, Settings) else None
+    return {"guild_id": interaction.guild_id, "league": league.key if league else None,
+            "interaction_id": interaction.id}
 
 
 class ReportingItem:
@@ -97,6 +110,14 @@ class ReportingItem:
 
 class SidelineTree(app_commands.CommandTree[Any]):
     """The one global error handler for slash commands and their autocomplete."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Runs first for every command and autocomplete, in the task discord.py gives that interaction
+        alone: binding its ids here puts them on every line its work logs (bot/logs.py), errors too."""
+        logs.bind(**interaction_ids(interaction))
+        if interaction.command is not None:
+            log.debug("%s /%s", interaction.type.name, interaction.command.qualified_name)
+        return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)

@@ -20,7 +20,7 @@ from sqlalchemy.engine import URL, make_url
 from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.services.checkins.queries import CheckInContextQuery
-from bot.settings import Settings, parse_settings
+from bot.settings import ENVIRONMENT, Settings, parse_settings
 from storage import migrate
 from storage.db import create_engine
 from tests.harness import FakeDiscord, Harness, Member
@@ -154,6 +154,14 @@ async def _pg_admin(url: URL, statement: str) -> None:
         await conn.execute(statement)
     finally:
         await conn.close()
+
+
+@pytest.fixture(autouse=True)
+def no_deployment_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An operator's SIDELINE_DATABASE_URL or log settings in the shell would beat every test's config
+    file (bot/settings.py ``apply_environment``), in this process and the children it starts."""
+    for variable in ENVIRONMENT.values():
+        monkeypatch.delenv(variable, raising=False)
 
 
 @pytest.fixture(autouse=True)

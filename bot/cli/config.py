@@ -7,10 +7,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
 from bot.cli.common import say
 from bot.cli.failures import USAGE, Failure
 from bot.services.leagues import check_against_database
-from bot.settings import TOKEN_ENV, Settings, check_strictly
+from bot.settings import ENVIRONMENT, TOKEN_ENV, Settings, check_strictly
 
 #: The default config: leagues are set up in Discord. In a source tree (make run) it sits at the root.
 EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"
@@ -35,9 +37,12 @@ async def cmd_check_config(args: argparse.Namespace, settings: Settings) -> int:
         for lg in leagues) + f"\n{database}"
     if not leagues:
         human += "\nnote: no [[leagues]] in the file; set each league up in its server with /setup league"
+    for key in settings.from_environment:  # where each value came from: only these beat the file
+        human += f"\n{key} = {_shown(settings, key)} (from {ENVIRONMENT[key]}, over the file)"
     if Settings.token() is None:
         human += f"\nnote: {TOKEN_ENV} is not set; `sideline run` needs it"
-    say(args, human, {"ok": True, "leagues": leagues, "database": database})
+    sources = {key: "environment" if key in settings.from_environment else "file" for key in ENVIRONMENT}
+    say(args, human, {"ok": True, "leagues": leagues, "database": database, "sources": sources})
     return 0
 
 
@@ -65,6 +70,12 @@ def cmd_init_config(args: argparse.Namespace) -> int:
     path.write_text(text, encoding="utf-8")
     say(args, instructions(path, Settings.token() is not None), {"created": str(path)})
     return 0
+
+
+def _shown(settings: Settings, key: str) -> str:
+    """A value as check-config prints it: a database URL without its password."""
+    value = str(getattr(settings, key))
+    return make_url(value).render_as_string(hide_password=True) if key == "database_url" else value
 
 
 def register(subparsers: Any) -> None:

@@ -6,6 +6,7 @@ import argparse
 import logging
 from typing import Any
 
+from bot import logs
 from bot.cli.common import fail
 from bot.settings import TOKEN_ENV, Settings
 
@@ -19,7 +20,7 @@ async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     if token is None:
         return fail(f"no bot token: set the environment variable {TOKEN_ENV} "
                     f"(e.g. export {TOKEN_ENV}=...) and run again", 2)
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_level, settings.log_format)  # text or json lines on stderr
     logging.getLogger("alembic").setLevel(logging.WARNING)  # the bot logs one line when migrations ran
     await run_until_stopped(settings, token, sync=args.sync)  # SIGTERM/SIGINT: a graceful stop, exit 0
     return 0
