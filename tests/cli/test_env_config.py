@@ -35,7 +35,7 @@ def test_the_environment_beats_the_file(tmp_path: Path) -> None:
 def test_without_the_environment_the_file_holds_and_empty_counts_as_unset() -> None:
     for environ in ({}, dict.fromkeys(ENVIRONMENT.values(), ""), dict.fromkeys(ENVIRONMENT.values(), "  ")):
         settings = load_settings(EXAMPLE, environ)
-        assert settings.database_url == "sqlite+aiosqlite:///sideline.db"
+        assert settings.database_url == f"sqlite+aiosqlite:///{EXAMPLE.parent.resolve() / 'sideline.db'}"
         assert (settings.log_level, settings.log_format, settings.from_environment) == ("INFO", "text", ())
 
 
@@ -102,9 +102,9 @@ def test_commands_use_the_database_the_environment_names(
     monkeypatch.setenv("SIDELINE_DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'data' / 'env.db'}")
     (tmp_path / "data").mkdir()
     code, out, err = run(capsys, "--config", str(EXAMPLE), "db", "upgrade")
-    assert code == 0 and out.startswith("database at revision "), err
+    assert code == 0 and out.startswith("database upgraded to revision "), err
     assert (tmp_path / "data" / "env.db").stat().st_size > 0
-    assert not (tmp_path / "sideline.db").exists()  # the file's database_url, relative to here
+    assert not (tmp_path / "sideline.db").exists()  # nor a file in the current folder
 
 
 def test_the_token_stays_environment_only(tmp_path: Path) -> None:
