@@ -136,8 +136,11 @@ class SampleLeague:
         league = self.h.bot.settings.leagues[0]
         importer = self.h.bot.services.imports.importer
         for kind in ("teams", "players", "games"):
-            await importer.run(kind, (DATA / f"{kind}.csv").read_bytes(), league,
-                               now=self.h.bot.clock.now(), allow_past=True)
+            data = (DATA / f"{kind}.csv").read_bytes()
+            if kind == "teams" and league.rules.lineup.court_sizes_by_division:
+                # A league whose divisions size the court (youth: junior, senior) takes no others.
+                data = data.replace(b",North,", b",senior,").replace(b",South,", b",junior,")
+            await importer.run(kind, data, league, now=self.h.bot.clock.now(), allow_past=True)
         return self
 
     def player(self, name: str, *, roles: tuple[str, ...] = ()) -> Member:
