@@ -199,7 +199,7 @@ async def test_the_table_follows_every_write_that_changes_it(harness: Harness, l
         await other.dispose()
     assert await north() == ["Owls", "Hawks"]
 
-    await harness.bot.services.imports.importer.run("teams", b"team,division,captain_discord_ids\nHawks,South,\n",
+    await harness.bot.services.imports.importer.run("teams", b"team,division,captain_discord_ids\nHawks,junior,\n",
                                              harness.bot.settings.leagues[0], now=harness.bot.clock.now())
     assert await north() == ["Owls"]
 
