@@ -173,11 +173,12 @@ def sniff(text: str, columns: Columns) -> tuple[str, int]:
     the most known column names wins (then the one giving most fields; the comma on a tie)."""
     lines = text.split("\n")
     first = lines[0].strip()
-    if first.lower().startswith("sep=") and len(first) == 5 and first[4] in DELIMITERS:
-        return first[4], 1
-    skipped = 0
+    declared = first[4] if first.lower().startswith("sep=") and len(first) == 5 and first[4] in DELIMITERS else None
+    skipped = 1 if declared else 0
     while skipped < len(lines) - 1 and not lines[skipped].strip():
         skipped += 1  # blank lines above the header
+    if declared:
+        return declared, skipped
     known = set(columns.names)
     best, best_score = ",", (-1, -1)
     for delimiter in DELIMITERS:
@@ -344,8 +345,8 @@ def read_players(text: str) -> Parsed[PlayerRow]:
         discord_id = c.snowflake("discord_id")
         name = c.text("name")
         team = c.text("team")
-        position = c.spelled("position", read_position, "skater")
-        gender = c.spelled("gender", read_gender, None)
+        position: Position | None = c.spelled("position", read_position, None)
+        gender: Gender | None = c.spelled("gender", read_gender, None)
         return c.done(PlayerRow(line, discord_id or 0, name, team, position or "skater", gender))
 
     parsed = _parse(text, COLUMNS["players"], row)

@@ -8,9 +8,9 @@ reads the schedule again under the write lock and plans again if it changed in b
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-import itertools
 from datetime import datetime, timedelta
 from typing import Any
 

@@ -61,5 +61,6 @@ def read_position(text: str) -> Position | None:
 
 def accepted_spellings(kind: str) -> str:
     """The accepted spellings, grouped by the word they mean, for an error message."""
-    groups: dict[str, tuple[str, ...]] = dict(_GENDER_SPELLINGS if kind == "gender" else _POSITION_SPELLINGS)
-    return "; ".join(f"{word} ({', '.join(s for s in spellings if s != word)})" for word, spellings in groups.items())
+    groups: list[tuple[str, tuple[str, ...]]] = (
+        list(_GENDER_SPELLINGS.items()) if kind == "gender" else list(_POSITION_SPELLINGS.items()))
+    return "; ".join(f"{word} ({', '.join(s for s in spellings if s != word)})" for word, spellings in groups)

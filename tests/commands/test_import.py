@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from storage.models import CheckIn, Game
 from tests.conftest import SampleLeague
-from tests.harness import Attachment, Harness, Reply
+from tests.harness import Attachment, Harness, Member, Reply
 from tests.reliability.snapshot import changed_tables, snapshot
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -108,3 +108,17 @@ async def test_a_large_import_does_not_freeze_the_bot(harness: Harness, league: 
     async with harness.bot.sessions() as s:
         assert await s.scalar(select(func.count()).select_from(Game)) == 6 + LARGE
         assert (await s.scalars(select(CheckIn.status))).all() == [last]
+
+
+async def test_a_semicolon_file_with_usernames_imports_and_warnings_are_shown(harness: Harness,
+                                                                             league: SampleLeague) -> None:
+    """Excel in many locales writes semicolons; the answer says how the file was read, and a
+    second player of one name on a team is imported with a warning."""
+    harness.join(Member(id=900_000_000_000_000_001, name="alice.h"), harness.default_guild or 0)
+    csv = b"discord_id;name;team;position;gender\n@alice.h;Alice Hart;Hawks;G;F\n"
+    reply = await harness.slash("/import players", as_=league.commissioner(), file=Attachment("p.csv", csv))
+    assert reply.ephemeral
+    assert reply.text.splitlines() == [
+        "p.csv: players: 1 created, 0 updated, 0 unchanged (read as semicolon-separated).",
+        "• warning: line 2: Hawks has 2 players named 'Alice Hart' (line 2, 1 already on the roster); imported, "
+        "each with their own Discord id"]
