@@ -172,7 +172,7 @@ def sniff(text: str, columns: Columns) -> tuple[str, int]:
     open the file with ``sep=;``. The header tells: split with each candidate, the one that finds
     the most known column names wins (then the one giving most fields; the comma on a tie)."""
     lines = text.split("\n")
-    first = lines[0].strip()
+    first = lines[0].rstrip("\r").rstrip(" ")  # not a tab: "sep=\t" declares one
     declared = first[4] if first.lower().startswith("sep=") and len(first) == 5 and first[4] in DELIMITERS else None
     skipped = 1 if declared else 0
     while skipped < len(lines) - 1 and not lines[skipped].strip():

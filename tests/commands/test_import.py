@@ -122,3 +122,13 @@ async def test_a_semicolon_file_with_usernames_imports_and_warnings_are_shown(ha
         "p.csv: players: 1 created, 0 updated, 0 unchanged (read as semicolon-separated).",
         "• warning: line 2: Hawks has 2 players named 'Alice Hart' (line 2, 1 already on the roster); imported, "
         "each with their own Discord id"]
+
+
+def test_each_import_command_names_the_columns_the_importer_reads(harness: Harness) -> None:
+    """The slash descriptions are written out by hand: they must say what the importer reads."""
+    from bot.imports.csv_rows import COLUMNS
+
+    group = harness.bot.tree.get_command("import")
+    assert group is not None
+    for command in group.walk_commands():  # type: ignore[union-attr]
+        assert f"({COLUMNS[command.name].header()})" in command.description

@@ -48,7 +48,7 @@ def test_usernames_are_replaced_in_place_keeping_the_delimiter_and_lines(
         delimiter: str, blank_lines: int, sep_line: bool) -> None:
     """/import players resolves usernames before the importer reads the file: both must agree on
     its delimiter and line numbers, or the ids land on the wrong rows."""
-    above = (f"sep={delimiter}\n" if sep_line and delimiter != "\t" else "") + "\n" * blank_lines
+    above = (f"sep={delimiter}\n" if sep_line else "") + "\n" * blank_lines
     d = delimiter
     text = (f"{above}discord_id{d}name{d}team{d}position\n@al{d}Al{d}Hawks{d}skater\n"
             f"12{d}Bo{d}Hawks{d}skater\nbo_2{d}Bo Two{d}Owls{d}g\n")
