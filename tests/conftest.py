@@ -165,6 +165,12 @@ class SampleLeague:
         return int(value) if value else None
 
 
+def allow_double_booking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a load of reminders, not a schedule: hundreds of games of the three teams with a channel
+    in one hour, which the importer rightly refuses as double-booked (issue #23)."""
+    monkeypatch.setattr("bot.imports.schedule.double_bookings", lambda *args: [])
+
+
 @pytest.fixture
 async def league(harness: Harness) -> SampleLeague:
     return await SampleLeague(harness).load()

@@ -20,7 +20,7 @@ from bot.services import outbox
 from bot.settings import Settings
 from storage.db import create_engine
 from storage.models import CaptainAlert, OutboxMessage, RosterEntry, Team
-from tests.conftest import CHANNELS, SampleLeague, league_config, make_settings
+from tests.conftest import CHANNELS, SampleLeague, allow_double_booking, league_config, make_settings
 from tests.harness import Call, Fault, Harness
 
 TORONTO = ZoneInfo("America/Toronto")
@@ -364,12 +364,6 @@ BULK_DUE = datetime(2030, 1, 10, 19, 0, tzinfo=TORONTO).astimezone(UTC) - timede
 
 class Stop(BaseException):
     """The process dies here (not an error the courier could catch and retry)."""
-
-
-def allow_double_booking(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A load of reminders, not a schedule: hundreds of games of three teams in one hour, which the
-    importer rightly refuses as double-booked (issue #23). These tests are about the reminders."""
-    monkeypatch.setattr("bot.imports.schedule.double_bookings", lambda *args: [])
 
 
 async def test_500_reminders_with_stops_at_random_points_are_each_sent_once(
