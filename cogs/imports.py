@@ -15,6 +15,8 @@ from bot.services.imports import MAX_CSV_BYTES
 from bot.tree import NO_MENTIONS, requires
 from cogs._player_names import resolve_player_names
 
+MAX_WARNINGS_SHOWN = 8  # each at most 200 characters: the answer stays under Discord's 2,000
+
 
 def check_team_channels(guild: discord.Guild | None, data: bytes) -> None:
     """A team's channel must be a channel of the server the file was uploaded in.
@@ -53,7 +55,12 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
             data = await resolve_player_names(interaction.guild, data)
         report = await self.service.run(caller, kind, data, now=self.bot.clock.now(), allow_past=allow_past)
         name = clean_user_text(file.filename, 80)
-        await interaction.followup.send(f"{name}: {report.summary()}.", ephemeral=True, allowed_mentions=NO_MENTIONS)
+        counts, *warnings = report.summary().splitlines()
+        shown = [f"• {clean_user_text(w, 200)}" for w in warnings[:MAX_WARNINGS_SHOWN]]
+        if len(warnings) > MAX_WARNINGS_SHOWN:
+            shown.append(f"• …and {len(warnings) - MAX_WARNINGS_SHOWN} more")
+        await interaction.followup.send("\n".join([f"{name}: {counts}.", *shown]), ephemeral=True,
+                                        allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="teams", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="A UTF-8 CSV file with a header row")

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.cli.common import fail, open_database, say
 from bot.clock import SystemClock
-from bot.imports.csv_rows import CsvImportError
+from bot.imports.csv_rows import COLUMNS, CsvImportError
 from bot.settings import Settings
 
 
@@ -42,10 +42,25 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def columns_help() -> str:
+    """The columns of each kind of file, from the importer's own definitions (so -h can't drift)."""
+    lines = ["CSV files: a header row, then one row per line; UTF-8 (Excel: \"CSV UTF-8\"), separated by",
+             "commas, semicolons or tabs; extra columns are ignored. Columns of each kind ([optional]):"]
+    for kind, columns in COLUMNS.items():
+        header = ",".join([*columns.required, *(f"[{c}]" for c in columns.optional)])
+        lines.append(f"  {kind}: {header}")
+        lines += [f"      {name}: {note}" for name, note in columns.notes.items()]
+    lines.append("Every problem is reported by line and nothing is imported until the file is clean; "
+                 "importing the same file again changes nothing.")
+    return "\n".join(lines)
+
+
 def register(subparsers: Any) -> None:
-    imp = subparsers.add_parser("import", help="import teams, players, games or results from CSV")
-    imp.add_argument("kind", choices=["teams", "players", "games", "results"])
-    imp.add_argument("file")
+    imp = subparsers.add_parser("import", help="import teams, players, games or results from CSV",
+                                description="Import a CSV file into one league, all or nothing.",
+                                epilog=columns_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    imp.add_argument("kind", choices=list(COLUMNS), help="what the file holds (its columns are below)")
+    imp.add_argument("file", help="the CSV file to import")
     imp.add_argument("--league", required=True, help="league key from the config")
     imp.add_argument("--allow-past", action="store_true", help="allow games that already started")
     imp.add_argument("--json", action="store_true")

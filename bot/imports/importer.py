@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
 from bot.imports.csv_rows import (
     CsvImportError,
     GameRow,
+    Parsed,
     PlayerRow,
     Problem,
     TeamRow,
     decode,
-    parse_games,
-    parse_players,
-    parse_teams,
+    read_games,
+    read_players,
+    read_teams,
 )
+from bot.imports.names import check_divisions, unknown_team
 from bot.imports.report import ImportReport
 from bot.imports.results import import_results
 from bot.imports.schedule import BATCH_ROWS, PLAN_GAMES, NewGame, SchedulePlan, plan_schedule, read_schedule
@@ -55,35 +58,42 @@ class Importer:
         # Parsing a large file is pure work: on a worker thread, the event loop serves everyone else.
         text = await asyncio.to_thread(decode, data)
         if kind == "teams":
-            return await self.teams(await asyncio.to_thread(parse_teams, text), league, now=now)
+            return await self.teams(await asyncio.to_thread(read_teams, text), league, now=now)
         if kind == "players":
-            return await self.players(await asyncio.to_thread(parse_players, text), league)
+            return await self.players(await asyncio.to_thread(read_players, text), league)
         if kind == "games":
-            rows = await asyncio.to_thread(parse_games, text, league.timezone, now=now, allow_past=allow_past)
+            rows = await asyncio.to_thread(read_games, text, league.timezone, now=now, allow_past=allow_past)
             return await self.games(rows, league, now=now)
         if kind == "results":
             return await import_results(self.sessions, text, league, now=now, on_result=self.on_result)
         raise ValueError(f"unknown import kind {kind!r} (one of {', '.join(KINDS)})")
 
-    async def teams(self, rows: Sequence[TeamRow], league: LeagueSettings, *,
+    async def teams(self, parsed: Parsed[TeamRow], league: LeagueSettings, *,
                     now: datetime | None = None) -> ImportReport:
-        report = ImportReport("teams")
+        report = ImportReport("teams", delimiter=parsed.delimiter)
+        rows = parsed.rows
         rechanneled: list[Team] = []  # existing teams given another channel (or none)
         async with self.sessions.begin() as session:
             league_id = await self.league_id(session, league)
             divisions = {d.name.lower(): d for d in (await session.scalars(
                 select(Division).where(Division.league_id == league_id))).all()}
+            checked = check_divisions(rows, tuple(league.rules.lineup.court_sizes_by_division),
+                                      [d.name for d in divisions.values()])
+            if parsed.problems or checked.problems:
+                raise CsvImportError(parsed.problems + checked.problems)
+            report.warnings += checked.warnings
             existing = {t.name.lower(): t for t in (await session.scalars(
                 select(Team).where(Team.league_id == league_id).options(selectinload(Team.captains)))).all()}
             for r in rows:
                 division = None
-                if r.division:
-                    division = divisions.get(r.division.lower())
+                name = checked.names[r.line]
+                if name:
+                    division = divisions.get(name.lower())
                     if division is None:
-                        division = Division(league_id=league_id, name=r.division)
+                        division = Division(league_id=league_id, name=name)
                         session.add(division)
                         await session.flush()
-                        divisions[r.division.lower()] = division
+                        divisions[name.lower()] = division
                 team = existing.get(r.team.lower())
                 created = team is None
                 if team is None:
@@ -105,15 +115,25 @@ class Importer:
                 await deadlines.follow_team_channels(session, rechanneled)
         return report
 
-    async def players(self, rows: Sequence[PlayerRow], league: LeagueSettings) -> ImportReport:
-        report = ImportReport("players")
+    async def players(self, parsed: Parsed[PlayerRow], league: LeagueSettings) -> ImportReport:
+        report = ImportReport("players", delimiter=parsed.delimiter)
         async with self.sessions.begin() as session:
             league_id = await self.league_id(session, league)
-            teams = await self._teams_or_fail(session, league_id, [(r.line, r.team) for r in rows])
+            teams = {t.name.lower(): t for t in (await session.scalars(
+                select(Team).where(Team.league_id == league_id))).all()}
+            known = [t.name for t in teams.values()]
+            problems = parsed.problems + [Problem(r.line, unknown_team(r.team, known, league.key))
+                                          for r in parsed.rows if r.team.lower() not in teams]
+            rows = [r for r in parsed.rows if r.team.lower() in teams]
             players = {p.discord_id: p for p in (await session.scalars(
                 select(Player).where(Player.league_id == league_id))).all()}
             entries = {e.player_id: e for e in (await session.scalars(
                 select(RosterEntry).where(RosterEntry.league_id == league_id))).all()}
+            rosters = self._rosters_after(rows, teams, players, entries)
+            problems += self._roster_limit_problems(league.rules.lineup, rosters, teams, rows)
+            if problems:  # every problem of the file at once, before anything is written
+                raise CsvImportError(problems)
+            report.warnings += self._same_names(rosters, teams)
             new_rows = [{"league_id": league_id, "discord_id": r.discord_id, "name": r.name, "gender": r.gender}
                         for r in rows if r.discord_id not in players]
             if new_rows:  # one executemany, not one round trip per player
@@ -143,31 +163,66 @@ class Importer:
                 report.count(created, changed and not created)
             if new_entries:
                 await session.execute(insert(RosterEntry), new_entries)
-            await session.flush()
-            sizes = await self._roster_sizes(session, league_id)
-            self._check_roster_limits(league.rules.lineup, sizes, teams, rows)
+            await session.flush()  # the team roles follow the roster as it now stands
             await team_roles.follow_roster(session, league, league_id, now)
         return report
 
     @staticmethod
-    async def _roster_sizes(session: AsyncSession, league_id: int) -> dict[int, int]:
-        rows = await session.execute(select(RosterEntry.team_id, func.count()).where(
-            RosterEntry.league_id == league_id).group_by(RosterEntry.team_id))
-        return {team_id: size for team_id, size in rows.all()}
+    def _rosters_after(rows: Sequence[PlayerRow], teams: dict[str, Team], players: dict[int, Player],
+                       entries: dict[int, RosterEntry]) -> dict[int, dict[object, tuple[str, int | None]]]:
+        """Each team's roster once the file is in, worked out before anything is written:
+        team id -> {a player (their id, or their Discord id if new): (name, the file's line or None)}."""
+        by_id = {p.id: p for p in players.values()}
+        rosters: dict[int, dict[object, tuple[str, int | None]]] = defaultdict(dict)
+        where: dict[object, int] = {}
+        for player_id, entry in entries.items():
+            rosters[entry.team_id][player_id] = (by_id[player_id].name if player_id in by_id else "", None)
+            where[player_id] = entry.team_id
+        for r in rows:
+            stored = players.get(r.discord_id)
+            who: object = stored.id if stored is not None else ("new", r.discord_id)
+            if who in where:
+                rosters[where[who]].pop(who, None)
+            team_id = teams[r.team.lower()].id
+            rosters[team_id][who] = (r.name, r.line)
+            where[who] = team_id
+        return rosters
 
     @staticmethod
-    def _check_roster_limits(rules: LineupRules, sizes: dict[int, int], teams: dict[str, Team],
-                             rows: Sequence[PlayerRow]) -> None:
+    def _roster_limit_problems(rules: LineupRules, rosters: dict[int, dict[object, tuple[str, int | None]]],
+                               teams: dict[str, Team], rows: Sequence[PlayerRow]) -> list[Problem]:
         problems = []
         for key, team in teams.items():
-            breach = check_roster_limit(rules, sizes.get(team.id, 0))
+            lines = [r.line for r in rows if r.team.lower() == key]
+            breach = check_roster_limit(rules, len(rosters.get(team.id, {}))) if lines else None
             if breach is not None:
-                line = max(r.line for r in rows if r.team.lower() == key)
-                problems.append(Problem(line, f"{team.name}: {breach.message}"))
-        if problems:
-            raise CsvImportError(problems)
+                problems.append(Problem(max(lines), f"{team.name}: {breach.message}"))
+        return problems
 
-    async def games(self, rows: Sequence[GameRow], league: LeagueSettings, *,
+    @staticmethod
+    def _same_names(rosters: dict[int, dict[object, tuple[str, int | None]]], teams: dict[str, Team]) -> list[str]:
+        """Two players of one name on a team are allowed (they are told apart by Discord id), but a
+        row pasted twice with a new id looks the same: worth a look, not a refusal."""
+        names = {t.id: t.name for t in teams.values()}
+        warnings = []
+        for team_id, roster in rosters.items():
+            by_name: dict[str, list[int | None]] = defaultdict(list)
+            shown: dict[str, str] = {}
+            for name, line in roster.values():
+                by_name[name.casefold()].append(line)
+                shown.setdefault(name.casefold(), name)
+            for folded, lines in by_name.items():
+                in_file = sorted(line for line in lines if line is not None)
+                if len(lines) < 2 or not in_file:
+                    continue
+                where = f"lines {', '.join(map(str, in_file))}" if len(in_file) > 1 else f"line {in_file[0]}"
+                stored = len(lines) - len(in_file)
+                also = f", {stored} already on the roster" if stored else ""
+                warnings.append(f"line {in_file[-1]}: {names.get(team_id, '?')} has {len(lines)} players named "
+                                f"{shown[folded]!r} ({where}{also}); imported, each with their own Discord id")
+        return sorted(warnings, key=lambda w: int(w.split(":")[0].removeprefix("line ")))
+
+    async def games(self, parsed: Parsed[GameRow], league: LeagueSettings, *,
                     now: datetime | None = None) -> ImportReport:
         """The file is checked and worked out before the write lock is taken; the games then go in
         whole or not at all, in one transaction of batched statements, and the new games'
@@ -181,11 +236,11 @@ class Importer:
         now = now or datetime.now(UTC)
         async with self.sessions() as session:
             seen = await read_schedule(session, league.key)
-        plan = await asyncio.to_thread(plan_schedule, rows, seen, league, now)
+        plan = await asyncio.to_thread(plan_schedule, parsed, seen, league, now)
         async with self.sessions.begin() as session:
             current = await read_schedule(session, league.key)
             if current != seen:  # someone changed the schedule meanwhile: plan on what is there now
-                plan = await asyncio.to_thread(plan_schedule, rows, current, league, now)
+                plan = await asyncio.to_thread(plan_schedule, parsed, current, league, now)
             created = await self._write_schedule(session, plan, league, now)
         unplanned = created + plan.unplanned
         for start in range(0, len(unplanned), PLAN_GAMES):
@@ -219,14 +274,3 @@ class Importer:
                 Game.id.in_(changed_ids[start:start + BATCH_ROWS])))).unique().all()
             await plan_games(session, league, moved, now)
         return created
-
-    @staticmethod
-    async def _teams_or_fail(session: AsyncSession, league_id: int,
-                             wanted: list[tuple[int, str]]) -> dict[str, Team]:
-        teams = {t.name.lower(): t for t in (await session.scalars(
-            select(Team).where(Team.league_id == league_id))).all()}
-        problems = [Problem(line, f"unknown team {name!r} (import teams first)")
-                    for line, name in wanted if name.lower() not in teams]
-        if problems:
-            raise CsvImportError(problems)
-        return teams

@@ -7,6 +7,8 @@ import csv
 import io
 from dataclasses import dataclass
 
+from bot.imports.csv_rows import COLUMNS, sniff
+
 ID_COLUMN = "discord_id"
 
 
@@ -25,7 +27,9 @@ def is_id(cell: str) -> bool:
 
 def named_rows(text: str) -> list[tuple[int, str]]:
     """(line, name) for every row whose discord_id is a username (``@name`` or ``name``), not an id."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+    delimiter, skipped = sniff(text, COLUMNS["players"])
+    body = text.split("\n", skipped)[-1] if skipped else text
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
     header = [h.strip().lower() for h in next(reader, [])]
     if ID_COLUMN not in header:
         return []
@@ -34,21 +38,26 @@ def named_rows(text: str) -> list[tuple[int, str]]:
     for row in reader:
         cell = row[column].strip() if column < len(row) else ""
         if cell and not is_id(cell):
-            out.append((reader.line_num, cell.removeprefix("@").strip()))
+            out.append((skipped + reader.line_num, cell.removeprefix("@").strip()))
     return out
 
 
 def with_ids(text: str, ids: dict[int, int]) -> str:
-    """The same file, each named row's discord_id replaced by its id (by line number)."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+    """The same file, each named row's discord_id replaced by its id (by line number), written with
+    the file's own delimiter and the lines above its header kept, so line numbers still agree."""
+    delimiter, skipped = sniff(text, COLUMNS["players"])
+    parts = text.split("\n", skipped)
+    body = parts[-1] if skipped else text
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    out.write("".join(f"{p}\n" for p in parts[:skipped]))
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
     header = next(reader, [])
     writer.writerow(header)
     column = [h.strip().lower() for h in header].index(ID_COLUMN)
     for row in reader:
-        if reader.line_num in ids and column < len(row):
-            row[column] = str(ids[reader.line_num])
+        if skipped + reader.line_num in ids and column < len(row):
+            row[column] = str(ids[skipped + reader.line_num])
         writer.writerow(row)
     return out.getvalue()
 

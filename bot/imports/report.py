@@ -1,8 +1,10 @@
-"""What an import did, counted by row."""
+"""What an import did, counted by row, with what the commissioner should look at."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from bot.imports.csv_rows import DELIMITERS
 
 
 @dataclass
@@ -12,10 +14,18 @@ class ImportReport:
     updated: int = 0
     unchanged: int = 0
     notes: list[str] = field(default_factory=list)
+    # The delimiter the file was read with: named when it isn't the comma, so a file Excel saved
+    # with semicolons is seen to have been read as such.
+    delimiter: str = ","
+    # Imported, but probably not what was meant ("line 5: two players named Al Roy on Hawks").
+    warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (f"{self.kind}: {self.created} created, {self.updated} updated, "
-                f"{self.unchanged} unchanged")
+        """One line of counts, then a line per warning."""
+        read_as = f" (read as {DELIMITERS[self.delimiter]}-separated)" if self.delimiter != "," else ""
+        counts = (f"{self.kind}: {self.created} created, {self.updated} updated, "
+                  f"{self.unchanged} unchanged{read_as}")
+        return "\n".join([counts, *(f"warning: {w}" for w in self.warnings)])
 
     def count(self, created: bool, changed: bool) -> None:
         if created:

@@ -9,7 +9,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.errors import UserFacingError
-from bot.imports.csv_rows import CsvImportError, Problem, parse_results
+from bot.imports.csv_rows import CsvImportError, Problem, read_results
+from bot.imports.names import unknown_game
 from bot.imports.report import ImportReport
 from bot.services.results import ResultHook, Score, check_score, forfeit_score, record, result_for, score_of
 from bot.settings import LeagueSettings
@@ -23,24 +24,27 @@ async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, 
     Unknown game ids, games not played yet, cancelled games and results the league's rules don't allow
     are reported with their line numbers (CsvImportError) and nothing is imported.
     """
-    rows = parse_results(text)
-    report = ImportReport("results")
+    parsed = read_results(text)
+    rows = parsed.rows
+    report = ImportReport("results", delimiter=parsed.delimiter)
     rules = league.rules
     async with sessions.begin() as session:
         league_id = await session.scalar(select(League.id).where(League.key == league.key))
         games: dict[str, Game] = {}
+        codes_known: list[str] = []
         if league_id is not None:
             codes = [r.code for r in rows]
             games = {g.code: g for g in (await session.scalars(  # locked in one order: no deadlock
                 select(Game).where(Game.league_id == league_id, Game.code.in_(codes)).order_by(Game.id)
                 .with_for_update(of=Game))).all()}
-        problems: list[Problem] = []
+            if len(games) < len(rows):  # an unknown id: what might have been meant
+                codes_known = list((await session.scalars(select(Game.code).where(Game.league_id == league_id))).all())
+        problems: list[Problem] = list(parsed.problems)
         planned: list[tuple[int, Game, Score]] = []
         for r in rows:
             game = games.get(r.code)
             if game is None:
-                problems.append(Problem(r.line, f"unknown game_id {r.code!r} (no such game in league {league.key}; "
-                                                "import games first)"))
+                problems.append(Problem(r.line, unknown_game(r.code, codes_known, league.key)))
                 continue
             if game.status == "cancelled":
                 problems.append(Problem(r.line, f"game {r.code} was cancelled: it can't have a result"))

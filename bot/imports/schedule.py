@@ -8,15 +8,17 @@ reads the schedule again under the write lock and plans again if it changed in b
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.imports.csv_rows import CsvImportError, GameRow, Problem
+from bot.imports.csv_rows import CsvImportError, GameRow, Parsed, Problem
+from bot.imports.names import unknown_team
 from bot.imports.report import ImportReport
 from bot.settings import LeagueSettings
 from storage.models import Game, League, OutboxMessage, Team
@@ -92,16 +94,19 @@ async def read_schedule(session: AsyncSession, league_key: str) -> Schedule:
     return Schedule(league_id, teams, games, planned)
 
 
-def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSettings,
+def plan_schedule(parsed: Parsed[GameRow], schedule: Schedule, league: LeagueSettings,
                   now: datetime) -> SchedulePlan:
-    """Which games to insert and which to change; every problem at once (nothing is written)."""
+    """Which games to insert and which to change; every problem of the file at once, its format's
+    included (nothing is written)."""
     teams = schedule.teams
-    problems = [Problem(r.line, f"unknown team {name!r} (import teams first)")
-                for r in rows for name in (r.home, r.away) if name.lower() not in teams]
-    if problems:
-        raise CsvImportError(problems)
+    known = [name for _, name in teams.values()]
+    problems = list(parsed.problems)
+    problems += [Problem(r.line, unknown_team(name, known, league.key))
+                 for r in parsed.rows for name in dict.fromkeys((r.home, r.away)) if name.lower() not in teams]
+    rows = [r for r in parsed.rows if r.home.lower() in teams and r.away.lower() in teams]
     names = {team_id: name for team_id, name in teams.values()}
-    plan = SchedulePlan()
+    problems += double_bookings(rows, schedule, names, league)
+    plan = SchedulePlan(report=ImportReport("games", delimiter=parsed.delimiter))
     for r in rows:
         home, away = teams[r.home.lower()][0], teams[r.away.lower()][0]
         wanted = (home, away, r.starts_at, r.venue, r.kind)
@@ -133,3 +138,48 @@ def plan_schedule(rows: Sequence[GameRow], schedule: Schedule, league: LeagueSet
     if problems:
         raise CsvImportError(problems)
     return plan
+
+
+def double_bookings(rows: Sequence[GameRow], schedule: Schedule, names: dict[int, str],
+                    league: LeagueSettings) -> list[Problem]:
+    """A team can't play two games at once: two games of one team starting less than regulation
+    time apart (the shortest a game can last, so a clash is certain, never guessed) are refused
+    on the later line; the same pairing at the same time twice under two ids is named as such.
+
+    The schedule is taken as it will be once the file is in: the file's rows replace the stored
+    games of the same id, and cancelled games take no time."""
+    length = timedelta(minutes=league.rules.game_format.regulation_minutes)
+    games: dict[str, tuple[int | None, int, int, datetime]] = {
+        code: (None, g.home_team_id, g.away_team_id, g.starts_at)
+        for code, g in schedule.games.items() if g.status != "cancelled"}
+    for r in rows:
+        games[r.code] = (r.line, schedule.teams[r.home.lower()][0], schedule.teams[r.away.lower()][0], r.starts_at)
+    by_team: dict[int, list[tuple[datetime, str]]] = {}
+    for code, (_, home, away, starts) in games.items():
+        for team in (home, away):
+            by_team.setdefault(team, []).append((starts, code))
+    problems: dict[tuple[int, str], Problem] = {}
+    tz = league.timezone
+    for team, played in by_team.items():
+        played.sort()
+        for (start_a, a), (start_b, b) in itertools.pairwise(played):
+            if start_b - start_a >= length:
+                continue
+            line_a, line_b = games[a][0], games[b][0]
+            if line_a is None and line_b is None:
+                continue  # already stored so: not this file's doing
+            later, other = (b, a) if line_b is not None and (line_a is None or line_b > line_a) else (a, b)
+            line = games[later][0] or 0
+            where = f"line {games[other][0]}" if games[other][0] is not None else "already scheduled"
+            same = games[a][1:3] in (games[b][1:3], games[b][2:0:-1]) and start_a == start_b
+            when = games[later][3].astimezone(tz).strftime("%Y-%m-%d %H:%M")
+            if same:
+                message = (f"{later} is the same game as {other} ({where}): "
+                           f"{names[games[later][1]]} vs {names[games[later][2]]} at {when}")
+                problems.setdefault((line, later + other), Problem(line, message))
+            else:
+                other_when = games[other][3].astimezone(tz).strftime("%H:%M")
+                message = (f"{names[team]} would play two games at once: {later} at {when} and {other} at "
+                           f"{other_when} ({where}); a game lasts at least {length.seconds // 60} minutes")
+                problems.setdefault((line, later + other), Problem(line, message))
+    return list(problems.values())

@@ -7,7 +7,7 @@ playoffs, so it comes in two sets of fields; `overtime_for(kind)` picks one for 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 GameKind = Literal["regular", "seeding", "playoff"]
@@ -29,10 +29,26 @@ class Overtime:
 
 
 @dataclass(frozen=True)
+class GameFormatCitations:
+    """Where each part of the game's shape comes from ("" when the rulebook is silent)."""
+
+    period: str = ""
+    clock: str = ""
+    intermission: str = ""
+    regular_overtime: str = ""
+    regular_shootout: str = ""
+    playoff_overtime: str = ""
+    playoff_shootout: str = ""
+    timeout: str = ""
+
+
+@dataclass(frozen=True)
 class GameFormat:
     """How a game is played: the clock, overtime and timeouts."""
 
+    # Periods (or halves) of regulation play.
     periods: int
+    # Minutes of each period or half.
     period_minutes: int
     # The clock runs through stoppages; None = the rulebook does not say.
     running_clock: bool | None
@@ -40,21 +56,32 @@ class GameFormat:
     stopped_clock_final_minutes: int | None
     # Longest break between periods (and before overtime); None = not set.
     intermission_minutes: int | None
+    # Overtime periods after a tie in a regular-season (or seeding) game; 0 = no overtime.
     regular_overtime_periods: int
+    # Minutes of each regular-season overtime period.
     regular_overtime_minutes: int
+    # Regular-season overtime ends at the first goal (else it is played in full).
     regular_overtime_sudden_death: bool
+    # A regular-season game still tied after overtime goes to a shootout (else the tie stands).
     regular_shootout: bool
+    # Overtime periods after a tie in a playoff game; 0 = no overtime.
     playoff_overtime_periods: int
+    # Minutes of each playoff overtime period.
     playoff_overtime_minutes: int
+    # Playoff overtime ends at the first goal (else it is played in full).
     playoff_overtime_sudden_death: bool
+    # A playoff game still tied after overtime goes to a shootout.
     playoff_shootout: bool
     # Timeouts per team per game; 0 = none.
     timeouts_per_game: int
     # Most timeouts per team in one period; None = no per-period limit.
     timeouts_per_period: int | None
+    # Length of a timeout in seconds; None = not set.
     timeout_seconds: int | None
     # Extra timeouts per team in playoff overtime.
     playoff_overtime_timeouts: int
+    # Rulebook citations for the settings above.
+    game_format_citations: GameFormatCitations = field(default_factory=GameFormatCitations)
 
     def __post_init__(self) -> None:
         for key in (
@@ -122,6 +149,16 @@ GAME_FORMAT_PRESETS: dict[str, GameFormat] = {
         timeouts_per_period=None,
         timeout_seconds=30,
         playoff_overtime_timeouts=0,
+        game_format_citations=GameFormatCitations(
+            period="Co-ed rules: Game Structure",
+            clock="Co-ed rules: Game Structure",
+            intermission="Co-ed rules: Game Structure",
+            regular_overtime="Co-ed rules: Overtime",
+            regular_shootout="Co-ed rules: Overtime",
+            playoff_overtime="Co-ed rules: Overtime",
+            playoff_shootout="Co-ed rules: Overtime",
+            timeout="Co-ed rules: Game Structure",
+        ),
     ),
     "youth-ball-hockey": GameFormat(
         # Youth 2.5 (junior), 2.6 (senior) — three 15-minute periods, stoppage time only in the
@@ -149,6 +186,16 @@ GAME_FORMAT_PRESETS: dict[str, GameFormat] = {
         timeouts_per_period=1,
         timeout_seconds=30,
         playoff_overtime_timeouts=1,
+        game_format_citations=GameFormatCitations(
+            period="Youth 2.5, 2.6",
+            clock="Youth 2.5, 2.6",
+            intermission="Youth 2.11",
+            regular_overtime="Youth 2.13A",
+            regular_shootout="Youth 2.13A",
+            playoff_overtime="Youth 1.19, 2.10",
+            playoff_shootout="Youth 2.13B",
+            timeout="Youth 2.10",
+        ),
     ),
     "indoor-soccer": GameFormat(
         # Indoor soccer rules: Game — two 25-minute halves; the clock is not described.
@@ -174,5 +221,13 @@ GAME_FORMAT_PRESETS: dict[str, GameFormat] = {
         timeouts_per_period=None,
         timeout_seconds=None,
         playoff_overtime_timeouts=0,
+        game_format_citations=GameFormatCitations(
+            period="Indoor soccer rules: Game",
+            intermission="Indoor soccer rules: Game",
+            regular_overtime="Indoor soccer rules: Overtime",
+            regular_shootout="Indoor soccer rules: Overtime",
+            playoff_overtime="Indoor soccer rules: Overtime",
+            playoff_shootout="Indoor soccer rules: Overtime",
+        ),
     ),
 }

@@ -117,12 +117,38 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("junior", "younger", "kid"),
     ("twice", "two times", "again", "repeat", "more than once", "more than one"),
     ("back pass", "pass back", "footed by a teammate"),
+    ("eligible", "eligibility", "qualify", "qualifies", "qualified"),
+    ("ends in a tie", "finishes in a tie", "ends tied", "tied at the end", "tied after regulation",
+     "ends in a draw"),
     ("mid season", "midseason", "during the season", "after the season has begun"),
 )
 
 # One-way: asking this suggests the rulebook words on the right (how players ask vs how rules say).
 ALIASES: dict[str, tuple[str, ...]] = {
     "how long": ("minute", "second", "length", "duration"),
+    # The game's shape: a game is as long as its periods or halves; a tie goes to overtime.
+    "how long is game": ("period", "half", "minute", "game"),
+    "how long is match": ("period", "half", "minute", "game"),
+    "how long are games": ("period", "half", "minute", "game"),
+    "how long does game last": ("period", "half", "minute", "game"),
+    "how long do games last": ("period", "half", "minute", "game"),
+    "game length": ("period", "half", "minute", "game"),
+    "length of game": ("period", "half", "minute", "game"),
+    "how many minutes is game": ("period", "half", "minute", "game"),
+    "how many minutes in game": ("period", "half", "minute", "game"),
+    "how long is period": ("period", "half", "minute", "game"),
+    "how long is each period": ("period", "half", "minute", "game"),
+    "how long are periods": ("period", "half", "minute", "game"),
+    "how many periods": ("period", "half", "consist"),
+    "how many halves": ("half", "period", "consist"),
+    "what happens in tie": ("overtime", "shootout", "tie"),
+    "what if tie": ("overtime", "shootout", "tie"),
+    "tie": ("overtime", "shootout"),
+    "ends in a tie": ("overtime", "shootout"),
+    "is there overtime": ("overtime", "tie"),
+    "play in playoffs": ("playoff", "qualify"),
+    "make playoffs": ("playoff", "qualify"),
+    "missed games": ("absent", "qualify"),
     "how old": ("age", "eligible", "eligibility"),
     "how big": ("size", "feet", "regulation"),
     "size": ("feet", "foot", "radius", "dimension", "regulation", "limited"),
@@ -144,6 +170,11 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 # fmt: on
+
+# An alias that opens with one of these is a way of asking ("how long", "what happens in tie"): its
+# own words are not looked for in the rulebook, only what it points to ("long" found "Long-Term
+# Injury" for "how long is a game").
+QUESTION_OPENERS = frozenset({"how", "what", "is", "are", "can", "does", "do"})
 
 STOPWORDS = _word_set(
     """

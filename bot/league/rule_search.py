@@ -24,6 +24,7 @@ from bot.league.rule_lexicon import (
     ALIASES,
     IRREGULAR_PLURALS,
     PHRASE_FILLERS,
+    QUESTION_OPENERS,
     SPELLINGS,
     STOPWORDS,
     SYNONYM_GROUPS,
@@ -117,7 +118,8 @@ def _build_lexicon() -> dict[tuple[str, ...], tuple[_Alternative, ...]]:
                 add(key, _alternative(other, weight))
     for phrase, targets in ALIASES.items():
         key = tuple(_sequence(phrase))
-        if any(w not in STOPWORDS for w in _words(phrase)):
+        words = _words(phrase)
+        if words[0] not in QUESTION_OPENERS and any(w not in STOPWORDS for w in words):
             add(key, _alternative(phrase, 1.0, intact=False))
         for target in targets:
             add(key, _alternative(target, ALIAS_WEIGHT))
@@ -125,6 +127,8 @@ def _build_lexicon() -> dict[tuple[str, ...], tuple[_Alternative, ...]]:
 
 
 _LEXICON = _build_lexicon()
+# Lexicon keys that are ways of asking ("how long is game"): their words are no phrase to find intact.
+_ASKING = frozenset(tuple(_sequence(p)) for p in ALIASES if _words(p)[0] in QUESTION_OPENERS)
 _LEXICON_MAX_LEN = max(len(key) for key in _LEXICON)
 _LEXICON_WORDS = frozenset(w for phrases in (*SYNONYM_GROUPS, tuple(ALIASES)) for p in phrases for w in _words(p))
 _LEXICON_STEMS = frozenset(_stem(w) for w in _LEXICON_WORDS)
@@ -318,9 +322,12 @@ class RuleIndex:
                 corrected.append(fixed != word)
         stems = [_stem(w) for w in tokens]
         concepts: list[_Concept] = []
+        asking: set[int] = set()
         i = 0
         while i < len(tokens):
             step, concept = self._lexicon_match(stems, i)
+            if concept is not None and tuple(stems[i : i + step]) in _ASKING:
+                asking.update(range(i, i + step))
             if concept is None:
                 step, concept = self._compound_match(tokens, stems, i)
             if concept is None and stems[i] not in _STOP_STEMS and tokens[i] not in STOPWORDS:
@@ -334,7 +341,8 @@ class RuleIndex:
             stem = _stem(re.sub(r"[-‐–]", "", compound))
             if stem in self._postings:
                 concepts.append((_Alternative((stem,), (stem,), 1.0),))
-        phrases = [(a, b) for a, b in itertools.pairwise(stems) if a not in _STOP_STEMS or b not in _STOP_STEMS]
+        phrases = [(a, b) for k, (a, b) in enumerate(itertools.pairwise(stems))
+                   if (a not in _STOP_STEMS or b not in _STOP_STEMS) and not {k, k + 1} <= asking]
         return concepts, phrases
 
     def _lexicon_match(self, stems: list[str], i: int) -> tuple[int, _Concept | None]:

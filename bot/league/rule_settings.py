@@ -53,11 +53,35 @@ def _comments(cls: type) -> dict[str, str]:
     return out
 
 
+# Settings whose citation's name isn't part of their own: the citation that covers them.
+CITED_BY: dict[str, str] = {
+    "plays_short_when_short_of_women": "women_nonbinary",
+    "forfeit_after_minutes": "start",
+    "shootout_initial_shooters_playoff": "initial_playoff",
+    "shootout_block_size": "women_blocks",
+    "shootout_min_women_per_block": "women_blocks",
+    "shootout_match_smaller_team": "eligibility",
+    "shootout_only_players_on_floor": "eligibility",
+    "shootout_goalies_may_shoot": "eligibility",
+    "shootout_goalie_may_change": "goalie_change",
+    "shootout_alternating": "initial",
+    "discipline_minors_per_double_minor": "game_misconduct_after_minors",
+    "suspensions_carry_into_playoffs": "serving",
+    "suspensions_carry_into_next_season": "serving",
+    "trade_deadline_week": "trades",
+    "trade_notice_hours": "trades",
+}
+# Settings no rulebook speaks to: how the bot works for the league (docs/settings.md says so).
+LEAGUE_SETTINGS = frozenset({"default_nudge_offsets", "game_reminder_offsets", "captain_alert_lead_times"})
+
+
 def _citation(section_rules: Any, key: str) -> str:
     cites = next((getattr(section_rules, f.name) for f in dataclasses.fields(section_rules)
                   if f.name.endswith("citations")), None)
     if cites is None or not dataclasses.is_dataclass(cites):
         return ""
+    if key in CITED_BY:
+        return str(getattr(cites, CITED_BY[key], ""))
     names = sorted((f.name for f in dataclasses.fields(cites) if f.name in key), key=len, reverse=True)
     return getattr(cites, names[0]) if names else ""
 

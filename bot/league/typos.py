@@ -50,3 +50,29 @@ def closest(word: str, candidates: Sequence[str], max_distance: int) -> str | No
                 break
             limit = distance - 1  # from now on only a strictly closer word replaces it
     return best
+
+
+def did_you_mean(name: str, known: Sequence[str]) -> str | None:
+    """The known name ``name`` was probably meant to be, as it is spelled there, or None.
+
+    For names a commissioner types into a file (teams, divisions, game ids): any case, and a slip
+    of one edit (two for names of eight letters or more). A name of one or two characters has too
+    many neighbours ("G7" is one edit from "G8"), so only its case is forgiven; and names that
+    differ only in their numbers ("G17" and "G18", "Hawks 1" and "Hawks 2") are different names.
+    """
+    folded = name.casefold()
+    spellings: dict[str, str] = {}
+    for candidate in known:
+        spellings.setdefault(candidate.casefold(), candidate)
+    if folded in spellings:
+        return spellings[folded]
+    if len(folded) < 3:
+        return None
+    letters = _without_digits(folded)
+    others = [c for c in spellings if _without_digits(c) != letters]
+    found = closest(folded, others, 1 if len(folded) < 8 else 2)
+    return spellings[found] if found is not None else None
+
+
+def _without_digits(text: str) -> str:
+    return "".join(ch for ch in text if not ch.isdigit())

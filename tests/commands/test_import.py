@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from storage.models import CheckIn, Game
 from tests.conftest import SampleLeague
-from tests.harness import Attachment, Harness, Reply
+from tests.harness import Attachment, Harness, Member, Reply
 from tests.reliability.snapshot import changed_tables, snapshot
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -46,12 +46,16 @@ async def test_a_captain_cannot_import(harness: Harness, league: SampleLeague) -
 
 
 def season(rows: int, *, unknown_team_last: bool = False) -> bytes:
-    """``rows`` games of the sample teams from February 2030 on, twenty a day."""
+    """``rows`` games of the sample teams from February 2030 on, two an hour from 18:00 to 21:00
+    (a round robin: nobody plays twice at once)."""
     teams = ("Hawks", "Owls", "Bears", "Wolves")
+    rounds = (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2)))
     lines = ["game_id,starts_at,home,away,venue,kind"]
     for i in range(rows):
-        home, away = teams[i % 4], teams[(i % 4 + 1 + i // 4 % 3) % 4]
-        lines.append(f"B{i:05d},{date(2030, 2, 1) + timedelta(days=i // 20)} {18 + i % 4}:00,{home},{away},Rink,")
+        slot = i // 2
+        home, away = rounds[slot % 3][i % 2]
+        lines.append(f"B{i:05d},{date(2030, 2, 1) + timedelta(days=slot // 4)} {18 + slot % 4}:00,"
+                     f"{teams[home]},{teams[away]},Rink,")
     if unknown_team_last:
         lines[-1] = f"B{rows - 1:05d},2030-02-01 18:00,Penguins,Owls,Rink,"
     return ("\n".join(lines) + "\n").encode()
@@ -104,3 +108,27 @@ async def test_a_large_import_does_not_freeze_the_bot(harness: Harness, league: 
     async with harness.bot.sessions() as s:
         assert await s.scalar(select(func.count()).select_from(Game)) == 6 + LARGE
         assert (await s.scalars(select(CheckIn.status))).all() == [last]
+
+
+async def test_a_semicolon_file_with_usernames_imports_and_warnings_are_shown(harness: Harness,
+                                                                             league: SampleLeague) -> None:
+    """Excel in many locales writes semicolons; the answer says how the file was read, and a
+    second player of one name on a team is imported with a warning."""
+    harness.join(Member(id=900_000_000_000_000_001, name="alice.h"), harness.default_guild or 0)
+    csv = b"discord_id;name;team;position;gender\n@alice.h;Alice Hart;Hawks;G;F\n"
+    reply = await harness.slash("/import players", as_=league.commissioner(), file=Attachment("p.csv", csv))
+    assert reply.ephemeral
+    assert reply.text.splitlines() == [
+        "p.csv: players: 1 created, 0 updated, 0 unchanged (read as semicolon-separated).",
+        "• warning: line 2: Hawks has 2 players named 'Alice Hart' (line 2, 1 already on the roster); imported, "
+        "each with their own Discord id"]
+
+
+def test_each_import_command_names_the_columns_the_importer_reads(harness: Harness) -> None:
+    """The slash descriptions are written out by hand: they must say what the importer reads."""
+    from bot.imports.csv_rows import COLUMNS
+
+    group = harness.bot.tree.get_command("import")
+    assert group is not None
+    for command in group.walk_commands():  # type: ignore[union-attr]
+        assert f"({COLUMNS[command.name].header()})" in command.description

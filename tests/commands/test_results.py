@@ -242,7 +242,7 @@ async def test_youth_forfeit_is_5_0_and_costs_a_point(harness: Harness, league: 
         assert row is not None
         assert (row.home_score, row.away_score, row.decided, row.forfeit_team.name, row.penalty_waived) == (
             5, 0, "forfeit", "Owls", False)
-    table = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="North")
+    table = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="senior")
     lines = table.text.splitlines()
     assert any(line.split()[:2] == ["1", "Hawks"] and line.split()[-1] == "2" for line in lines)
     assert any(line.split()[:2] == ["2", "Owls"] and line.split()[-1] == "-1" for line in lines)
@@ -251,7 +251,7 @@ async def test_youth_forfeit_is_5_0_and_costs_a_point(harness: Harness, league: 
     fixed = await harness.slash("/result fix", as_=league.commissioner(), game="G1", waive_penalty=True,
                                 reason="appeal upheld: holiday weekend")
     assert "costs no standings point" in fixed.content
-    table = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="North")
+    table = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="senior")
     assert any(line.split()[:2] == ["2", "Owls"] and line.split()[-1] == "0" for line in table.text.splitlines())
 
 

@@ -106,7 +106,7 @@ async def test_youth_standings_use_points_and_commissioner_adjustments(harness: 
     ref = league.referee()
     await harness.slash("/result enter", as_=ref, game="G1", home=2, away=2, decided="regulation")
     await harness.slash("/result enter", as_=ref, game="G3", home=3, away=1, decided="regulation")
-    reply = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="North")
+    reply = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="senior")
     assert table_lines(reply.text) == [["1", "Owls", "2", "1", "0", "1", "3"], ["2", "Hawks", "2", "0", "1", "1", "1"]]
 
     refused = await harness.slash("/standings adjust", as_=league.referee(), team="Owls", points=-3,
@@ -116,7 +116,7 @@ async def test_youth_standings_use_points_and_commissioner_adjustments(harness: 
                                    reason="rule 1.22: bench brawl")
     assert adjusted.ephemeral
     assert adjusted.content == "Owls: -3 standings points (rule 1.22: bench brawl). Net adjustment now -3."
-    reply = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="North")
+    reply = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="senior")
     assert table_lines(reply.text) == [["1", "Hawks", "2", "0", "1", "1", "1"], ["2", "Owls", "2", "1", "0", "1", "0"]]
     async with harness.bot.sessions() as s:
         assert await s.scalar(select(func.count()).select_from(StandingsAdjustment)) == 1
@@ -176,7 +176,7 @@ async def test_the_table_follows_every_write_that_changes_it(harness: Harness, l
     alice, ref = league.player("Alice Hart"), league.referee()
 
     async def north() -> list[str]:
-        text = (await harness.slash("/standings show", as_=alice, division="North")).text
+        text = (await harness.slash("/standings show", as_=alice, division="senior")).text
         return [name.rstrip("*") for name in order(text)]  # "*": a tie the rules could not settle yet
 
     harness.bot.clock.advance(days=14)  # type: ignore[attr-defined]
@@ -199,7 +199,7 @@ async def test_the_table_follows_every_write_that_changes_it(harness: Harness, l
         await other.dispose()
     assert await north() == ["Owls", "Hawks"]
 
-    await harness.bot.services.imports.importer.run("teams", b"team,division,captain_discord_ids\nHawks,South,\n",
+    await harness.bot.services.imports.importer.run("teams", b"team,division,captain_discord_ids\nHawks,junior,\n",
                                              harness.bot.settings.leagues[0], now=harness.bot.clock.now())
     assert await north() == ["Owls"]
 

@@ -7,6 +7,7 @@ Citations are the ones `bot.league.rulebook.parse_rulebook` produces for the rea
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 # preset name -> rulebook file under ../shared/rulebooks
@@ -16,8 +17,10 @@ RULEBOOK_FILES: dict[str, str] = {
     "indoor-soccer": "indoor-soccer-league.txt",
 }
 
-# The shared folder sits next to the repository: <parent>/main (repo) and <parent>/shared.
-RULEBOOK_DIR = Path(__file__).resolve().parents[3] / "shared" / "rulebooks"
+# The shared folder sits next to the repository: <parent>/main (repo) and <parent>/shared; a checkout
+# elsewhere (a worktree) names it in SIDELINE_TEST_RULEBOOKS.
+RULEBOOK_DIR = Path(os.environ.get("SIDELINE_TEST_RULEBOOKS")
+                    or Path(__file__).resolve().parents[3] / "shared" / "rulebooks")
 
 COED = "coed-ball-hockey"
 YOUTH = "youth-ball-hockey"
@@ -165,4 +168,47 @@ HELD_OUT: list[tuple[str, str, str]] = [
     (SOCCER, "do guests have to pay", "Game"),
     (SOCCER, "can we play with 4", "Game"),
     (SOCCER, "can we sub after a goal", "Substitutions"),
+]
+
+# The game's shape (issue #23, item 6): length, periods or halves, overtime, ties, who plays in the
+# playoffs, asked of every rulebook that answers it. Unlike QUESTIONS these were tuned on: the
+# lexicon's game-shape aliases, the tie/overtime link and the rule that a way of asking ("how long",
+# "what happens in tie") is not itself looked for were made for them, so each must be answered
+# first. Where two sections answer equally (youth 2.5 junior and 2.6 senior games), either counts.
+# (The indoor soccer rulebook says nothing on who plays in the playoffs: no question for it.)
+YOUTH_GAME = ("2.5", "2.6")
+YOUTH_TIE = ("2.13A", "2.13B", "1.19")
+GAME_SHAPE: list[tuple[str, str, tuple[str, ...]]] = [
+    (COED, "how long is a game", ("Game Structure 3",)),
+    (COED, "how many minutes is a game", ("Game Structure 3",)),
+    (COED, "how many periods", ("Game Structure 3",)),
+    (COED, "how many halves are there", ("Game Structure 3",)),
+    (COED, "how long is each half", ("Game Structure 3",)),
+    (COED, "is there overtime", ("Overtime 1",)),
+    (COED, "do we play overtime", ("Overtime 1",)),
+    (COED, "how long is overtime", ("Overtime 1",)),
+    (COED, "what happens in a tie", ("Overtime 1",)),
+    (COED, "what if the game ends in a tie", ("Overtime 1",)),
+    (COED, "is there a shootout if we are tied", ("Overtime 2",)),
+    (COED, "can i play in the playoffs if i missed games", ("Game Structure 8",)),
+    (COED, "do all teams make the playoffs", ("Game Structure 8",)),
+    (YOUTH, "how long is a game", YOUTH_GAME),
+    (YOUTH, "how many minutes is a game", YOUTH_GAME),
+    (YOUTH, "how many periods", YOUTH_GAME),
+    (YOUTH, "how long is each period", YOUTH_GAME),
+    (YOUTH, "is there overtime", YOUTH_TIE),
+    (YOUTH, "what happens in a tie", YOUTH_TIE),
+    (YOUTH, "what if the game ends in a tie", YOUTH_TIE),
+    (YOUTH, "what happens if its a tie in the playoffs", ("1.19", "2.13B")),
+    (YOUTH, "how long is overtime", ("1.19",)),
+    (YOUTH, "can i play in the playoffs if i missed games", ("1.18",)),
+    (YOUTH, "do all teams make the playoffs", ("1.18",)),
+    (SOCCER, "how long is a game", ("Game",)),
+    (SOCCER, "how many minutes is a game", ("Game",)),
+    (SOCCER, "how many halves", ("Game",)),
+    (SOCCER, "how long is each half", ("Game",)),
+    (SOCCER, "is there overtime", ("Overtime",)),
+    (SOCCER, "what happens in a tie", ("Overtime",)),
+    (SOCCER, "what if the game ends in a tie", ("Overtime",)),
+    (SOCCER, "how long is overtime in the playoffs", ("Overtime",)),
 ]

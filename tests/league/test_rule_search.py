@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.league.rule_search import RuleIndex
 from bot.league.rulebook import parse_rulebook
-from tests.league.rule_questions import HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
+from tests.league.rule_questions import GAME_SHAPE, HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
 
 HIT_AT_1 = 0.85
 HIT_AT_3 = 0.95
@@ -83,6 +83,26 @@ def test_players_questions_find_the_right_rule(real: dict[str, RuleIndex]) -> No
     total = len(QUESTIONS)
     assert at_1 / total >= HIT_AT_1, misses
     assert at_3 / total >= HIT_AT_3, misses
+
+
+def test_questions_about_the_games_shape_find_the_section_first_in_every_rulebook(real: dict[str, RuleIndex]) -> None:
+    """How long a game is, its periods or halves, overtime, ties and the playoffs (issue #23): the
+    section that says so comes first, in each rulebook."""
+    assert {preset for preset, _, _ in GAME_SHAPE} == set(RULEBOOK_FILES)
+    misses = [(preset, question, accepted, top(real[preset], question))
+              for preset, question, accepted in GAME_SHAPE if top(real[preset], question) not in accepted]
+    assert misses == []
+    missing = [(p, c) for p, _, accepted in GAME_SHAPE for c in accepted if real[p].get(c) is None]
+    assert missing == []
+
+
+def test_a_way_of_asking_is_not_looked_for_in_the_rulebook(small: RuleIndex) -> None:
+    """"how long" asks for a length: "Long-Term Injury" is no answer to "how long is a game"."""
+    index = RuleIndex.build(parse_rulebook("Section 1 - League\n"
+                                           "1.16 - Long-Term Injury A player who misses games for a long time "
+                                           "is replaced.\n"
+                                           "2.5 - Games Games have three 15 minute periods.\n"))
+    assert top(index, "how long is a game") == "2.5"
 
 
 def test_heading_only_sections_are_not_search_results(real: dict[str, RuleIndex]) -> None:

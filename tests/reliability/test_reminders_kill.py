@@ -24,7 +24,7 @@ from bot.app import create_bot
 from bot.clock import FixedClock
 from storage.db import create_engine
 from storage.models import OutboxMessage
-from tests.conftest import DATA
+from tests.conftest import DATA, allow_double_booking
 from tests.harness import Harness
 from tests.reliability.reminders_kill_child import read_record, settings_for
 
@@ -90,7 +90,8 @@ async def kill_at_random(proc: asyncio.subprocess.Process, record: Path, rng: ra
     return False
 
 
-async def test_quick_restart_strands_nothing(db_url: str, tmp_path: Path) -> None:
+async def test_quick_restart_strands_nothing(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    allow_double_booking(monkeypatch)  # 150 games of three teams in an hour: a load, not a schedule
     record = tmp_path / "discord.jsonl"
     await prepare(db_url)
     rng = random.Random(20)

@@ -20,7 +20,7 @@ from bot.services import outbox
 from bot.settings import Settings
 from storage.db import create_engine
 from storage.models import CaptainAlert, OutboxMessage, RosterEntry, Team
-from tests.conftest import CHANNELS, SampleLeague, league_config, make_settings
+from tests.conftest import CHANNELS, SampleLeague, allow_double_booking, league_config, make_settings
 from tests.harness import Call, Fault, Harness
 
 TORONTO = ZoneInfo("America/Toronto")
@@ -368,6 +368,7 @@ class Stop(BaseException):
 
 async def test_500_reminders_with_stops_at_random_points_are_each_sent_once(
         db_url: str, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    allow_double_booking(monkeypatch)
     settings = bulk_settings(db_url)
     bot = create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)
     h = await Harness(bot).start()
@@ -506,11 +507,13 @@ def games_csv(games: dict[str, datetime]) -> bytes:
 
 
 async def test_past_reminders_do_not_all_arrive_at_once(
-        league: SampleLeague, clock: FixedClock, caplog: pytest.LogCaptureFixture) -> None:
+        league: SampleLeague, clock: FixedClock, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue #20 item 13: 150 games imported to start within the hour (and a few within a day or two):
     each team hears once per game now, the nearest reminder still meaningful; the rest is dropped
     with a log line. Captains' lineup checks likewise."""
     h = league.h
+    allow_double_booking(monkeypatch)
     caplog.set_level("INFO", logger="sideline.reminders")
     now = clock.now()
     games = {f"S{i}": now + timedelta(minutes=10 + i % 50) for i in range(150)}

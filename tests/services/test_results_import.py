@@ -113,7 +113,7 @@ async def test_an_imported_youth_forfeit_costs_a_point(harness: Harness, league:
     harness.bot.clock.advance(days=7)  # type: ignore[attr-defined]
     await run(harness, csv("G1,5,0,forfeit,,"))  # Owls (away) forfeit
     table = await StandingsService(harness.bot.sessions, harness.bot.clock).league_table(
-        harness.bot.settings.leagues[0], division="North")
+        harness.bot.settings.leagues[0], division="senior")  # the sample's North, in a youth league
     assert [(r.team, r.pts, r.gf, r.ga, r.forfeits) for r in table.rows] == [
         ("Hawks", 2, 5, 0, 0), ("Owls", -1, 0, 5, 1)]
 

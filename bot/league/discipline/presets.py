@@ -41,9 +41,11 @@ class DisciplineRules:
     discipline_minors_per_double_minor: int = 2
     # A major in the last this-many minutes ejects and suspends; None = no such rule.
     discipline_late_major_minutes: int | None = None
+    # Games of suspension for such a late major.
     discipline_late_major_suspension_games: int = 1
     # A 10-minute misconduct in the last this-many minutes ejects and suspends; None = no rule.
     discipline_late_misconduct_minutes: int | None = None
+    # Games of suspension for such a late misconduct.
     discipline_late_misconduct_suspension_games: int = 1
     # That late-misconduct suspension waits for the commissioner's review.
     discipline_late_misconduct_pending_review: bool = True

@@ -41,6 +41,7 @@ class ShootoutRules:
     # Co-ed "Shoot-Out Format past first 3 shooters": "For every 3 shooters after the initial 3, at
     # least 1 must be female or non-binary". Block size 0 = no blocks.
     shootout_block_size: int = 0
+    # Women/non-binary shooters required in each such block of shooters.
     shootout_min_women_per_block: int = 0
     # Co-ed: "all of your players have to shoot before you can repeat a player"; youth 2.14: "a
     # player cannot take more than one shot until all shooters on his team have shot"; indoor: the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeGuard
 
 Decided = Literal["regulation", "overtime", "shootout", "forfeit"]
@@ -45,6 +45,16 @@ def is_count(value: object) -> bool:
 
 
 @dataclass(frozen=True)
+class StandingsCitations:
+    """Where each standings rule comes from ("" when the rulebook is silent: a league setting)."""
+
+    points: str = ""
+    forfeit: str = ""
+    tiebreakers: str = ""
+    counted: str = ""
+
+
+@dataclass(frozen=True)
 class StandingsRules:
     """How a league turns results into a table. Built from a preset plus the league's overrides.
 
@@ -55,7 +65,9 @@ class StandingsRules:
     # Youth 1.10 / 2.13A: two points for a win, one for a tie, none for a loss. Indoor soccer
     # leaves points to the league (docs/product.md §2 default: 3-1-0).
     points_win: int = 2
+    # Points for a tie.
     points_tie: int = 1
+    # Points for a loss.
     points_loss: int = 0
     # An overtime or shootout loss. None (every shipped preset): it is an ordinary loss, counted
     # in ``l`` with ``points_loss`` (youth 1.10 "no points for a loss"; co-ed seeds by record, where
@@ -72,6 +84,8 @@ class StandingsRules:
     # Games that count: the regular season and co-ed seeding games ("Each team is guaranteed 2
     # games for seeding"); playoff games never change a table.
     standings_counted_kinds: tuple[str, ...] = ("regular", "seeding")
+    # Rulebook citations for the settings above.
+    standings_citations: StandingsCitations = field(default_factory=StandingsCitations)
 
     def __post_init__(self) -> None:
         # TOML gives lists; keep the dataclass hashable and immutable.
@@ -114,6 +128,8 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         points_loss=0,
         points_forfeit_penalty=0,
         standings_tiebreakers=("win_pct", "goals_for"),
+        standings_citations=StandingsCitations(tiebreakers="Co-ed rules: Game Structure",
+                                               counted="Co-ed rules: Game Structure"),
     ),
     # Youth league 2012-13: rule 1.10 (2-1-0), 1.11 (wins, head-to-head, goal differential
     # excluding shootout goals), 2.4 (forfeit 5-0 and minus one point, appealable), 2.14.
@@ -124,6 +140,8 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         points_forfeit_penalty=1,
         standings_forfeit_score=(5, 0),
         standings_tiebreakers=("points", "wins", "head_to_head", "goal_diff"),
+        standings_citations=StandingsCitations(points="Youth 1.10, 2.13A", forfeit="Youth 2.4",
+                                               tiebreakers="Youth 1.11", counted="Youth 1.10"),
     ),
     # Indoor soccer: the rulebook is silent on points and order; docs/product.md §2: points are a
     # setting (default 3-1-0), then goal differential, then goals scored. Regular-season games
@@ -134,5 +152,6 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         points_loss=0,
         points_forfeit_penalty=0,
         standings_tiebreakers=("points", "goal_diff", "goals_for"),
+        standings_citations=StandingsCitations(points="Indoor soccer rules: Overtime (ties stand)"),
     ),
 }
