@@ -102,7 +102,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         profile=ProfileService(sessions),
         relays=RelayService(sessions, clock),
         results=ResultService(sessions, clock, on_result=discipline.count_down),
-        roster=RosterService(sessions),
+        roster=RosterService(sessions, clock),
         rules=RulesLookupService(sessions, clock),
         schedule=ScheduleService(sessions, clock),
         setup=league_setup,

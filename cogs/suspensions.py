@@ -32,6 +32,10 @@ def suspension_text(line: SuspensionLine) -> str:
     when = f"through the game of {timestamp(line.through, 'f')}" if line.through else "not all its games are scheduled"
     text = (f"**#{line.id}** <@{line.player_discord_id}> {clean_user_text(line.player, 100)} "
             f"({clean_user_text(line.team, 100)}) · {left} · {when}")
+    if line.ahead:
+        text += "\n  Sits out: " + ", ".join(
+            f"{clean_user_text(g.code, 32)} ({clean_user_text(g.home, 40)} vs {clean_user_text(g.away, 40)}, "
+            f"{timestamp(g.starts_at, 'f')})" for g in line.ahead)
     d = line.details
     if d is not None:
         text += f"\n  Reason: {clean_user_text(d.reason, 300)}"

@@ -8,12 +8,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
+from bot.clock import Clock
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.lineup.check import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
-from storage.models import Player, RosterEntry
+from storage.models import Player, RosterDeparture, RosterEntry
 from storage.repos import core
 
 
@@ -42,8 +43,9 @@ class RosterChange:
 
 
 class RosterService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
+        self.clock = clock
 
     async def show(self, caller: Caller, team_name: str | None) -> RosterView:
         async with self.sessions() as session:
@@ -102,7 +104,7 @@ class RosterService:
             if breach is not None:
                 raise Conflict(f"{team.name} already has {size} players: {breach.message}")
             session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
-                                    position=position or "skater"))
+                                    position=position or "skater", added_at=self.clock.now()))
             return RosterChange(team.name, player.name, "added", size + 1, limit)
 
     async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
@@ -117,6 +119,9 @@ class RosterService:
                 raise NotFound(f"That player isn't on {team_name[:100]}.")
             require_captain_or_commissioner(caller, member, team)
             name = entry.player.name
+            # Kept, so that a suspension follows the player to their next team (youth 1.20.1).
+            session.add(RosterDeparture(league_id=caller.league_id, player_id=entry.player_id, team_id=team.id,
+                                        left_at=self.clock.now()))
             await session.delete(entry)
             await session.flush()
             size = await core.roster_size(session, caller.league_id, team.id)

@@ -7,12 +7,13 @@ from storage.models.core import (
     Game,
     League,
     Player,
+    RosterDeparture,
     RosterEntry,
     Team,
     TeamCaptain,
 )
 from storage.models.deadlines import CaptainAlert, Deadline
-from storage.models.discipline import Appeal, Penalty, Suspension
+from storage.models.discipline import Appeal, Penalty, Suspension, SuspensionReview
 from storage.models.outbox import OutboxMessage
 from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.results import PlayoffBracket, Result, ResultChange, StandingsAdjustment, StandingsPost
@@ -23,7 +24,7 @@ from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 __all__ = [
     "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game", "GenderAsk",
     "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
-    "Relay", "Result", "ResultChange", "RosterEntry", "RuleSection", "Rulebook", "SetupChange", "Shootout",
-    "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",
-    "Team", "TeamCaptain", "UTCDateTime", "utcnow",
+    "Relay", "Result", "ResultChange", "RosterDeparture", "RosterEntry", "RuleSection", "Rulebook", "SetupChange",
+    "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",
+    "SuspensionReview", "Team", "TeamCaptain", "UTCDateTime", "utcnow",
 ]

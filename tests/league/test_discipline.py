@@ -779,3 +779,42 @@ def test_rule_switched_on_by_override_is_cited_as_a_league_setting() -> None:
     assert outcome.game_misconduct and outcome.ejected
     assert all(c.citation for c in outcome.consequences)
     assert "league setting" in cites(outcome)
+
+
+# --- a suspension follows the person (youth 1.20.1) ------------------------------------------------
+def _at(day: int) -> datetime:
+    return datetime(2030, 1, day, tzinfo=UTC)
+
+
+def test_a_moved_player_was_on_the_old_team_until_she_left_and_on_the_new_one_after() -> None:
+    from bot.league.discipline.suspensions import Departure, RosterHistory
+
+    history = RosterHistory(departures=(Departure(1, _at(10)),), current_team_id=2, current_since=_at(10))
+    assert history.team_at(_at(9), issued_on=1) == 1
+    assert history.team_at(_at(11), issued_on=1) == 2
+
+
+def test_between_teams_a_player_is_on_none_and_off_every_roster_too() -> None:
+    from bot.league.discipline.suspensions import Departure, RosterHistory
+
+    history = RosterHistory(departures=(Departure(1, _at(10)),), current_team_id=2, current_since=_at(15))
+    assert history.team_at(_at(12), issued_on=1) is None
+    assert history.team_at(_at(16), issued_on=1) == 2
+    gone = RosterHistory(departures=(Departure(1, _at(10)),))
+    assert gone.team_at(_at(12), issued_on=1) is None and gone.team_at(_at(9), issued_on=1) == 1
+
+
+def test_with_no_history_kept_the_team_it_was_issued_on_counts_before_the_current_place() -> None:
+    from bot.league.discipline.suspensions import RosterHistory
+
+    history = RosterHistory(current_team_id=2, current_since=_at(15))
+    assert history.team_at(_at(12), issued_on=1) == 1
+    assert history.team_at(_at(16), issued_on=1) == 2
+
+
+def test_two_moves_are_followed_in_order() -> None:
+    from bot.league.discipline.suspensions import Departure, RosterHistory
+
+    history = RosterHistory(departures=(Departure(2, _at(20)), Departure(1, _at(10))), current_team_id=3,
+                            current_since=_at(20))
+    assert [history.team_at(_at(d), issued_on=1) for d in (5, 15, 25)] == [1, 2, 3]

@@ -1,0 +1,66 @@
+"""roster departures (so a suspension follows the player to a new team) and suspension reviews (youth 1.12)
+
+Both are new tables: no existing row changes.
+
+Revision ID: 70754c485415
+Revises: e02906626356
+Create Date: 2026-12-01 22:16:41.770344
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+
+revision = '70754c485415'
+down_revision = 'e02906626356'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table('roster_departures',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('league_id', sa.Integer(), nullable=False),
+    sa.Column('player_id', sa.Integer(), nullable=False),
+    sa.Column('team_id', sa.Integer(), nullable=False),
+    sa.Column('left_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['league_id'], ['leagues.id'], name=op.f('fk_roster_departures_league_id_leagues'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['player_id'], ['players.id'], name=op.f('fk_roster_departures_player_id_players'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['team_id'], ['teams.id'], name=op.f('fk_roster_departures_team_id_teams'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_roster_departures'))
+    )
+    with op.batch_alter_table('roster_departures', schema=None) as batch_op:
+        batch_op.create_index('ix_roster_departures_player', ['league_id', 'player_id', 'left_at'], unique=False)
+
+    op.create_table('suspension_reviews',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('league_id', sa.Integer(), nullable=False),
+    sa.Column('suspension_id', sa.Integer(), nullable=False),
+    sa.Column('action', sa.String(length=16), nullable=False),
+    sa.Column('games_before', sa.Integer(), nullable=False),
+    sa.Column('games_after', sa.Integer(), nullable=False),
+    sa.Column('note', sa.String(length=1000), nullable=False),
+    sa.Column('decided_by', sa.BigInteger(), nullable=False),
+    sa.Column('decided_at', sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("action IN ('confirm', 'set-games', 'lift')", name=op.f('ck_suspension_reviews_action')),
+    sa.ForeignKeyConstraint(['league_id'], ['leagues.id'], name=op.f('fk_suspension_reviews_league_id_leagues'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['suspension_id'], ['suspensions.id'], name=op.f('fk_suspension_reviews_suspension_id_suspensions'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_suspension_reviews')),
+    sa.UniqueConstraint('suspension_id', name=op.f('uq_suspension_reviews_suspension_id'))
+    )
+    with op.batch_alter_table('suspension_reviews', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_suspension_reviews_league_id'), ['league_id'], unique=False)
+
+
+
+def downgrade() -> None:
+    with op.batch_alter_table('suspension_reviews', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_suspension_reviews_league_id'))
+
+    op.drop_table('suspension_reviews')
+    with op.batch_alter_table('roster_departures', schema=None) as batch_op:
+        batch_op.drop_index('ix_roster_departures_player')
+
+    op.drop_table('roster_departures')
