@@ -19,6 +19,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
 from bot.services.discipline.core import Discipline
 from bot.services.discipline.penalties import PenaltyService
+from bot.services.discipline.reviews import SuspensionReviewService
 from bot.services.discipline.suspensions import SuspensionService
 from bot.services.games import GameService
 from bot.services.imports import ImportService
@@ -75,6 +76,7 @@ class Services:
     shootout_scoring: ShootoutScoringService
     standings: StandingsService
     suspensions: SuspensionService
+    suspension_reviews: SuspensionReviewService
     outbox_kinds: OutboxKinds
 
 
@@ -112,6 +114,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                                                 on_result=discipline.count_down),
         standings=StandingsService(sessions, clock),
         suspensions=SuspensionService(sessions, clock),
+        suspension_reviews=SuspensionReviewService(sessions, clock),
         outbox_kinds=OutboxKinds(
             renderers={
                 outbox.TEXT_KIND: outbox.render_text,

@@ -9,12 +9,12 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.league.discipline.appeals import APPEAL_OUTCOMES, AppealOutcome
 from bot.league.discipline.infractions import CATEGORIES, Category
+from bot.league.discipline.reviews import REVIEW_ACTIONS, ReviewAction
 from bot.league.discipline.suspensions import SuspensionStatus
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Player, Team
 
 SUSPENSION_STATUSES = ("active", "served", "overturned")
-REVIEW_ACTIONS = ("confirm", "set-games", "lift")
 
 
 class Penalty(Base):
@@ -124,7 +124,7 @@ class SuspensionReview(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     suspension_id: Mapped[int] = mapped_column(ForeignKey("suspensions.id", ondelete="CASCADE"))
-    action: Mapped[str] = mapped_column(String(16))
+    action: Mapped[ReviewAction] = mapped_column(String(16))
     games_before: Mapped[int]
     games_after: Mapped[int]
     note: Mapped[str] = mapped_column(String(1000), default="")

@@ -99,8 +99,9 @@ async def test_a_suspension_longer_than_a_referee_may_give_waits_for_review(
     omar = league.player("Omar Fox")
     reply = await harness.slash("/penalty", as_=league.referee(), game="G1", player=omar,
                                 infraction="referee_abuse_physical")
-    assert "pending the commissioners' review" in reply.content
-    assert await suspensions(harness) == [("Omar Fox", 15, "active", True)]
+    assert "pending the commissioners' review (15 asked)" in reply.content
+    # Youth 1.12: held at the referee's one game until a commissioner reviews the 15 (3.11 (4)).
+    assert await suspensions(harness) == [("Omar Fox", 1, "active", True)]
     await harness.bot.courier.deliver_due()
     (note,) = harness.discord.channel_messages(ADMIN)
     assert "For review" in note.content and "Omar Fox" in note.content

@@ -334,7 +334,7 @@ MIS = "misconduct_10"
             0,
             True,
             True,
-            15,
+            1,  # 15 games asked (3.11 (4)), held at the referee's 1 until reviewed (1.12)
             "Youth 3.11 (4)",
             id="3.11(4)-physical-ref-abuse-15-games",
         ),
@@ -417,8 +417,55 @@ def test_major_without_a_minute_says_the_late_rule_was_not_checked() -> None:
 def test_physical_referee_abuse_needs_the_commissioner() -> None:
     """Youth 3.11 (4): 15 games; 1.12: a referee alone suspends for at most one game."""
     outcome = youth("referee_abuse_physical")
-    assert outcome.suspension_games == 15 and outcome.pending_review
+    assert outcome.suspension_asked == 15 and outcome.pending_review
+    assert outcome.suspension_games == 1, "held at the referee's limit until the commissioner reviews it"
     assert "Youth 1.12" in cites(outcome)
+    assert any("held at 1 game" in c.text and "15 games asked" in c.text for c in outcome.consequences)
+
+
+def test_a_referees_own_suspension_over_the_limit_is_held_at_one_game_pending_review() -> None:
+    """Youth 1.12: suspensions up to one game by the referee; more is discussed with the commissioner."""
+    outcome = apply_penalty(YOUTH, PENALTY_CATALOGUES["youth-ball-hockey"], [], "roughing", 10, YOUTH_GAME,
+                            referee_games=3)
+    assert (outcome.suspension_asked, outcome.suspension_games, outcome.pending_review) == (3, 1, True)
+    one = apply_penalty(YOUTH, PENALTY_CATALOGUES["youth-ball-hockey"], [], "roughing", 10, YOUTH_GAME,
+                        referee_games=1)
+    assert (one.suspension_asked, one.suspension_games, one.pending_review) == (1, 1, False)
+    coed = apply_penalty(COED, PENALTY_CATALOGUES["coed-ball-hockey"], [], "hooking", 10, 40, referee_games=3)
+    assert coed.suspension_games == 3, "the co-ed rulebook sets no referee limit"
+
+
+@pytest.mark.parametrize(
+    ("action", "games", "after", "lifted"),
+    [("confirm", None, 1, False), ("set-games", 3, 3, False), ("lift", None, 0, True)],
+)
+def test_a_commissioners_review_confirms_sets_or_lifts(action: str, games: int | None, after: int,
+                                                        lifted: bool) -> None:
+    from bot.league.discipline.reviews import review_suspension
+
+    decision = review_suspension(YOUTH, current_games=1, pending=True, reviewed=False, action=action, games=games)
+    assert (decision.games_before, decision.games_after, decision.lifted) == (1, after, lifted)
+    assert decision.citation == "Youth 1.12"
+
+
+@pytest.mark.parametrize(
+    ("pending", "reviewed", "action", "games", "says"),
+    [
+        (True, True, "set-games", 1, "only an appeal's decision"),
+        (False, False, "confirm", None, "isn't waiting"),
+        (True, False, "set-games", None, "Give the number"),
+        (True, False, "set-games", 0, "1 to 100"),
+        (True, False, "lift", 2, "goes only with"),
+        (True, False, "shorten", None, "one of"),
+    ],
+)
+def test_a_review_that_cant_be_done_is_refused(pending: bool, reviewed: bool, action: str, games: int | None,
+                                               says: str) -> None:
+    from bot.league.discipline.reviews import review_suspension
+
+    with pytest.raises(DisciplineError) as info:
+        review_suspension(YOUTH, current_games=1, pending=pending, reviewed=reviewed, action=action, games=games)
+    assert says in str(info.value)
 
 
 @pytest.mark.parametrize(

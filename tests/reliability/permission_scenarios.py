@@ -260,6 +260,11 @@ SCENARIOS: dict[str, Scenario] = {
     "/standings adjust": Scenario(by("commissioner"), {"team": "Owls", "points": -3, "reason": "bench brawl"},
                                   "Owls: -3 standings points", ("standings_adjustments",)),
     "/standings post": Scenario(by("commissioner"), {}, "Posted the standings in", ("standings_posts",)),
+    "/suspension review": Scenario(
+        by("commissioner"), lambda lg: {"player": lg.player("Omar Fox"), "action": "set-games", "games": 3},
+        "set to 3 games on review", ("suspension_reviews", "suspensions"),
+        setup=(at(AFTER_G1), do("/penalty", referee, lambda lg: {"game": "G1", "player": lg.player("Omar Fox"),
+                                                                 "infraction": "tripping"}))),
     "/suspend": Scenario(by("commissioner"),
                          lambda lg: {"player": lg.player("Alice Hart"), "games": 2, "reason": "Slashing"},
                          "Suspension #", ("suspensions",)),

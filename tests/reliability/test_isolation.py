@@ -326,6 +326,12 @@ class IsolationWorld(World):
         await self.ok("/appeal file", hawks, suspension=carls, reason=f"{SECRET} appeal reason")
         await self.ok("/appeal file", self.alice, OTHER_GUILD, suspension=kofis,
                       reason="Second server appeal")
+        # Carl's suspension (a severe offence) waits for review: a commissioner confirms it (an audit row).
+        await self.ok("/suspension review", kay, player=s.player("Carl Diaz"), action="confirm",
+                      note=f"{SECRET} review note")
+        # Finn leaves Hawks and comes back: the roster's history is a league row too.
+        await self.ok("/roster remove", kay, player=s.player("Finn Cole"))
+        await self.ok("/roster add", kay, player=s.player("Finn Cole"), team="Hawks")
         await self.ok("/dispute file", hawks, game="G1", message=f"{SECRET} dispute message")
         await self.ok("/dispute file", self.alice, OTHER_GUILD, game="G1", message="Second server dispute")
         await self.ok("/standings adjust", kay, team="Owls", points=-1, reason=f"{SECRET} adjustment")
