@@ -1,4 +1,4 @@
-"""/bracket show|create|advance: the playoff bracket, seeded from the standings.
+"""/bracket show|create|seed|advance: the playoff bracket, seeded from the standings.
 
 Winners move on automatically when a playoff game's result is entered (see bot.services.playoffs);
 ``/bracket advance`` is the commissioners' manual override.
@@ -85,6 +85,18 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
         view = await self.service.create(self.bot.caller(interaction), teams, replace=replace)
         await interaction.response.send_message(embed=bracket_embed(view, f"Playoff bracket: {teams} teams seeded"),
                                                 ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="seed", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(teams="The teams level on every seeding criterion, best seed first, e.g. Owls, Hawks")
+    @app_commands.guild_only()
+    async def seed(self, interaction: discord.Interaction, teams: app_commands.Range[str, 3, 500]) -> None:
+        """Order teams level on every seeding criterion (commissioners)."""
+        done = await self.service.seed(self.bot.caller(interaction), teams)
+        if done.view is None:
+            await interaction.response.send_message(done.note, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        await interaction.response.send_message(done.note, embed=bracket_embed(done.view), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="advance", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(matchup="The matchup, e.g. R1-M2", winner="The team that won it")

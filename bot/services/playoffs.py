@@ -32,13 +32,14 @@ from bot.league.playoffs import (
     PlayoffError,
     advance,
     build_bracket,
+    check_seed_order,
     render_bracket,
-    seeds_from_standings,
+    settled_order,
 )
-from bot.league.standings.presets import TEAM_NAME_FALLBACK
-from bot.league.standings.table import compute_standings
+from bot.league.standings.presets import StandingsRules
+from bot.league.standings.table import StandingsRow, compute_standings
 from bot.services.standings import game_results, point_adjustments, team_divisions
-from storage.models import PlayoffBracket
+from storage.models import PlayoffBracket, PlayoffDisqualification, SeedingDecision, Team
 
 RENDER_WIDTH = 28
 
@@ -66,6 +67,12 @@ class BracketChange:
     matchup_id: str
     winner: str
     note: str
+
+
+@dataclass(frozen=True)
+class SeedingSet:
+    note: str
+    view: BracketView | None  # None: no bracket yet
 
 
 def rebuild(row: PlayoffBracket) -> Bracket:
@@ -132,6 +139,36 @@ async def advance_from_result(session: AsyncSession, league_id: int, game_code: 
     return advance_note(moved, matchup.matchup_id, winner)
 
 
+async def seeding_table(session: AsyncSession, caller: Caller, rules: StandingsRules) -> list[StandingsRow]:
+    """The seeding table of the teams in the draw: every team but those disqualified (youth 1.22)."""
+    out = set((await session.scalars(select(Team.name).join(
+        PlayoffDisqualification, PlayoffDisqualification.team_id == Team.id).where(
+        PlayoffDisqualification.league_id == caller.league_id))).all())
+    names = list(await team_divisions(session, caller.league_id))
+    table = compute_standings(rules, dict.fromkeys(names, SEEDING_TABLE), await game_results(session, caller.league_id),
+                              await point_adjustments(session, caller.league_id))
+    return [row for row in table if row.team not in out]  # their games still count for their opponents
+
+
+async def seed_orders(session: AsyncSession, league_id: int) -> list[list[str]]:
+    """The orders commissioners set for level teams (/bracket seed), oldest first, as team names."""
+    teams = dict((await session.execute(select(Team.id, Team.name).where(Team.league_id == league_id))).all())
+    rows = (await session.scalars(select(SeedingDecision).where(SeedingDecision.league_id == league_id)
+                                  .order_by(SeedingDecision.made_at, SeedingDecision.id))).all()
+    return [[teams[i] for i in r.team_ids if i in teams] for r in rows]
+
+
+async def settled_seeds(session: AsyncSession, league_id: int, table: list[StandingsRow], rules: StandingsRules,
+                        teams: int) -> tuple[list[str], tuple[str, ...]]:
+    """The top ``teams`` seeds, and a note for each group still level on every criterion."""
+    order, unsettled = settled_order(table, rules, await seed_orders(session, league_id))
+    seeds = order[:teams]
+    level = [g for g in unsettled if any(t in seeds for t in g)]
+    notes = tuple(f"Level on every seeding criterion, placed by name for now: {', '.join(g)}. Settle it with "
+                  f"/bracket seed teams:{', '.join(g)} (best seed first)." for g in level)
+    return seeds, notes
+
+
 class PlayoffService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
@@ -146,7 +183,8 @@ class PlayoffService:
             return view_of(row)
 
     async def create(self, caller: Caller, teams: int, *, replace: bool = False) -> BracketView:
-        """Seed the top ``teams`` of the standings (whole league, divisions ignored) into a straight bracket."""
+        """Seed the top ``teams`` of the standings (whole league, divisions ignored) into a straight bracket,
+        leaving disqualified teams out and level teams in the order a commissioner set (/bracket seed)."""
         caller.require(Role.COMMISSIONER)
         if isinstance(teams, bool) or not isinstance(teams, int) or not MIN_TEAMS <= teams <= MAX_TEAMS:
             raise InvalidInput(f"A bracket takes {MIN_TEAMS} to {MAX_TEAMS} teams.")
@@ -156,17 +194,11 @@ class PlayoffService:
             if row is not None and not replace:
                 raise Conflict(f"{caller.league.name} already has a bracket. Use replace:True to seed a new one "
                                "(the recorded playoff winners are dropped).")
-            names = list(await team_divisions(session, caller.league_id))
-            if len(names) < teams:
-                raise InvalidInput(f"{caller.league.name} has only {len(names)} teams; a bracket of {teams} "
-                                   "needs that many.")
-            table = compute_standings(rules, dict.fromkeys(names, SEEDING_TABLE),
-                                      await game_results(session, caller.league_id),
-                                      await point_adjustments(session, caller.league_id))
-            seeds = seeds_from_standings(table, teams)
-            level = [r.team for r in table[:teams] if r.tiebreak == TEAM_NAME_FALLBACK and r.gp > 0]
-            notes = (f"Level on every tiebreaker, seeded by name: {', '.join(level)}. Settle it with "
-                     "/standings adjust and recreate the bracket if needed.",) if level else ()
+            table = await seeding_table(session, caller, rules)
+            if len(table) < teams:
+                raise InvalidInput(f"{caller.league.name} has only {len(table)} teams in the draw (disqualified "
+                                   f"teams are left out); a bracket of {teams} needs that many.")
+            seeds, notes = await settled_seeds(session, caller.league_id, table, rules, teams)
             if row is None:
                 row = PlayoffBracket(league_id=caller.league_id, seeds=seeds, winners={}, created_by=caller.discord_id,
                                      created_at=now, updated_at=now)
@@ -176,6 +208,41 @@ class PlayoffService:
                     seeds, {}, caller.discord_id, now, now)
             await session.flush()
             return view_of(row, notes)
+
+    async def seed(self, caller: Caller, teams_text: str) -> SeedingSet:
+        """A commissioner sets the order of teams level on every seeding criterion (audited); the bracket
+        follows it at once when no playoff winner is recorded yet."""
+        caller.require(Role.COMMISSIONER)
+        rules, now = caller.league.rules.standings, self.clock.now()
+        wanted = [t.strip() for t in teams_text.split(",") if t.strip()]
+        async with self.sessions.begin() as session:
+            known = {n.casefold(): (i, n) for i, n in (await session.execute(
+                select(Team.id, Team.name).where(Team.league_id == caller.league_id))).all()}
+            missing = [w[:100] for w in wanted if w.casefold() not in known]
+            if missing:
+                raise NotFound(f"No team called {', '.join(missing)} in {caller.league.name}.")
+            picked = [known[w.casefold()] for w in wanted]
+            table = await seeding_table(session, caller, rules)
+            try:
+                check_seed_order(table, rules, [n for _, n in picked])
+            except PlayoffError as exc:
+                text = str(exc)
+                raise InvalidInput(f"{text[:1].upper()}{text[1:]}. Nothing was recorded.") from None
+            session.add(SeedingDecision(league_id=caller.league_id, team_ids=[i for i, _ in picked],
+                                        made_by=caller.discord_id, made_at=now))
+            await session.flush()
+            order = ", ".join(n for _, n in picked)
+            row = await bracket_row(session, caller.league_id)
+            if row is None:
+                return SeedingSet(f"Seeding order recorded: {order}. There's no bracket yet: /bracket create "
+                                  "applies it.", None)
+            if row.winners:
+                return SeedingSet(f"Seeding order recorded: {order}. The bracket already has playoff results: "
+                                  "recreate it with /bracket create replace:True to apply it.", view_of(row))
+            seeds, notes = await settled_seeds(session, caller.league_id, table, rules, len(row.seeds))
+            row.seeds, row.updated_at = seeds, now
+            await session.flush()
+            return SeedingSet(f"Seeding order recorded: {order}; the bracket is seeded again.", view_of(row, notes))
 
     async def advance(self, caller: Caller, matchup_id: str, winner: str) -> BracketChange:
         """A commissioner records a matchup's winner by hand."""

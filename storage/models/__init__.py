@@ -16,15 +16,24 @@ from storage.models.deadlines import CaptainAlert, Deadline
 from storage.models.discipline import Appeal, Penalty, Suspension, SuspensionReview
 from storage.models.outbox import OutboxMessage
 from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
-from storage.models.results import PlayoffBracket, Result, ResultChange, StandingsAdjustment, StandingsPost
+from storage.models.results import (
+    PlayoffBracket,
+    PlayoffDisqualification,
+    Result,
+    ResultChange,
+    SeedingDecision,
+    StandingsAdjustment,
+    StandingsPost,
+)
 from storage.models.rulebooks import Rulebook, RuleSection
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 
 __all__ = [
-    "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game", "GenderAsk",
-    "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
-    "Relay", "Result", "ResultChange", "RosterDeparture", "RosterEntry", "RuleSection", "Rulebook", "SetupChange",
-    "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",
-    "SuspensionReview", "Team", "TeamCaptain", "UTCDateTime", "utcnow",
+    "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game",
+    "GenderAsk", "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket",
+    "PlayoffDisqualification", "RefereeAssignment", "Relay", "Result", "ResultChange", "RosterDeparture",
+    "RosterEntry", "RuleSection", "Rulebook", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
+    "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension", "SuspensionReview", "Team",
+    "TeamCaptain", "UTCDateTime", "utcnow",
 ]

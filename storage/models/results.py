@@ -124,3 +124,31 @@ class PlayoffBracket(Base):
     created_by: Mapped[int | None] = mapped_column(Snowflake)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PlayoffDisqualification(Base):
+    """A team the commissioners disqualified from the playoffs (youth 1.22): left out of every draw."""
+
+    __tablename__ = "playoff_disqualifications"
+    __table_args__ = (UniqueConstraint("league_id", "team_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(300))
+    made_by: Mapped[int | None] = mapped_column(Snowflake)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SeedingDecision(Base):
+    """The order a commissioner set for teams level on every seeding criterion (`/bracket seed`): the audit,
+    and what every later draw applies to those teams while they stay level."""
+
+    __tablename__ = "seeding_decisions"
+    __table_args__ = (Index("ix_seeding_decisions_league", "league_id", "made_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    team_ids: Mapped[list[int]] = mapped_column(JSON)  # best seed first
+    made_by: Mapped[int | None] = mapped_column(Snowflake)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

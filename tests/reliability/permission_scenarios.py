@@ -193,6 +193,8 @@ SCENARIOS: dict[str, Scenario] = {
         by("commissioner"), {"matchup": "R1-M2", "winner": "Bears"}, "Bears win R1-M2", ("playoff_brackets",),
         setup=(*SEASON, do("/bracket create", commissioner, {"teams": 4}))),
     "/bracket create": Scenario(by("commissioner"), {"teams": 4}, "== Semifinals ==", ("playoff_brackets",)),
+    "/bracket seed": Scenario(by("commissioner"), {"teams": "Wolves, Owls, Hawks, Bears"}, "Seeding order recorded",
+                              ("seeding_decisions",)),
     "/deadline add": Scenario(
         by("commissioner"), {"name": "Team fees", "due": "2030-01-08 12:00", "audience": "team:Hawks"},
         "Added `#1` **Team fees**", ("deadlines",)),

@@ -337,6 +337,8 @@ class IsolationWorld(World):
         await self.ok("/standings adjust", kay, team="Owls", points=-1, reason=f"{SECRET} adjustment")
         await self.ok("/standings post", kay)
         await self.ok("/bracket create", kay, teams=4)
+        await self.ok("/bracket seed", kay, teams="Owls, Hawks")  # level on record and goals: an audited order
+        await self.ok("/standings adjust", kay, team="Wolves", reason=f"{SECRET} disqualified", disqualify=True)
         await self.ok("/bracket create", self.olga, OTHER_GUILD, teams=2)
         await bot.courier.deliver_due()
 

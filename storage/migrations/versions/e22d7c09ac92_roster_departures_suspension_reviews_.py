@@ -1,10 +1,12 @@
-"""roster departures (so a suspension follows the player to a new team) and suspension reviews (youth 1.12)
+"""roster departures, suspension reviews, playoff disqualifications and seeding decisions (issue #25)
 
-Both are new tables: no existing row changes.
+Roster departures let a suspension follow the player to a new team (youth 1.20.1); suspension reviews
+audit the commissioners' review (1.12); disqualifications (1.22) and seeding decisions settle the
+playoff draw. All are new tables: no existing row changes.
 
-Revision ID: 70754c485415
+Revision ID: e22d7c09ac92
 Revises: e02906626356
-Create Date: 2026-12-01 22:16:41.770344
+Create Date: 2026-12-01 22:32:00.786521
 """
 
 from __future__ import annotations
@@ -13,13 +15,37 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = '70754c485415'
+revision = 'e22d7c09ac92'
 down_revision = 'e02906626356'
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
+    op.create_table('seeding_decisions',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('league_id', sa.Integer(), nullable=False),
+    sa.Column('team_ids', sa.JSON(), nullable=False),
+    sa.Column('made_by', sa.BigInteger(), nullable=True),
+    sa.Column('made_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['league_id'], ['leagues.id'], name=op.f('fk_seeding_decisions_league_id_leagues'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_seeding_decisions'))
+    )
+    with op.batch_alter_table('seeding_decisions', schema=None) as batch_op:
+        batch_op.create_index('ix_seeding_decisions_league', ['league_id', 'made_at'], unique=False)
+
+    op.create_table('playoff_disqualifications',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('league_id', sa.Integer(), nullable=False),
+    sa.Column('team_id', sa.Integer(), nullable=False),
+    sa.Column('reason', sa.String(length=300), nullable=False),
+    sa.Column('made_by', sa.BigInteger(), nullable=True),
+    sa.Column('made_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['league_id'], ['leagues.id'], name=op.f('fk_playoff_disqualifications_league_id_leagues'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['team_id'], ['teams.id'], name=op.f('fk_playoff_disqualifications_team_id_teams'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_playoff_disqualifications')),
+    sa.UniqueConstraint('league_id', 'team_id', name=op.f('uq_playoff_disqualifications_league_id_team_id'))
+    )
     op.create_table('roster_departures',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('league_id', sa.Integer(), nullable=False),
@@ -64,3 +90,8 @@ def downgrade() -> None:
         batch_op.drop_index('ix_roster_departures_player')
 
     op.drop_table('roster_departures')
+    op.drop_table('playoff_disqualifications')
+    with op.batch_alter_table('seeding_decisions', schema=None) as batch_op:
+        batch_op.drop_index('ix_seeding_decisions_league')
+
+    op.drop_table('seeding_decisions')
