@@ -23,9 +23,9 @@ async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, 
     Unknown game ids, games not played yet, cancelled games and results the league's rules don't allow
     are reported with their line numbers (CsvImportError) and nothing is imported.
     """
-    rows = parse_results(text)
-    report = ImportReport("results")
     rules = league.rules
+    rows = parse_results(text, rules.standings.standings_forfeit_score)  # the league's, not a fixed 5-0
+    report = ImportReport("results")
     async with sessions.begin() as session:
         league_id = await session.scalar(select(League.id).where(League.key == league.key))
         games: dict[str, Game] = {}

@@ -442,3 +442,27 @@ async def test_only_the_teams_captains_read_violations_that_hint_at_who_counts_a
     assert ("Shooter 6: Alice Hart shoots again before every teammate the round needs has had a turn "
             "(Co-ed rules: Shoot-Out Format past first 3 shooters)") in ref.content
     assert "fills it" not in ref.content and "woman" not in ref.content
+
+
+async def test_indoor_order_whose_goalie_changes_is_refused_with_the_rule_quoted(
+        indoor: tuple[Harness, SampleLeague]) -> None:
+    """Indoor soccer rules, Substitutions: "Goalies may not be substituted during shootout"."""
+    h, sample = indoor
+    await check_in(h, sample, HAWKS_IN, game="P1")
+    h.bot.clock.set(datetime(2030, 1, 13, 2, 0, tzinfo=UTC))  # type: ignore[attr-defined]
+    await h.slash("/shootout floor", as_=sample.referee(), game="P1",
+                  players="Alice Hart, Bea Quinn, Carl Diaz, Dan Roy, Gus Lee")
+    changed = await h.slash("/shootout submit", as_=sample.captain("Hawks"), game="P1",
+                            shooters="Alice Hart, Bea Quinn, Carl Diaz, Dan Roy", goalie="Eli Park")
+    assert changed.ephemeral and "nothing was saved for Hawks" in changed.content
+    assert ("Eli Park may not replace Gus Lee in goal: the goalie may not be changed during the shootout "
+            "(Indoor soccer rules: Substitutions, “Goalies may not be substituted during shootout”)") in changed.content
+    kept = await h.slash("/shootout submit", as_=sample.captain("Hawks"), game="P1",
+                         shooters="Alice Hart, Bea Quinn, Carl Diaz, Dan Roy", goalie="Gus Lee")
+    assert kept.content.startswith("Saved Hawks's shootout order for `P1`")
+
+
+async def test_elsewhere_the_goalie_may_change(harness: Harness, ready: SampleLeague) -> None:
+    reply = await harness.slash("/shootout submit", as_=ready.captain("Hawks"), game="G1",
+                                shooters="Alice Hart, Carl Diaz, Dan Roy", goalie="Eli Park")
+    assert "nothing was saved" not in reply.content, reply.content

@@ -55,7 +55,7 @@ def cites(outcome) -> str:
 
 def test_catalogue_sizes() -> None:
     assert {k: len(v) for k, v in PENALTY_CATALOGUES.items()} == {
-        "coed-ball-hockey": 16,
+        "coed-ball-hockey": 23,  # 16 offences plus 7 prohibited actions not named among them
         "youth-ball-hockey": 69,
         "indoor-soccer": 4,
     }
@@ -94,6 +94,22 @@ def test_youth_catalogue_follows_section_3(category: str, count: int, minutes: i
     assert {(i.minutes, i.ejection) for i in entries} == {(minutes, ejection)}
 
 
+COED_PROHIBITED_ONLY = {"intentional_contact", "checking", "chopping", "hacking", "spearing", "stick_end_butting",
+                        "verbal_taunts"}
+
+
+def test_coed_prohibited_actions_can_all_be_called() -> None:
+    """Co-ed rules: Prohibited actions 1-11 (12 is "any infraction covered by ... USA Hockey"): each can be
+    recorded, under its own entry or the offence that already names it, and cites the list."""
+    keys = {i.key for i in COED_CAT}
+    named = {"slashing", "tripping", "hooking", "high_sticking", "verbal_abuse", "pushing_roughing_fighting"}
+    assert COED_PROHIBITED_ONLY | named <= keys
+    cited = {i.key: i.citation for i in COED_CAT if i.key in COED_PROHIBITED_ONLY}
+    assert all(c.startswith("Co-ed rules: Prohibited actions (") for c in cited.values())
+    outcome = apply_penalty(COED, COED_CAT, [], "checking", 10, COED_GAME)
+    assert outcome.minutes == 2 and "Prohibited actions (2)" in " ".join(c.citation for c in outcome.consequences)
+
+
 def test_coed_catalogue_follows_the_penalties_list() -> None:
     """Co-ed rules: Penalties — warnings, 2-minute majors, severe offences 1-5 games."""
     by_category: dict[str, set[str]] = {}
@@ -106,7 +122,7 @@ def test_coed_catalogue_follows_the_penalties_list() -> None:
         "goalie_covering_out_of_crease",
         "goalie_delay_of_game",
     }
-    assert by_category["major"] == {"high_sticking", "slapshot"}
+    assert by_category["major"] == {"high_sticking", "slapshot", *COED_PROHIBITED_ONLY}
     assert by_category["severe"] == {
         "slashing",
         "throwing_smashing_stick",
@@ -865,3 +881,17 @@ def test_two_moves_are_followed_in_order() -> None:
     history = RosterHistory(departures=(Departure(2, _at(20)), Departure(1, _at(10))), current_team_id=3,
                             current_since=_at(20))
     assert [history.team_at(_at(d), issued_on=1) for d in (5, 15, 25)] == [1, 2, 3]
+
+
+def test_an_indoor_ejection_says_no_substitute_may_be_made() -> None:
+    """Indoor soccer rules, Substitutions: "Substitutions may not be made for ejected players"."""
+    indoor = DISCIPLINE_PRESETS["indoor-soccer"]
+    outcome = apply_penalty(indoor, PENALTY_CATALOGUES["indoor-soccer"], [], "ejection", 10, 50)
+    notes = [c for c in outcome.consequences if c.kind == "note"]
+    assert outcome.ejected and len(notes) == 1
+    assert notes[0].text.startswith("Substitutions may not be made for ejected players")
+    assert notes[0].citation == "Indoor soccer rules: Substitutions"
+    yellow = apply_penalty(indoor, PENALTY_CATALOGUES["indoor-soccer"], [], "slide_tackle", 10, 50)
+    assert not any("Substitutions" in c.text for c in yellow.consequences)
+    coed = apply_penalty(COED, COED_CAT, [], "game_misconduct", 10, COED_GAME)
+    assert coed.ejected and not any("Substitutions" in c.text for c in coed.consequences)

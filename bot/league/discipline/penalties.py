@@ -143,6 +143,9 @@ def apply_penalty(
     ruling.suspension_asked = ruling.suspension_games
     _beyond_the_referees_limit(ruling, rules)
     _reported_to_the_league(ruling, rules, prior)
+    if ruling.ejected and rules.discipline_no_substitute_for_ejected:
+        ruling.add("note", "Substitutions may not be made for ejected players: the team plays one short for "
+                           "the rest of the game", rules.discipline_citations.no_substitute_for_ejected)
 
     # A rule turned on by a league's override has no rulebook citation: say where it comes from.
     out = [replace(c, citation=c.citation or _LEAGUE_SETTING) for c in ruling.consequences]

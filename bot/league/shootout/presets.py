@@ -138,7 +138,7 @@ SHOOTOUT_PRESETS: dict[str, ShootoutRules] = {
             women_blocks=_INDOOR_OT,
             no_repeat=_INDOOR_OT,
             eligibility=_INDOOR_OT,
-            goalie_change="Indoor soccer rules: Substitutions",
+            goalie_change="Indoor soccer rules: Substitutions, “Goalies may not be substituted during shootout”",
         ),
     ),
 }
