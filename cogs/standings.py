@@ -19,7 +19,7 @@ from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
 from bot.services.standings import Publication, StandingsTable
 from bot.tree import NO_MENTIONS, requires
-from cogs._common import bot_of, suggesting_for, team_autocomplete
+from cogs._common import division_autocomplete, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -71,15 +71,6 @@ class DiscordPoster:
         except discord.NotFound:
             return False
         return True
-
-
-async def division_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot = bot_of(interaction)
-    caller = suggesting_for(interaction)
-    if caller is None:
-        return []
-    names = await bot.services.standings.division_names(caller, current[:100])
-    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]
 
 
 @app_commands.guild_only()

@@ -108,17 +108,20 @@ class StandingsPost(Base):
 
 
 class PlayoffBracket(Base):
-    """The league's current playoff bracket: the seeds, and each matchup's winner as it is decided.
+    """A current playoff bracket (one per division where the rules draw divisions apart): the seeds, and
+    each matchup's winner as it is decided.
 
     The bracket itself is rebuilt from the seeds by the pure engine (bot.league.playoffs).
     ``winners`` maps a matchup id ("R1-M2") to ``{"team": name, "game": code or None}``.
     """
 
     __tablename__ = "playoff_brackets"
-    __table_args__ = (UniqueConstraint("league_id"),)
+    __table_args__ = (UniqueConstraint("league_id", "division"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    # The division it is drawn in ("" for the whole league): youth draws junior and senior apart (1.1, 1.18).
+    division: Mapped[str] = mapped_column(String(100), default="", server_default="")
     seeds: Mapped[list[str]] = mapped_column(JSON)
     winners: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_by: Mapped[int | None] = mapped_column(Snowflake)

@@ -50,6 +50,7 @@ class StandingsCitations:
 
     adjustment_points: str = ""
     disqualify: str = ""
+    playoffs_by_division: str = ""
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ class StandingsRules:
     # Youth 1.22: a commissioner may penalize a team "by removing 1 or 2 points from the standings".
     # The point changes `/standings adjust` accepts; empty = any whole number from -99 to 99, not 0.
     standings_adjustment_points: tuple[int, ...] = ()
+    # Youth 1.1 (junior and senior divisions), 1.18 (all teams qualify): each division has its own
+    # playoff bracket. Off: one bracket seeds the whole league.
+    standings_playoffs_by_division: bool = False
     standings_citations: StandingsCitations = field(default_factory=StandingsCitations)
 
     def __post_init__(self) -> None:
@@ -142,7 +146,9 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         standings_tiebreakers=("points", "wins", "head_to_head", "goal_diff"),
         # Youth 1.22: "removing 1 or 2 points from the standings", or disqualifying the team.
         standings_adjustment_points=(-1, -2),
-        standings_citations=StandingsCitations(adjustment_points="Youth 1.22", disqualify="Youth 1.22"),
+        standings_playoffs_by_division=True,
+        standings_citations=StandingsCitations(adjustment_points="Youth 1.22", disqualify="Youth 1.22",
+                                               playoffs_by_division="Youth 1.1, 1.18"),
     ),
     # Indoor soccer: the rulebook is silent on points and order; docs/product.md §2: points are a
     # setting (default 3-1-0), then goal differential, then goals scored. Regular-season games

@@ -1,12 +1,13 @@
-"""roster departures, suspension reviews, playoff disqualifications and seeding decisions (issue #25)
+"""issue #25: suspensions follow the player, commissioner review, playoff draws you can settle
 
-Roster departures let a suspension follow the player to a new team (youth 1.20.1); suspension reviews
-audit the commissioners' review (1.12); disqualifications (1.22) and seeding decisions settle the
-playoff draw. All are new tables: no existing row changes.
+New tables: roster departures (a suspension follows the player to a new team, youth 1.20.1),
+suspension reviews (the audit of the commissioners' review, 1.12), playoff disqualifications (1.22)
+and seeding decisions (/bracket seed). One changed table: playoff_brackets gains ``division`` (""
+for the existing whole-league bracket) and is unique per (league, division); every row is kept.
 
-Revision ID: e22d7c09ac92
+Revision ID: 840599be67e2
 Revises: e02906626356
-Create Date: 2026-12-01 22:32:00.786521
+Create Date: 2026-12-01 22:51:39.127882
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = 'e22d7c09ac92'
+revision = '840599be67e2'
 down_revision = 'e02906626356'
 branch_labels = None
 depends_on = None
@@ -79,9 +80,19 @@ def upgrade() -> None:
     with op.batch_alter_table('suspension_reviews', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_suspension_reviews_league_id'), ['league_id'], unique=False)
 
+    with op.batch_alter_table('playoff_brackets', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('division', sa.String(length=100), server_default='', nullable=False))
+        batch_op.drop_constraint(batch_op.f('uq_playoff_brackets_league_id'), type_='unique')
+        batch_op.create_unique_constraint(batch_op.f('uq_playoff_brackets_league_id_division'), ['league_id', 'division'])
+
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('playoff_brackets', schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f('uq_playoff_brackets_league_id_division'), type_='unique')
+        batch_op.create_unique_constraint(batch_op.f('uq_playoff_brackets_league_id'), ['league_id'])
+        batch_op.drop_column('division')
+
     with op.batch_alter_table('suspension_reviews', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_suspension_reviews_league_id'))
 
