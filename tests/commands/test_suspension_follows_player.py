@@ -120,3 +120,16 @@ async def test_unserved_games_on_the_old_team_carry_into_the_new_teams_playoffs(
     async with harness.bot.sessions() as s:
         row = await s.scalar(select(Suspension))
     assert row.team.name == "Hawks", "the suspension still says where it was issued"
+
+
+async def test_the_new_teams_captain_sees_and_may_appeal_it(harness: Harness, league: SampleLeague) -> None:
+    await suspend(harness, league, "Alice Hart", 2)
+    await move(harness, league, "Alice Hart", "Wolves")
+    wolves = league.captain("Wolves")
+    offered = await harness.autocomplete("/appeal file", focused="suspension", as_=wolves, suspension="")
+    assert [c["value"] for c in offered.autocomplete_choices] == [1]
+    filed = await harness.slash("/appeal file", as_=wolves, suspension=1, reason="She wasn't there")
+    assert "Appeal #" in filed.content and "is filed for Alice Hart" in filed.content
+    owls = await harness.autocomplete("/appeal file", focused="suspension", as_=league.captain("Owls"),
+                                       suspension="")
+    assert owls.autocomplete_choices == []
