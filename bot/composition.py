@@ -20,6 +20,7 @@ from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
 from bot.services.discipline.core import Discipline
 from bot.services.discipline.penalties import PenaltyService
+from bot.services.discipline.reviews import SuspensionReviewService
 from bot.services.discipline.suspensions import SuspensionService
 from bot.services.discord_sync import events, team_roles
 from bot.services.discord_sync.service import DiscordSyncService
@@ -84,6 +85,7 @@ class Services:
     spare_requests: SpareRequestService
     standings: StandingsService
     suspensions: SuspensionService
+    suspension_reviews: SuspensionReviewService
     outbox_kinds: OutboxKinds
 
 
@@ -127,6 +129,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         spare_requests=spare_requests,
         standings=StandingsService(sessions, clock),
         suspensions=SuspensionService(sessions, clock),
+        suspension_reviews=SuspensionReviewService(sessions, clock),
         outbox_kinds=OutboxKinds(
             renderers={
                 outbox.TEXT_KIND: outbox.render_text,

@@ -55,3 +55,13 @@ async def team_autocomplete(interaction: discord.Interaction, current: str) -> l
     async with bot.sessions() as session:
         teams = await core.search_teams(session, caller.league_id, current[:100])
     return [app_commands.Choice(name=clip(t.name, 100), value=t.name[:100]) for t in teams[:25]]
+
+
+async def division_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The league's divisions."""
+    bot = bot_of(interaction)
+    caller = suggesting_for(interaction)
+    if caller is None:
+        return []
+    names = await bot.services.standings.division_names(caller, current[:100])
+    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]

@@ -1,4 +1,4 @@
-"""/bracket show|create|advance: the playoff bracket, seeded from the standings.
+"""/bracket show|create|seed|advance: the playoff bracket, seeded from the standings.
 
 Winners move on automatically when a playoff game's result is entered (see bot.services.playoffs);
 ``/bracket advance`` is the commissioners' manual override.
@@ -16,12 +16,15 @@ from bot.discord_text import clip
 from bot.services.playoffs import BracketView
 from bot.services.standings import trim_name
 from bot.tree import NO_MENTIONS, requires
-from cogs._common import bot_of, suggesting_for
+from cogs._common import bot_of, division_autocomplete, suggesting_for
 
 NEXT_UP_SHOWN = 8
+MAX_EMBEDS = 10  # Discord's limit per message
 
 
 def bracket_embed(view: BracketView, title: str = "Playoff bracket") -> discord.Embed:
+    if view.division:
+        title = f"{title} · {view.division}"
     embed = discord.Embed(title=clip(title, 256))
     text = view.text.replace("`", "'")
     lines = [f"```\n{clip(text, 3500)}\n```"]
@@ -71,20 +74,36 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, public: bool = False) -> None:
         """The current playoff bracket."""
-        view = await self.service.show(self.bot.caller(interaction))
-        await interaction.response.send_message(embed=bracket_embed(view), ephemeral=not public,
-                                                allowed_mentions=NO_MENTIONS)
+        views = await self.service.show(self.bot.caller(interaction))
+        await interaction.response.send_message(embeds=[bracket_embed(v) for v in views[:MAX_EMBEDS]],
+                                                ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="create", extras=requires(Role.COMMISSIONER))
-    @app_commands.describe(teams="How many teams make the playoffs (2-16; top seeds get byes)",
-                           replace="Replace the existing bracket (its recorded winners are dropped)")
+    @app_commands.describe(teams="How many teams make the playoffs (2-16; top seeds get byes), per division "
+                                 "where divisions are drawn apart",
+                           replace="Replace the existing bracket (its recorded winners are dropped)",
+                           division="Only this division's bracket (where the rules draw divisions apart)")
+    @app_commands.autocomplete(division=division_autocomplete)
     @app_commands.guild_only()
     async def create(self, interaction: discord.Interaction, teams: app_commands.Range[int, 2, 16],
-                     replace: bool = False) -> None:
+                     replace: bool = False, division: app_commands.Range[str, 1, 100] | None = None) -> None:
         """Seed a bracket from the standings (commissioners)."""
-        view = await self.service.create(self.bot.caller(interaction), teams, replace=replace)
-        await interaction.response.send_message(embed=bracket_embed(view, f"Playoff bracket: {teams} teams seeded"),
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+        views = await self.service.create(self.bot.caller(interaction), teams, replace=replace, division=division)
+        await interaction.response.send_message(
+            embeds=[bracket_embed(v, f"Playoff bracket: {teams} teams seeded") for v in views[:MAX_EMBEDS]],
+            ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="seed", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(teams="The teams level on every seeding criterion, best seed first, e.g. Owls, Hawks")
+    @app_commands.guild_only()
+    async def seed(self, interaction: discord.Interaction, teams: app_commands.Range[str, 3, 500]) -> None:
+        """Order teams level on every seeding criterion (commissioners)."""
+        done = await self.service.seed(self.bot.caller(interaction), teams)
+        if done.view is None:
+            await interaction.response.send_message(done.note, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        await interaction.response.send_message(done.note, embed=bracket_embed(done.view), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="advance", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(matchup="The matchup, e.g. R1-M2", winner="The team that won it")

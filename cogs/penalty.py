@@ -11,6 +11,7 @@ from bot.client import SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.errors import NoLeague
 from bot.services.discipline.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
+from bot.services.discipline.suspensions import MAX_GAMES
 from bot.tree import NO_MENTIONS, requires
 from cogs._common import bot_of, suggesting_for
 
@@ -29,6 +30,8 @@ def penalty_reply(recorded: PenaltyRecorded, minute: int | None) -> str:
         text = f"Suspension #{issued.id}: {issued.games} game{'s' if issued.games != 1 else ''}"
         if issued.pending_review:
             text += ", in force and pending the commissioners' review"
+            if outcome.suspension_asked > issued.games:
+                text += f" ({outcome.suspension_asked} asked)"
         text += ". The player is told privately"
         if issued.appeal_closes is not None:
             text += f" (they may appeal until {timestamp(issued.appeal_closes, 'f')})"
@@ -68,15 +71,18 @@ class PenaltyCog(commands.Cog):
     @app_commands.command(name="penalty", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game it was called in", player="The player it was called against",
                            infraction="The infraction, from the league's list",
-                           minute="Game minute it was called (0 = opening face-off); checks late-game rules")
+                           minute="Game minute it was called (0 = opening face-off); checks late-game rules",
+                           suspend="A suspension you give with it, in games (over the league's referee limit: "
+                                   "held for review)")
     @app_commands.autocomplete(game=started_game_autocomplete, infraction=infraction_autocomplete)
     @app_commands.guild_only()
     async def penalty(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
                       player: discord.Member, infraction: app_commands.Range[str, 1, 100],
-                      minute: Minute | None = None) -> None:
+                      minute: Minute | None = None,
+                      suspend: app_commands.Range[int, 1, MAX_GAMES] | None = None) -> None:
         """Record a penalty; the league's escalations follow (referees)."""
         recorded = await self.service.record(self.bot.caller(interaction), game_code=game, discord_id=player.id,
-                                             infraction=infraction, minute=minute)
+                                             infraction=infraction, minute=minute, suspend=suspend)
         await interaction.response.send_message(penalty_reply(recorded, minute), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
 

@@ -114,13 +114,14 @@ class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="S
 
     @app_commands.command(name="submit", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(game="The game", shooters="Shooters in order: names or mentions, separated by commas",
-                           team="Commissioners: whose order (captains submit their own team's)")
+                           team="Commissioners: whose order (captains submit their own team's)",
+                           goalie="Your goalie for the shootout (checked where the goalie may not change)")
     @app_commands.autocomplete(game=game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
     async def submit(self, interaction: discord.Interaction, game: GameCode, shooters: Names,
-                     team: str | None = None) -> None:
+                     team: str | None = None, goalie: app_commands.Range[str, 1, 100] | None = None) -> None:
         """Submit your team's shootout order, checked against the rules."""
-        result = await self.orders.submit(self.bot.caller(interaction), game, shooters, team)
+        result = await self.orders.submit(self.bot.caller(interaction), game, shooters, team, goalie)
         await self._reply(interaction, submitted_text(result))
 
     @app_commands.command(name="check", extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))

@@ -19,7 +19,7 @@ from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
 from bot.services.standings import Publication, StandingsTable
 from bot.tree import NO_MENTIONS, requires
-from cogs._common import bot_of, suggesting_for, team_autocomplete
+from cogs._common import division_autocomplete, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -73,15 +73,6 @@ class DiscordPoster:
         return True
 
 
-async def division_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    bot = bot_of(interaction)
-    caller = suggesting_for(interaction)
-    if caller is None:
-        return []
-    names = await bot.services.standings.division_names(caller, current[:100])
-    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]
-
-
 @app_commands.guild_only()
 class StandingsCog(commands.GroupCog, group_name="standings", group_description="The league table."):
     def __init__(self, bot: SidelineBot) -> None:
@@ -131,17 +122,22 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="adjust", extras=requires(Role.COMMISSIONER))
-    @app_commands.describe(team="The team", points="Points to add (negative to remove), e.g. -1",
-                           reason="Why (shown with the adjustment), e.g. rule 1.22 bench brawl")
+    @app_commands.describe(team="The team", reason="Why (shown with the adjustment), e.g. rule 1.22 bench brawl",
+                           points="Points to add (negative to remove), e.g. -1; the league's rules may bound it",
+                           disqualify="Disqualify the team from the playoffs: left out of the draw (youth 1.22)")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
-    async def adjust(self, interaction: discord.Interaction, team: str, points: app_commands.Range[int, -99, 99],
-                     reason: app_commands.Range[str, 1, 300]) -> None:
+    async def adjust(self, interaction: discord.Interaction, team: str, reason: app_commands.Range[str, 1, 300],
+                     points: app_commands.Range[int, -99, 99] | None = None, disqualify: bool = False) -> None:
         """Add or remove standings points outside a game (commissioners)."""
-        made = await self.service.adjust(self.bot.caller(interaction), team, points, reason)
-        await interaction.response.send_message(
-            f"{made.team}: {made.points:+d} standings point{'s' if abs(made.points) != 1 else ''} ({made.reason}). "
-            f"Net adjustment now {made.team_total:+d}.", ephemeral=True, allowed_mentions=NO_MENTIONS)
+        made = await self.service.adjust(self.bot.caller(interaction), team, points, reason, disqualify=disqualify)
+        parts = []
+        if points is not None:
+            parts.append(f"{made.team}: {made.points:+d} standings point{'s' if abs(made.points) != 1 else ''} "
+                         f"({made.reason}). Net adjustment now {made.team_total:+d}.")
+        if made.disqualified:
+            parts.append(f"{made.team} is disqualified from the playoffs ({made.reason}): left out of the draw.")
+        await interaction.response.send_message(" ".join(parts), ephemeral=True, allowed_mentions=NO_MENTIONS)
         self.bot.dispatch(STANDINGS_CHANGED, interaction.guild_id)
 
 

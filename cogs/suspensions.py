@@ -1,4 +1,4 @@
-"""/suspend for commissioners and /suspensions for everyone (details only where the spec allows)."""
+"""/suspend and /suspension review for commissioners, /suspensions for everyone (details only where allowed)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clean_user_text, clip, timestamp
+from bot.league.discipline.reviews import ReviewAction
 from bot.services.discipline.core import REASON_LIMIT, plural
+from bot.services.discipline.reviews import SuspensionReviewed
 from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine
 from bot.tree import NO_MENTIONS, requires
 
@@ -27,11 +29,24 @@ def suspend_reply(issued: SuspensionIssued) -> str:
     return text + "."
 
 
+def review_reply(reviewed: SuspensionReviewed) -> str:
+    text = (f"Suspension #{reviewed.suspension_id} ({clean_user_text(reviewed.player, 100)}): {reviewed.summary} "
+            f"({reviewed.citation})")
+    if reviewed.asked > reviewed.games_before:
+        text += f"; the call asked for {plural(reviewed.asked, 'game')}"
+    text += ". It is final: only an appeal's decision can shorten it now. The player is told privately"
+    return text + ("; it is announced." if reviewed.announced else ".")
+
+
 def suspension_text(line: SuspensionLine) -> str:
     left = f"{line.remaining} of {plural(line.games, 'game')} left"
     when = f"through the game of {timestamp(line.through, 'f')}" if line.through else "not all its games are scheduled"
     text = (f"**#{line.id}** <@{line.player_discord_id}> {clean_user_text(line.player, 100)} "
             f"({clean_user_text(line.team, 100)}) · {left} · {when}")
+    if line.ahead:
+        text += "\n  Sits out: " + ", ".join(
+            f"{clean_user_text(g.code, 32)} ({clean_user_text(g.home, 40)} vs {clean_user_text(g.away, 40)}, "
+            f"{timestamp(g.starts_at, 'f')})" for g in line.ahead)
     d = line.details
     if d is not None:
         text += f"\n  Reason: {clean_user_text(d.reason, 300)}"
@@ -53,6 +68,7 @@ class SuspensionsCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
         self.service = bot.services.suspensions
+        self.reviews = bot.services.suspension_reviews
 
     async def cog_load(self) -> None:
         """Count results recorded while the bot was not running (e.g. `sideline import results`)."""
@@ -77,6 +93,22 @@ class SuspensionsCog(commands.Cog):
         issued = await self.service.suspend(self.bot.caller(interaction), discord_id=player.id, games=games,
                                             reason=reason)
         await interaction.response.send_message(suspend_reply(issued), ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    suspension = app_commands.Group(name="suspension", description="Review a referee's suspension (commissioners).",
+                                    allowed_contexts=app_commands.AppCommandContext(guild=True))
+
+    @suspension.command(name="review", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(player="The player whose suspension waits for review",
+                           action="confirm it as it stands, set its length, or lift it",
+                           games="With set-games: the suspension's length in games",
+                           note="Told to the player privately (never announced)")
+    async def review(self, interaction: discord.Interaction, player: discord.User, action: ReviewAction,
+                     games: app_commands.Range[int, 1, MAX_GAMES] | None = None,
+                     note: app_commands.Range[str, 1, REASON_LIMIT] | None = None) -> None:
+        """Confirm, set or lift a referee's suspension; final after (commissioners)."""
+        reviewed = await self.reviews.review(self.bot.caller(interaction), discord_id=player.id, action=action,
+                                             games=games, note=note)
+        await interaction.response.send_message(review_reply(reviewed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="suspensions")
     @app_commands.guild_only()

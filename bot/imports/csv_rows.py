@@ -381,7 +381,10 @@ def parse_games(text: str, tz: ZoneInfo, *, now: datetime, allow_past: bool = Fa
     return read_games(text, tz, now=now, allow_past=allow_past).rows_or_raise()
 
 
-def read_results(text: str) -> Parsed[ResultRow]:
+def read_results(text: str, forfeit_score: tuple[int, int] = (5, 0)) -> Parsed[ResultRow]:
+    """Result rows; a forfeit must carry the league's forfeit score (``standings_forfeit_score``)."""
+    win, lose = forfeit_score
+
     def row(line: int, v: dict[str, str]) -> ResultRow:
         c = _Checker(v)
         code = c.text("game_id", limit=64)
@@ -400,8 +403,9 @@ def read_results(text: str) -> Parsed[ResultRow]:
                 c.messages.append("a game decided by shootout was tied before it (home_score = away_score)")
         elif so_home is not None or so_away is not None:
             c.messages.append("shootout columns are only for games decided by shootout")
-        if decided == "forfeit" and {home, away} != {0, 5}:
-            c.messages.append("a forfeit is recorded 5-0 or 0-5 (the forfeiting side has 0)")
+        if decided == "forfeit" and sorted((home or 0, away or 0)) != [lose, win]:
+            c.messages.append(f"a forfeit is recorded {win}-{lose} or {lose}-{win} in this league "
+                              f"(the forfeiting side has {lose})")
         if decided == "overtime" and home == away:
             c.messages.append("an overtime result needs a winner")
         return c.done(ResultRow(line, code, home or 0, away or 0, decided or "regulation", so_home, so_away))
@@ -411,8 +415,8 @@ def read_results(text: str) -> Parsed[ResultRow]:
     return parsed
 
 
-def parse_results(text: str) -> list[ResultRow]:
-    return read_results(text).rows_or_raise()
+def parse_results(text: str, forfeit_score: tuple[int, int] = (5, 0)) -> list[ResultRow]:
+    return read_results(text, forfeit_score).rows_or_raise()
 
 
 def parse_local_time(value: str, tz: ZoneInfo) -> datetime:

@@ -35,7 +35,7 @@ from bot.services.discord_sync import events, team_roles
 from bot.services.reminders import plan_games
 from bot.services.results import ResultHook
 from bot.settings import LeagueSettings
-from storage.models import Division, Game, League, Player, RosterEntry, Team, TeamCaptain
+from storage.models import Division, Game, League, Player, RosterDeparture, RosterEntry, Team, TeamCaptain
 
 KINDS = ("teams", "players", "games", "results")
 
@@ -158,6 +158,10 @@ class Importer:
                                         "position": r.position, "added_at": now})
                     changed = True
                 elif entry.team_id != team.id or entry.position != r.position:
+                    if entry.team_id != team.id:  # a move: kept, so a suspension follows the player
+                        session.add(RosterDeparture(league_id=league_id, player_id=player.id,
+                                                    team_id=entry.team_id, left_at=now))
+                        entry.added_at = now
                     entry.team_id, entry.position = team.id, r.position
                     changed = True
                 report.count(created, changed and not created)

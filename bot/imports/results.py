@@ -24,10 +24,10 @@ async def import_results(sessions: async_sessionmaker[AsyncSession], text: str, 
     Unknown game ids, games not played yet, cancelled games and results the league's rules don't allow
     are reported with their line numbers (CsvImportError) and nothing is imported.
     """
-    parsed = read_results(text)
+    rules = league.rules
+    parsed = read_results(text, rules.standings.standings_forfeit_score)  # the league's, not a fixed 5-0
     rows = parsed.rows
     report = ImportReport("results", delimiter=parsed.delimiter)
-    rules = league.rules
     async with sessions.begin() as session:
         league_id = await session.scalar(select(League.id).where(League.key == league.key))
         games: dict[str, Game] = {}

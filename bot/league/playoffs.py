@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from bot.league.standings.presets import StandingsRules
-from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
+from bot.league.standings.presets import TEAM_NAME_FALLBACK, StandingsRules
+from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings, level_key
 
 MIN_TEAMS = 2
 MAX_TEAMS = 16
@@ -265,3 +265,48 @@ def _side_line(entrant: Entrant | None, source: str | None, winner: Entrant | No
 def _fit(text: str, width: int) -> str:
     """Cut a line to the width, marking the cut with a final '~' (ASCII: even on every phone)."""
     return text if len(text) <= width else text[: width - 1] + "~"
+
+
+# --- settling seeds: teams level on every criterion -----------------------------------------------
+def level_groups(rows: Sequence[StandingsRow], rules: StandingsRules) -> list[tuple[str, ...]]:
+    """Groups of teams level on every criterion, which the table placed by name, best first."""
+    groups: list[list[StandingsRow]] = []
+    previous: StandingsRow | None = None
+    for row in sorted(rows, key=lambda r: r.rank):
+        if row.tiebreak == TEAM_NAME_FALLBACK:
+            if groups and groups[-1][-1] is previous and level_key(row, rules) == level_key(groups[-1][-1], rules):
+                groups[-1].append(row)
+            else:
+                groups.append([row])
+        previous = row
+    return [tuple(r.team for r in g) for g in groups if len(g) > 1]
+
+
+def settled_order(rows: Sequence[StandingsRow], rules: StandingsRules,
+                  orders: Sequence[Sequence[str]]) -> tuple[list[str], list[tuple[str, ...]]]:
+    """Team names in seed order, each level group in the order a commissioner set for it (the latest
+    order naming all its teams wins); and the level groups no order settles (still by name)."""
+    names = [r.team for r in sorted(rows, key=lambda r: r.rank)]
+    unsettled: list[tuple[str, ...]] = []
+    for group in level_groups(rows, rules):
+        order = next((o for o in reversed(orders) if set(group) <= set(o)), None)
+        if order is None:
+            unsettled.append(group)
+            continue
+        ranked = sorted(group, key=list(order).index)
+        slots = sorted(names.index(t) for t in group)
+        for slot, team in zip(slots, ranked, strict=True):
+            names[slot] = team
+    return names, unsettled
+
+
+def check_seed_order(rows: Sequence[StandingsRow], rules: StandingsRules, teams: Sequence[str]) -> None:
+    """A commissioner's order must name exactly the teams of one level group, each once."""
+    if len(teams) < 2 or len(set(teams)) != len(teams):
+        raise PlayoffError("name at least two different teams, best seed first")
+    for group in level_groups(rows, rules):
+        if set(group) == set(teams):
+            return
+    groups = "; ".join(", ".join(g) for g in level_groups(rows, rules)) or "none"
+    raise PlayoffError(f"{', '.join(teams)} aren't the teams of one group level on every seeding criterion "
+                       f"(level now: {groups})")

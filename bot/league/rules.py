@@ -104,6 +104,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "points_otl": (0, 20),
     "points_forfeit_penalty": (0, 20),
     "standings_forfeit_score": (0, 99),
+    "standings_adjustment_points": (-99, 99),
     # discipline: counts, minutes, games, days
     "discipline_game_misconduct_after_majors": (1, 20),
     "discipline_game_misconduct_after_misconducts": (1, 20),

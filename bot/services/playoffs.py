@@ -32,13 +32,14 @@ from bot.league.playoffs import (
     PlayoffError,
     advance,
     build_bracket,
+    check_seed_order,
     render_bracket,
-    seeds_from_standings,
+    settled_order,
 )
-from bot.league.standings.presets import TEAM_NAME_FALLBACK
-from bot.league.standings.table import compute_standings
+from bot.league.standings.presets import StandingsRules
+from bot.league.standings.table import StandingsRow, compute_standings
 from bot.services.standings import game_results, point_adjustments, team_divisions
-from storage.models import PlayoffBracket
+from storage.models import PlayoffBracket, PlayoffDisqualification, SeedingDecision, Team
 
 RENDER_WIDTH = 28
 
@@ -49,6 +50,7 @@ class BracketView:
     text: str  # narrow monospace text (put it in a code block)
     games: dict[str, str]  # matchup id -> the playoff game that decided it
     notes: tuple[str, ...] = ()
+    division: str = ""  # "" for a bracket of the whole league
 
     @property
     def champion(self) -> str | None:
@@ -68,6 +70,12 @@ class BracketChange:
     note: str
 
 
+@dataclass(frozen=True)
+class SeedingSet:
+    note: str
+    view: BracketView | None  # None: no bracket yet
+
+
 def rebuild(row: PlayoffBracket) -> Bracket:
     """The bracket from its stored seeds, with every recorded winner applied round by round."""
     bracket = build_bracket(row.seeds)
@@ -82,7 +90,7 @@ def rebuild(row: PlayoffBracket) -> Bracket:
 def view_of(row: PlayoffBracket, notes: tuple[str, ...] = ()) -> BracketView:
     bracket = rebuild(row)
     games = {mid: e["game"] for mid, e in (row.winners or {}).items() if e.get("game")}
-    return BracketView(bracket, render_bracket(bracket, RENDER_WIDTH), games, notes)
+    return BracketView(bracket, render_bracket(bracket, RENDER_WIDTH), games, notes, row.division)
 
 
 def advance_note(bracket: Bracket, matchup_id: str, winner: str) -> str:
@@ -97,8 +105,15 @@ def advance_note(bracket: Bracket, matchup_id: str, winner: str) -> str:
     return f"{winner} win {matchup_id}."
 
 
-async def bracket_row(session: AsyncSession, league_id: int) -> PlayoffBracket | None:
-    return await session.scalar(select(PlayoffBracket).where(PlayoffBracket.league_id == league_id))
+async def bracket_row(session: AsyncSession, league_id: int, division: str = "") -> PlayoffBracket | None:
+    return await session.scalar(select(PlayoffBracket).where(PlayoffBracket.league_id == league_id,
+                                                             PlayoffBracket.division == division))
+
+
+async def bracket_rows(session: AsyncSession, league_id: int) -> list[PlayoffBracket]:
+    """The league's brackets: one, or one per division (youth 1.1, 1.18), by division."""
+    return list((await session.scalars(select(PlayoffBracket).where(PlayoffBracket.league_id == league_id)
+                                       .order_by(PlayoffBracket.division))).all())
 
 
 def _store_winner(row: PlayoffBracket, matchup_id: str, winner: str, game: str | None, now: datetime) -> None:
@@ -113,15 +128,14 @@ async def advance_from_result(session: AsyncSession, league_id: int, game_code: 
     Returns a note for the person who entered the result, or None when the bracket is unaffected.
     A correction that would rewrite a round already played past raises Conflict (fix the later one first).
     """
-    row = await bracket_row(session, league_id)
-    if row is None or winner is None:
+    if winner is None:
         return None
-    bracket = rebuild(row)
     teams = {home, away}
-    matchup = next((m for r in bracket.rounds for m in r
-                    if m.ready and set(m.teams) == teams), None)
-    if matchup is None:
+    found = [(row, bracket, m) for row in await bracket_rows(session, league_id) for bracket in (rebuild(row),)
+             for r in bracket.rounds for m in r if m.ready and set(m.teams) == teams]
+    if not found:
         return None
+    row, bracket, matchup = found[0]
     if matchup.winner is not None and matchup.winner.team == winner:
         return None
     try:
@@ -132,59 +146,152 @@ async def advance_from_result(session: AsyncSession, league_id: int, game_code: 
     return advance_note(moved, matchup.matchup_id, winner)
 
 
+async def draws(session: AsyncSession, caller: Caller, rules: StandingsRules) -> dict[str, list[StandingsRow]]:
+    """Each draw's seeding table ("" for the whole league, else one per division where the rules draw
+    divisions apart), with every team but those disqualified (youth 1.22)."""
+    out = set((await session.scalars(select(Team.name).join(
+        PlayoffDisqualification, PlayoffDisqualification.team_id == Team.id).where(
+        PlayoffDisqualification.league_id == caller.league_id))).all())
+    divisions = await team_divisions(session, caller.league_id)
+    by_division = rules.standings_playoffs_by_division and any(divisions.values())
+    grouping = divisions if by_division else dict.fromkeys(divisions, SEEDING_TABLE)
+    table = compute_standings(rules, grouping, await game_results(session, caller.league_id),
+                              await point_adjustments(session, caller.league_id))
+    found: dict[str, list[StandingsRow]] = {}
+    for row in table:  # a disqualified team's games still count for its opponents
+        if row.team not in out:
+            found.setdefault(row.division if by_division else "", []).append(row)
+    return found
+
+
+def draw_name(division: str) -> str:
+    return f"the {division} division" if division else "the league"
+
+
+async def seed_orders(session: AsyncSession, league_id: int) -> list[list[str]]:
+    """The orders commissioners set for level teams (/bracket seed), oldest first, as team names."""
+    teams = dict((await session.execute(select(Team.id, Team.name).where(Team.league_id == league_id))).all())
+    rows = (await session.scalars(select(SeedingDecision).where(SeedingDecision.league_id == league_id)
+                                  .order_by(SeedingDecision.made_at, SeedingDecision.id))).all()
+    return [[teams[i] for i in r.team_ids if i in teams] for r in rows]
+
+
+async def settled_seeds(session: AsyncSession, league_id: int, table: list[StandingsRow], rules: StandingsRules,
+                        teams: int) -> tuple[list[str], tuple[str, ...]]:
+    """The top ``teams`` seeds, and a note for each group still level on every criterion."""
+    order, unsettled = settled_order(table, rules, await seed_orders(session, league_id))
+    seeds = order[:teams]
+    level = [g for g in unsettled if any(t in seeds for t in g)]
+    notes = tuple(f"Level on every seeding criterion, placed by name for now: {', '.join(g)}. Settle it with "
+                  f"/bracket seed teams:{', '.join(g)} (best seed first)." for g in level)
+    return seeds, notes
+
+
 class PlayoffService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
         self.clock = clock
 
-    async def show(self, caller: Caller) -> BracketView:
+    async def show(self, caller: Caller) -> tuple[BracketView, ...]:
         async with self.sessions() as session:
-            row = await bracket_row(session, caller.league_id)
-            if row is None:
+            rows = await bracket_rows(session, caller.league_id)
+            if not rows:
                 raise NotFound(f"{caller.league.name} has no playoff bracket yet. "
                                "A commissioner creates it with /bracket create.")
-            return view_of(row)
+            return tuple(view_of(row) for row in rows)
 
-    async def create(self, caller: Caller, teams: int, *, replace: bool = False) -> BracketView:
-        """Seed the top ``teams`` of the standings (whole league, divisions ignored) into a straight bracket."""
+    async def create(self, caller: Caller, teams: int, *, replace: bool = False,
+                     division: str | None = None) -> tuple[BracketView, ...]:
+        """Seed the top ``teams`` of the standings into a straight bracket: one for the whole league, or one
+        per division where the rules say so (youth 1.1, 1.18: junior and senior drawn apart; ``division``
+        picks one). Disqualified teams are left out; level teams follow the order a commissioner set."""
         caller.require(Role.COMMISSIONER)
         if isinstance(teams, bool) or not isinstance(teams, int) or not MIN_TEAMS <= teams <= MAX_TEAMS:
             raise InvalidInput(f"A bracket takes {MIN_TEAMS} to {MAX_TEAMS} teams.")
         rules, now = caller.league.rules.standings, self.clock.now()
         async with self.sessions.begin() as session:
-            row = await bracket_row(session, caller.league_id)
-            if row is not None and not replace:
-                raise Conflict(f"{caller.league.name} already has a bracket. Use replace:True to seed a new one "
-                               "(the recorded playoff winners are dropped).")
-            names = list(await team_divisions(session, caller.league_id))
-            if len(names) < teams:
-                raise InvalidInput(f"{caller.league.name} has only {len(names)} teams; a bracket of {teams} "
-                                   "needs that many.")
-            table = compute_standings(rules, dict.fromkeys(names, SEEDING_TABLE),
-                                      await game_results(session, caller.league_id),
-                                      await point_adjustments(session, caller.league_id))
-            seeds = seeds_from_standings(table, teams)
-            level = [r.team for r in table[:teams] if r.tiebreak == TEAM_NAME_FALLBACK and r.gp > 0]
-            notes = (f"Level on every tiebreaker, seeded by name: {', '.join(level)}. Settle it with "
-                     "/standings adjust and recreate the bracket if needed.",) if level else ()
-            if row is None:
-                row = PlayoffBracket(league_id=caller.league_id, seeds=seeds, winners={}, created_by=caller.discord_id,
-                                     created_at=now, updated_at=now)
-                session.add(row)
-            else:
-                row.seeds, row.winners, row.created_by, row.created_at, row.updated_at = (
-                    seeds, {}, caller.discord_id, now, now)
+            tables = await draws(session, caller, rules)
+            if division is not None:
+                wanted = division.strip().casefold()
+                picked = [d for d in tables if d.casefold() == wanted]
+                if not picked:
+                    known = ", ".join(d for d in tables if d) or "none: this league draws one bracket"
+                    raise NotFound(f"There's no playoff draw for “{division.strip()[:100]}” (draws by division: "
+                                   f"{known}).")
+                tables = {picked[0]: tables[picked[0]]}
+            views = []
+            for name, table in tables.items():
+                row = await bracket_row(session, caller.league_id, name)
+                if row is not None and not replace:
+                    raise Conflict(f"{caller.league.name} already has a bracket for {draw_name(name)}. Use "
+                                   "replace:True to seed a new one (the recorded playoff winners are dropped).")
+                if len(table) < teams:
+                    where = draw_name(name)
+                    raise InvalidInput(f"{where[:1].upper()}{where[1:]} has only {len(table)} teams in the draw "
+                                       f"(disqualified teams are left out); a bracket of {teams} needs that many.")
+                seeds, notes = await settled_seeds(session, caller.league_id, table, rules, teams)
+                if row is None:
+                    row = PlayoffBracket(league_id=caller.league_id, division=name, seeds=seeds, winners={},
+                                         created_by=caller.discord_id, created_at=now, updated_at=now)
+                    session.add(row)
+                else:
+                    row.seeds, row.winners, row.created_by, row.created_at, row.updated_at = (
+                        seeds, {}, caller.discord_id, now, now)
+                await session.flush()
+                views.append(view_of(row, notes))
+            return tuple(views)
+
+    async def seed(self, caller: Caller, teams_text: str) -> SeedingSet:
+        """A commissioner sets the order of teams level on every seeding criterion (audited); a bracket
+        follows it at once when no playoff winner is recorded in it yet."""
+        caller.require(Role.COMMISSIONER)
+        rules, now = caller.league.rules.standings, self.clock.now()
+        wanted = [t.strip() for t in teams_text.split(",") if t.strip()]
+        async with self.sessions.begin() as session:
+            known = {n.casefold(): (i, n) for i, n in (await session.execute(
+                select(Team.id, Team.name).where(Team.league_id == caller.league_id))).all()}
+            missing = [w[:100] for w in wanted if w.casefold() not in known]
+            if missing:
+                raise NotFound(f"No team called {', '.join(missing)} in {caller.league.name}.")
+            picked = [known[w.casefold()] for w in wanted]
+            tables = await draws(session, caller, rules)
+            draw = next((d for d, t in tables.items() if {n for _, n in picked} <= {r.team for r in t}), None)
+            try:
+                check_seed_order(tables.get(draw, []) if draw is not None else [], rules, [n for _, n in picked])
+            except PlayoffError as exc:
+                text = str(exc)
+                raise InvalidInput(f"{text[:1].upper()}{text[1:]}. Nothing was recorded.") from None
+            assert draw is not None
+            session.add(SeedingDecision(league_id=caller.league_id, team_ids=[i for i, _ in picked],
+                                        made_by=caller.discord_id, made_at=now))
             await session.flush()
-            return view_of(row, notes)
+            order = ", ".join(n for _, n in picked)
+            row = await bracket_row(session, caller.league_id, draw)
+            if row is None:
+                return SeedingSet(f"Seeding order recorded: {order}. There's no bracket for {draw_name(draw)} yet: "
+                                  "/bracket create applies it.", None)
+            if row.winners:
+                return SeedingSet(f"Seeding order recorded: {order}. The bracket already has playoff results: "
+                                  "recreate it with /bracket create replace:True to apply it.", view_of(row))
+            seeds, notes = await settled_seeds(session, caller.league_id, tables[draw], rules, len(row.seeds))
+            row.seeds, row.updated_at = seeds, now
+            await session.flush()
+            return SeedingSet(f"Seeding order recorded: {order}; the bracket is seeded again.", view_of(row, notes))
 
     async def advance(self, caller: Caller, matchup_id: str, winner: str) -> BracketChange:
         """A commissioner records a matchup's winner by hand."""
         caller.require(Role.COMMISSIONER)
         async with self.sessions.begin() as session:
-            row = await bracket_row(session, caller.league_id)
-            if row is None:
+            rows = await bracket_rows(session, caller.league_id)
+            if not rows:
                 raise NotFound(f"{caller.league.name} has no playoff bracket yet.")
-            bracket = rebuild(row)
+            # Matchup ids repeat across divisions' brackets: the winner's team says which one is meant.
+            wanted_team = winner.strip().casefold()
+            candidates = [(row, rebuild(row)) for row in rows]
+            chosen = next(((row, b) for row, b in candidates if any(
+                e is not None and e.team.casefold() == wanted_team for r in b.rounds for m in r
+                for e in (m.top, m.bottom))), candidates[0])
+            row, bracket = chosen
             try:
                 matchup = bracket.matchup(matchup_id.strip().upper())
             except PlayoffError as exc:
@@ -209,12 +316,9 @@ class PlayoffService:
     async def matchups(self, caller: Caller, text: str) -> list[Matchup]:
         """Matchups with both teams known, unplayed first, for autocomplete."""
         async with self.sessions() as session:
-            row = await bracket_row(session, caller.league_id)
-            if row is None:
-                return []
-            bracket = rebuild(row)
+            brackets = [rebuild(row) for row in await bracket_rows(session, caller.league_id)]
         needle = text.strip().casefold()
-        ready = [m for r in bracket.rounds for m in r if m.ready]
+        ready = [m for bracket in brackets for r in bracket.rounds for m in r if m.ready]
         ready.sort(key=lambda m: m.winner is not None)
         return [m for m in ready if not needle or needle in m.matchup_id.casefold()
                 or any(needle in team.casefold() for team in m.teams)]

@@ -15,7 +15,7 @@ from bot.league.lineup.check import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.discord_sync import team_roles
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
-from storage.models import Player, RosterEntry
+from storage.models import Player, RosterDeparture, RosterEntry
 from storage.repos import core
 
 
@@ -105,7 +105,7 @@ class RosterService:
             if breach is not None:
                 raise Conflict(f"{team.name} already has {size} players: {breach.message}")
             session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
-                                    position=position or "skater"))
+                                    position=position or "skater", added_at=self.clock.now()))
             await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
             return RosterChange(team.name, player.name, "added", size + 1, limit)
 
@@ -121,6 +121,9 @@ class RosterService:
                 raise NotFound(f"That player isn't on {team_name[:100]}.")
             require_captain_or_commissioner(caller, member, team)
             name = entry.player.name
+            # Kept, so that a suspension follows the player to their next team (youth 1.20.1).
+            session.add(RosterDeparture(league_id=caller.league_id, player_id=entry.player_id, team_id=team.id,
+                                        left_at=self.clock.now()))
             await session.delete(entry)
             await session.flush()
             await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())

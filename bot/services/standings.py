@@ -23,7 +23,7 @@ from sqlalchemy.orm import aliased
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text
-from bot.errors import InvalidInput, NotFound
+from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.standings.presets import TEAM_NAME_FALLBACK, TIEBREAKERS, StandingsRules
 from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
 from bot.services import outbox
@@ -33,6 +33,7 @@ from storage.models import (
     Division,
     Game,
     League,
+    PlayoffDisqualification,
     Result,
     ResultChange,
     StandingsAdjustment,
@@ -102,9 +103,10 @@ class StandingsTable:
 @dataclass(frozen=True)
 class AdjustmentMade:
     team: str
-    points: int
+    points: int  # 0 when only disqualified
     reason: str
     team_total: int  # the team's net adjustment after this one
+    disqualified: bool = False  # left out of the playoff draw by this adjustment
 
 
 @dataclass(frozen=True)
@@ -275,13 +277,18 @@ def trim_name(name: str, width: int = NAME_WIDTH) -> str:
 
 
 def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width: int = NAME_WIDTH) -> str:
-    """Narrow monospace lines: # Team GP W L T PTS (PCT when the table is ordered by record).
+    """Narrow monospace lines: # Team GP W L T [GF] PTS (PCT when the table is ordered by record).
 
     A ``*`` after a name marks a team level with another on every criterion (see StandingsTable.unsettled).
     """
     label, width = _primary_column(rules)
     otl = rules.points_otl is not None
-    header = f"{'#':>2} {'Team':<{name_width}} GP  W  L  T" + (" OT" if otl else "") + f" {label:>{width}}"
+    # Goals for, where they order the table (co-ed: "by record, followed by total goals scored").
+    gf = "goals_for" in rules.standings_tiebreakers
+    if gf:
+        name_width -= 2  # the column takes 3 characters: the lines stay as narrow as a phone's code block
+    header = (f"{'#':>2} {'Team':<{name_width}} GP  W  L  T" + (" OT" if otl else "") + (" GF" if gf else "")
+              + f" {label:>{width}}")
     lines = [header]
     for row in rows:
         marked = row.tiebreak == TEAM_NAME_FALLBACK and row.gp > 0
@@ -289,6 +296,8 @@ def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width:
         line = f"{row.rank:>2} {name:<{name_width}} {row.gp:>2} {row.w:>2} {row.l:>2} {row.t:>2}"
         if otl:
             line += f" {row.otl:>2}"
+        if gf:
+            line += f" {min(row.gf, 99):>2}" if row.gf < 100 else f"{row.gf:>3}"
         lines.append(f"{line} {_primary_value(row, rules):>{width}}")
     return "\n".join(lines)
 
@@ -345,26 +354,49 @@ class StandingsService:
         needle = text.strip().casefold()
         return [n for n in names if needle in n.casefold()]
 
-    async def adjust(self, caller: Caller, team_name: str, points: int, reason: str) -> AdjustmentMade:
-        """Commissioners add or remove standings points outside any game (youth rule 1.22)."""
+    async def adjust(self, caller: Caller, team_name: str, points: int | None, reason: str, *,
+                     disqualify: bool = False) -> AdjustmentMade:
+        """Commissioners add or remove standings points outside any game, or disqualify a team from the
+        playoffs (youth rule 1.22); the preset bounds the points (youth: -1 or -2)."""
         caller.require(Role.COMMISSIONER)
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 < abs(points) <= MAX_ADJUSTMENT:
-            raise InvalidInput(f"Points must be a whole number from -{MAX_ADJUSTMENT} to {MAX_ADJUSTMENT}, not 0.")
+        rules = caller.league.rules.standings
+        if points is None and not disqualify:
+            raise InvalidInput("Give the points to add or remove, or disqualify:True to leave the team out of "
+                               "the playoffs.")
+        if points is not None:
+            if isinstance(points, bool) or not isinstance(points, int) or not 0 < abs(points) <= MAX_ADJUSTMENT:
+                raise InvalidInput(f"Points must be a whole number from -{MAX_ADJUSTMENT} to {MAX_ADJUSTMENT}, "
+                                   "not 0.")
+            allowed = rules.standings_adjustment_points
+            if allowed and points not in allowed:
+                cite = rules.standings_citations.adjustment_points or "league setting standings_adjustment_points"
+                raise InvalidInput(f"This league's rules allow only {' or '.join(f'{p:+d}' for p in allowed)} "
+                                   f"points ({cite}).")
         why = clean_user_text(reason or "", 300)
         if not why:
             raise InvalidInput("Give a reason: it is shown with the adjustment.")
+        now = self.clock.now()
         async with self.sessions.begin() as session:
             team = await core.team_by_name(session, caller.league_id, printable(team_name))
             if team is None:
                 raise NotFound(f"There's no team called “{team_name.strip()[:100]}” in {caller.league.name}.")
-            session.add(StandingsAdjustment(league_id=caller.league_id, team_id=team.id, points=points,
-                                            reason=why, made_by=caller.discord_id, made_at=self.clock.now()))
+            if points is not None:
+                session.add(StandingsAdjustment(league_id=caller.league_id, team_id=team.id, points=points,
+                                                reason=why, made_by=caller.discord_id, made_at=now))
+            if disqualify:
+                already = await session.scalar(select(PlayoffDisqualification.id).where(
+                    PlayoffDisqualification.league_id == caller.league_id, PlayoffDisqualification.team_id == team.id))
+                if already is not None and points is None:
+                    raise Conflict(f"{team.name} is already disqualified from the playoffs.")
+                if already is None:
+                    session.add(PlayoffDisqualification(league_id=caller.league_id, team_id=team.id, reason=why,
+                                                        made_by=caller.discord_id, made_at=now))
             await session.flush()
             total = await session.scalar(
                 select(func.coalesce(func.sum(StandingsAdjustment.points), 0))
                 .where(StandingsAdjustment.league_id == caller.league_id, StandingsAdjustment.team_id == team.id)
             )
-            return AdjustmentMade(team.name, points, why, int(total or 0))
+            return AdjustmentMade(team.name, points or 0, why, int(total or 0), disqualified=disqualify)
 
     async def publish(self, league: LeagueSettings, league_id: int, poster: StandingsPoster) -> Publication:
         """Show the current table in the league's standings channel: edit the stored message in place,

@@ -8,16 +8,25 @@ from storage.models.core import (
     Game,
     League,
     Player,
+    RosterDeparture,
     RosterEntry,
     Team,
     TeamCaptain,
 )
 from storage.models.deadlines import CaptainAlert, Deadline
-from storage.models.discipline import Appeal, Penalty, Suspension
+from storage.models.discipline import Appeal, Penalty, Suspension, SuspensionReview
 from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
 from storage.models.outbox import OutboxMessage
 from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
-from storage.models.results import PlayoffBracket, Result, ResultChange, StandingsAdjustment, StandingsPost
+from storage.models.results import (
+    PlayoffBracket,
+    PlayoffDisqualification,
+    Result,
+    ResultChange,
+    SeedingDecision,
+    StandingsAdjustment,
+    StandingsPost,
+)
 from storage.models.rulebooks import Rulebook, RuleSection
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
@@ -25,9 +34,10 @@ from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
 
 __all__ = [
     "Appeal", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "DiscordProblem",
-    "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk",
-    "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
-    "Relay", "Result", "ResultChange", "RosterEntry", "RuleSection", "Rulebook", "SetupChange", "Shootout",
-    "ShootoutAttempt", "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment",
-    "StandingsPost", "Suspension", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
+    "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "League", "LeagueSetup", "OutboxMessage",
+    "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification", "RefereeAssignment", "Relay", "Result",
+    "ResultChange", "RosterDeparture", "RosterEntry", "RuleSection", "Rulebook", "SeedingDecision", "SetupChange",
+    "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest",
+    "StandingsAdjustment", "StandingsPost", "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole",
+    "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

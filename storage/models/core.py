@@ -125,3 +125,20 @@ class Game(Base):
 
     def team_ids(self) -> tuple[int, int]:
         return (self.home_team_id, self.away_team_id)
+
+
+class RosterDeparture(Base):
+    """A player leaving a team's roster (removed, or moved by a CSV import): the roster's history.
+
+    With the player's current roster entry it says which team they were on at any time, so a
+    suspension is served in the games of the team they are on when each game is played (youth 1.20.1).
+    """
+
+    __tablename__ = "roster_departures"
+    __table_args__ = (Index("ix_roster_departures_player", "league_id", "player_id", "left_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    left_at: Mapped[datetime] = mapped_column(UTCDateTime)

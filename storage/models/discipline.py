@@ -9,6 +9,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.league.discipline.appeals import APPEAL_OUTCOMES, AppealOutcome
 from bot.league.discipline.infractions import CATEGORIES, Category
+from bot.league.discipline.reviews import REVIEW_ACTIONS, ReviewAction
 from bot.league.discipline.suspensions import SuspensionStatus
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Player, Team
@@ -105,3 +106,27 @@ class Appeal(Base):
     decided_by: Mapped[int | None] = mapped_column(Snowflake)
 
     suspension: Mapped[Suspension] = relationship(lazy="joined")
+
+
+class SuspensionReview(Base):
+    """A commissioner's review of a referee's suspension (youth 1.12): the audit of who decided what.
+
+    A suspension with a review is final: it can't be shortened afterwards except by an appeal's
+    decision (youth 1.20.2).
+    """
+
+    __tablename__ = "suspension_reviews"
+    __table_args__ = (
+        UniqueConstraint("suspension_id"),  # reviewed once: two commissioners at the same moment can't both
+        CheckConstraint(f"action IN {REVIEW_ACTIONS!r}", name="action"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    suspension_id: Mapped[int] = mapped_column(ForeignKey("suspensions.id", ondelete="CASCADE"))
+    action: Mapped[ReviewAction] = mapped_column(String(16))
+    games_before: Mapped[int]
+    games_after: Mapped[int]
+    note: Mapped[str] = mapped_column(String(1000), default="")
+    decided_by: Mapped[int] = mapped_column(Snowflake)
+    decided_at: Mapped[datetime] = mapped_column(UTCDateTime)

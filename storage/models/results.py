@@ -108,19 +108,50 @@ class StandingsPost(Base):
 
 
 class PlayoffBracket(Base):
-    """The league's current playoff bracket: the seeds, and each matchup's winner as it is decided.
+    """A current playoff bracket (one per division where the rules draw divisions apart): the seeds, and
+    each matchup's winner as it is decided.
 
     The bracket itself is rebuilt from the seeds by the pure engine (bot.league.playoffs).
     ``winners`` maps a matchup id ("R1-M2") to ``{"team": name, "game": code or None}``.
     """
 
     __tablename__ = "playoff_brackets"
-    __table_args__ = (UniqueConstraint("league_id"),)
+    __table_args__ = (UniqueConstraint("league_id", "division"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    # The division it is drawn in ("" for the whole league): youth draws junior and senior apart (1.1, 1.18).
+    division: Mapped[str] = mapped_column(String(100), default="", server_default="")
     seeds: Mapped[list[str]] = mapped_column(JSON)
     winners: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_by: Mapped[int | None] = mapped_column(Snowflake)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PlayoffDisqualification(Base):
+    """A team the commissioners disqualified from the playoffs (youth 1.22): left out of every draw."""
+
+    __tablename__ = "playoff_disqualifications"
+    __table_args__ = (UniqueConstraint("league_id", "team_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(300))
+    made_by: Mapped[int | None] = mapped_column(Snowflake)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SeedingDecision(Base):
+    """The order a commissioner set for teams level on every seeding criterion (`/bracket seed`): the audit,
+    and what every later draw applies to those teams while they stay level."""
+
+    __tablename__ = "seeding_decisions"
+    __table_args__ = (Index("ix_seeding_decisions_league", "league_id", "made_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    team_ids: Mapped[list[int]] = mapped_column(JSON)  # best seed first
+    made_by: Mapped[int | None] = mapped_column(Snowflake)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -63,8 +63,8 @@ def test_standings_json_rows_best_first(config: str, tmp_path: Path) -> None:
     assert human.returncode == 0, human.stderr
     lines = human.stdout.splitlines()
     assert lines[0] == "North"
-    assert lines[1].split() == ["#", "Team", "GP", "W", "L", "T", "PCT"]
-    assert lines[2].split() == ["1", "Owls", "2", "1", "1", "0", ".500"]
+    assert lines[1].split() == ["#", "Team", "GP", "W", "L", "T", "GF", "PCT"]
+    assert lines[2].split() == ["1", "Owls", "2", "1", "1", "0", "5", ".500"]
     assert "Order: winning percentage" in human.stdout
 
 

@@ -70,5 +70,5 @@ async def test_an_empty_server_reaches_a_correct_lineup_with_commands_and_button
     assert lineup.ephemeral
     assert "Hawks lineup · Hawks vs Owls" in lineup.text
     assert "**4** of 5 skaters + goalie — short by 1 (1 for the women/non-binary rule)" in lineup.text
-    assert "— *Co-ed rules: Teams*" in lineup.text
+    assert "— *Co-ed rules: Teams; Co-ed rules: Game Structure reads it the other way" in lineup.text
     assert "Goalie\n✅ Gil Stone" in lineup.text

@@ -34,7 +34,8 @@ async def test_coed_captain_with_one_woman_checked_in_plays_four_skaters_plus_th
     assert "Hawks lineup · Hawks vs Owls" in text
     assert "**4** of 5 skaters + goalie — short by 1 (1 for the women/non-binary rule)" in text
     assert ("1 woman/non-binary skater checked in; 2 required on the court (the goalie does not count): "
-            "play short, at most 4 skaters plus the goalie. — *Co-ed rules: Teams*") in text
+            "play short, at most 4 skaters plus the goalie. — *Co-ed rules: Teams; Co-ed rules: Game Structure "
+            "reads it the other way: this league doesn't count the goalie*") in text  # both sections cited
     assert "Goalie\n✅ Gus Lee" in text
     assert "Alice Hart (W/NB), Carl Diaz, Dan Roy" in text  # who counts, not anyone's gender word
     assert "Minimum to start\n✅ met" in text

@@ -99,8 +99,9 @@ async def test_a_suspension_longer_than_a_referee_may_give_waits_for_review(
     omar = league.player("Omar Fox")
     reply = await harness.slash("/penalty", as_=league.referee(), game="G1", player=omar,
                                 infraction="referee_abuse_physical")
-    assert "pending the commissioners' review" in reply.content
-    assert await suspensions(harness) == [("Omar Fox", 15, "active", True)]
+    assert "pending the commissioners' review (15 asked)" in reply.content
+    # Youth 1.12: held at the referee's one game until a commissioner reviews the 15 (3.11 (4)).
+    assert await suspensions(harness) == [("Omar Fox", 1, "active", True)]
     await harness.bot.courier.deliver_due()
     (note,) = harness.discord.channel_messages(ADMIN)
     assert "For review" in note.content and "Omar Fox" in note.content
@@ -148,3 +149,25 @@ async def test_infraction_autocomplete_offers_the_presets_list(harness: Harness,
 async def test_game_autocomplete_offers_games_that_started(harness: Harness, league: SampleLeague) -> None:
     reply = await harness.autocomplete("/penalty", focused="game", as_=league.referee(), game="")
     assert [c["value"] for c in reply.autocomplete_choices] == ["G2", "G1"]
+
+
+INDOOR = make_settings(league_config(preset="indoor-soccer"))
+COED = make_settings(league_config())
+
+
+@pytest.mark.parametrize("settings", [INDOOR], ids=["indoor"])
+async def test_an_indoor_ejection_tells_the_referee_no_substitute_may_be_made(
+        harness: Harness, league: SampleLeague) -> None:
+    reply = await harness.slash("/penalty", as_=league.referee(), game="G1", player=league.player("Omar Fox"),
+                                infraction="ejection")
+    assert ("Substitutions may not be made for ejected players: the team plays one short for the rest of the "
+            "game — Indoor soccer rules: Substitutions") in reply.content, reply.content
+
+
+@pytest.mark.parametrize("settings", [COED], ids=["coed"])
+async def test_a_coed_prohibited_action_can_be_recorded(harness: Harness, league: SampleLeague) -> None:
+    reply = await harness.slash("/penalty", as_=league.referee(), game="G1", player=league.player("Omar Fox"),
+                                infraction="checking")
+    assert "Penalty #" in reply.content and "Co-ed rules: Prohibited actions (2)" in reply.content, reply.content
+    choices = await harness.autocomplete("/penalty", focused="infraction", as_=league.referee(), infraction="spear")
+    assert [c["value"] for c in choices.autocomplete_choices] == ["spearing"]

@@ -442,3 +442,52 @@ async def test_only_the_teams_captains_read_violations_that_hint_at_who_counts_a
     assert ("Shooter 6: Alice Hart shoots again before every teammate the round needs has had a turn "
             "(Co-ed rules: Shoot-Out Format past first 3 shooters)") in ref.content
     assert "fills it" not in ref.content and "woman" not in ref.content
+
+
+async def test_indoor_order_whose_goalie_changes_is_refused_with_the_rule_quoted(
+        indoor: tuple[Harness, SampleLeague]) -> None:
+    """Indoor soccer rules, Substitutions: "Goalies may not be substituted during shootout"."""
+    h, sample = indoor
+    await check_in(h, sample, HAWKS_IN, game="P1")
+    h.bot.clock.set(datetime(2030, 1, 13, 2, 0, tzinfo=UTC))  # type: ignore[attr-defined]
+    await h.slash("/shootout floor", as_=sample.referee(), game="P1",
+                  players="Alice Hart, Bea Quinn, Carl Diaz, Dan Roy, Gus Lee")
+    changed = await h.slash("/shootout submit", as_=sample.captain("Hawks"), game="P1",
+                            shooters="Alice Hart, Bea Quinn, Carl Diaz, Dan Roy", goalie="Eli Park")
+    assert changed.ephemeral and "nothing was saved for Hawks" in changed.content
+    assert ("Eli Park may not replace Gus Lee in goal: the goalie may not be changed during the shootout "
+            "(Indoor soccer rules: Substitutions, “Goalies may not be substituted during shootout”)") in changed.content
+    kept = await h.slash("/shootout submit", as_=sample.captain("Hawks"), game="P1",
+                         shooters="Alice Hart, Bea Quinn, Carl Diaz, Dan Roy", goalie="Gus Lee")
+    assert kept.content.startswith("Saved Hawks's shootout order for `P1`")
+
+
+async def test_elsewhere_the_goalie_may_change(harness: Harness, ready: SampleLeague) -> None:
+    reply = await harness.slash("/shootout submit", as_=ready.captain("Hawks"), game="G1",
+                                shooters="Alice Hart, Carl Diaz, Dan Roy", goalie="Eli Park")
+    assert "nothing was saved" not in reply.content, reply.content
+
+
+async def test_a_youth_playoff_order_of_three_is_told_which_rule_applies(db_url: str, clock: FixedClock) -> None:
+    """Youth 1.19 ("a 5-round shootout") vs 2.13B (three shooters): the preset applies 1.19, cites both, and a
+    captain whose order follows 2.13B is told how a commissioner can change it."""
+    settings = make_settings(league_config("youth", preset="youth-ball-hockey"))
+    h = await Harness(create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)).start()
+    try:
+        sample = await SampleLeague(h).load()
+        await h.bot.services.imports.importer.run("games", b"game_id,starts_at,home,away,venue,kind\n"
+                                                  b"P1,2030-01-12 19:00,Hawks,Owls,Rink A,playoff\n",
+                                                  settings.leagues[0], now=clock.now())
+        await check_in(h, sample, HAWKS_IN, game="P1")
+        three = await h.slash("/shootout submit", as_=sample.captain("Hawks"), game="P1",
+                              shooters="Alice Hart, Bea Quinn, Carl Diaz")
+        assert "nothing was saved for Hawks" in three.content
+        assert "Youth rules 1.19; Youth rules 2.13B says 3: this league applies 5" in three.content
+        assert ("Your order follows Youth rules 2.13B (3 shooters); this league applies Youth rules 1.19 (5). "
+                "A commissioner can change it: /setup rule key:shootout_initial_shooters_playoff value:3"
+                ) in three.content
+        five = await h.slash("/shootout submit", as_=sample.captain("Hawks"), game="P1",
+                             shooters="Alice Hart, Bea Quinn, Carl Diaz, Dan Roy, Eli Park")
+        assert five.content.startswith("Saved Hawks's shootout order for `P1`"), five.content
+    finally:
+        await h.close()

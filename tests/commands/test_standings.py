@@ -20,7 +20,7 @@ NO_STANDINGS_CHANNEL = make_settings(league_config(channels={"announcements": 30
 
 
 def table_lines(text: str) -> list[list[str]]:
-    """The rows of every code block: [rank, team, GP, W, L, T, last column]."""
+    """The rows of every code block: [rank, team, GP, W, L, T, (GF,) last column]."""
     rows = []
     for block in re.findall(r"```\n(.*?)\n```", text, re.S):
         rows += [line.split() for line in block.splitlines()[1:]]
@@ -52,7 +52,7 @@ async def test_coed_standings_are_ordered_by_record_then_goals_scored(harness: H
     assert reply.ephemeral
     assert order(reply.text) == ["Owls", "Hawks", "Wolves", "Bears"]
     assert "**North**" in reply.text and "**South**" in reply.text
-    assert table_lines(reply.text)[0] == ["1", "Owls", "2", "1", "1", "0", ".500"]
+    assert table_lines(reply.text)[0] == ["1", "Owls", "2", "1", "1", "0", "5", ".500"]  # GF: seeding's 2nd
     assert "Order: winning percentage" in reply.text and "then most goals scored" in reply.text
 
 
@@ -93,10 +93,11 @@ async def test_long_team_names_are_trimmed_and_lines_stay_narrow(harness: Harnes
     reply = await harness.slash("/standings show", as_=league.player("Alice Hart"))
     blocks = re.findall(r"```\n(.*?)\n```", reply.text, re.S)
     lines = [line for block in blocks for line in block.splitlines()]
-    assert any("Thunderbird…" in line for line in lines)
+    assert any("Thunderbi…" in line for line in lines)
     assert "Thunderbirds of" not in reply.text
     assert max(len(line) for line in lines) <= 34
-    assert lines[0].split() == ["#", "Team", "GP", "W", "L", "T", "PCT"]
+    # Co-ed seeding is by record, then goals scored: the table shows both.
+    assert lines[0].split() == ["#", "Team", "GP", "W", "L", "T", "GF", "PCT"]
 
 
 @pytest.mark.parametrize("settings", [YOUTH])
@@ -112,12 +113,15 @@ async def test_youth_standings_use_points_and_commissioner_adjustments(harness: 
     refused = await harness.slash("/standings adjust", as_=league.referee(), team="Owls", points=-3,
                                   reason="bench brawl")
     assert "Only a commissioner" in refused.content
-    adjusted = await harness.slash("/standings adjust", as_=league.commissioner(), team="owls", points=-3,
+    beyond = await harness.slash("/standings adjust", as_=league.commissioner(), team="owls", points=-3,
+                                 reason="rule 1.22: bench brawl")
+    assert beyond.ephemeral and beyond.content == "This league's rules allow only -1 or -2 points (Youth 1.22)."
+    adjusted = await harness.slash("/standings adjust", as_=league.commissioner(), team="owls", points=-2,
                                    reason="rule 1.22: bench brawl")
     assert adjusted.ephemeral
-    assert adjusted.content == "Owls: -3 standings points (rule 1.22: bench brawl). Net adjustment now -3."
+    assert adjusted.content == "Owls: -2 standings points (rule 1.22: bench brawl). Net adjustment now -2."
     reply = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="senior")
-    assert table_lines(reply.text) == [["1", "Hawks", "2", "0", "1", "1", "1"], ["2", "Owls", "2", "1", "0", "1", "0"]]
+    assert table_lines(reply.text) == [["1", "Owls", "2", "1", "0", "1", "1"], ["2", "Hawks", "2", "0", "1", "1", "1"]]
     async with harness.bot.sessions() as s:
         assert await s.scalar(select(func.count()).select_from(StandingsAdjustment)) == 1
 

@@ -55,7 +55,7 @@ def cites(outcome) -> str:
 
 def test_catalogue_sizes() -> None:
     assert {k: len(v) for k, v in PENALTY_CATALOGUES.items()} == {
-        "coed-ball-hockey": 16,
+        "coed-ball-hockey": 23,  # 16 offences plus 7 prohibited actions not named among them
         "youth-ball-hockey": 69,
         "indoor-soccer": 4,
     }
@@ -94,6 +94,22 @@ def test_youth_catalogue_follows_section_3(category: str, count: int, minutes: i
     assert {(i.minutes, i.ejection) for i in entries} == {(minutes, ejection)}
 
 
+COED_PROHIBITED_ONLY = {"intentional_contact", "checking", "chopping", "hacking", "spearing", "stick_end_butting",
+                        "verbal_taunts"}
+
+
+def test_coed_prohibited_actions_can_all_be_called() -> None:
+    """Co-ed rules: Prohibited actions 1-11 (12 is "any infraction covered by ... USA Hockey"): each can be
+    recorded, under its own entry or the offence that already names it, and cites the list."""
+    keys = {i.key for i in COED_CAT}
+    named = {"slashing", "tripping", "hooking", "high_sticking", "verbal_abuse", "pushing_roughing_fighting"}
+    assert COED_PROHIBITED_ONLY | named <= keys
+    cited = {i.key: i.citation for i in COED_CAT if i.key in COED_PROHIBITED_ONLY}
+    assert all(c.startswith("Co-ed rules: Prohibited actions (") for c in cited.values())
+    outcome = apply_penalty(COED, COED_CAT, [], "checking", 10, COED_GAME)
+    assert outcome.minutes == 2 and "Prohibited actions (2)" in " ".join(c.citation for c in outcome.consequences)
+
+
 def test_coed_catalogue_follows_the_penalties_list() -> None:
     """Co-ed rules: Penalties — warnings, 2-minute majors, severe offences 1-5 games."""
     by_category: dict[str, set[str]] = {}
@@ -106,7 +122,7 @@ def test_coed_catalogue_follows_the_penalties_list() -> None:
         "goalie_covering_out_of_crease",
         "goalie_delay_of_game",
     }
-    assert by_category["major"] == {"high_sticking", "slapshot"}
+    assert by_category["major"] == {"high_sticking", "slapshot", *COED_PROHIBITED_ONLY}
     assert by_category["severe"] == {
         "slashing",
         "throwing_smashing_stick",
@@ -334,7 +350,7 @@ MIS = "misconduct_10"
             0,
             True,
             True,
-            15,
+            1,  # 15 games asked (3.11 (4)), held at the referee's 1 until reviewed (1.12)
             "Youth 3.11 (4)",
             id="3.11(4)-physical-ref-abuse-15-games",
         ),
@@ -417,8 +433,55 @@ def test_major_without_a_minute_says_the_late_rule_was_not_checked() -> None:
 def test_physical_referee_abuse_needs_the_commissioner() -> None:
     """Youth 3.11 (4): 15 games; 1.12: a referee alone suspends for at most one game."""
     outcome = youth("referee_abuse_physical")
-    assert outcome.suspension_games == 15 and outcome.pending_review
+    assert outcome.suspension_asked == 15 and outcome.pending_review
+    assert outcome.suspension_games == 1, "held at the referee's limit until the commissioner reviews it"
     assert "Youth 1.12" in cites(outcome)
+    assert any("held at 1 game" in c.text and "15 games asked" in c.text for c in outcome.consequences)
+
+
+def test_a_referees_own_suspension_over_the_limit_is_held_at_one_game_pending_review() -> None:
+    """Youth 1.12: suspensions up to one game by the referee; more is discussed with the commissioner."""
+    outcome = apply_penalty(YOUTH, PENALTY_CATALOGUES["youth-ball-hockey"], [], "roughing", 10, YOUTH_GAME,
+                            referee_games=3)
+    assert (outcome.suspension_asked, outcome.suspension_games, outcome.pending_review) == (3, 1, True)
+    one = apply_penalty(YOUTH, PENALTY_CATALOGUES["youth-ball-hockey"], [], "roughing", 10, YOUTH_GAME,
+                        referee_games=1)
+    assert (one.suspension_asked, one.suspension_games, one.pending_review) == (1, 1, False)
+    coed = apply_penalty(COED, PENALTY_CATALOGUES["coed-ball-hockey"], [], "hooking", 10, 40, referee_games=3)
+    assert coed.suspension_games == 3, "the co-ed rulebook sets no referee limit"
+
+
+@pytest.mark.parametrize(
+    ("action", "games", "after", "lifted"),
+    [("confirm", None, 1, False), ("set-games", 3, 3, False), ("lift", None, 0, True)],
+)
+def test_a_commissioners_review_confirms_sets_or_lifts(action: str, games: int | None, after: int,
+                                                        lifted: bool) -> None:
+    from bot.league.discipline.reviews import review_suspension
+
+    decision = review_suspension(YOUTH, current_games=1, pending=True, reviewed=False, action=action, games=games)
+    assert (decision.games_before, decision.games_after, decision.lifted) == (1, after, lifted)
+    assert decision.citation == "Youth 1.12"
+
+
+@pytest.mark.parametrize(
+    ("pending", "reviewed", "action", "games", "says"),
+    [
+        (True, True, "set-games", 1, "only an appeal's decision"),
+        (False, False, "confirm", None, "isn't waiting"),
+        (True, False, "set-games", None, "Give the number"),
+        (True, False, "set-games", 0, "1 to 100"),
+        (True, False, "lift", 2, "goes only with"),
+        (True, False, "shorten", None, "one of"),
+    ],
+)
+def test_a_review_that_cant_be_done_is_refused(pending: bool, reviewed: bool, action: str, games: int | None,
+                                               says: str) -> None:
+    from bot.league.discipline.reviews import review_suspension
+
+    with pytest.raises(DisciplineError) as info:
+        review_suspension(YOUTH, current_games=1, pending=pending, reviewed=reviewed, action=action, games=games)
+    assert says in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -779,3 +842,56 @@ def test_rule_switched_on_by_override_is_cited_as_a_league_setting() -> None:
     assert outcome.game_misconduct and outcome.ejected
     assert all(c.citation for c in outcome.consequences)
     assert "league setting" in cites(outcome)
+
+
+# --- a suspension follows the person (youth 1.20.1) ------------------------------------------------
+def _at(day: int) -> datetime:
+    return datetime(2030, 1, day, tzinfo=UTC)
+
+
+def test_a_moved_player_was_on_the_old_team_until_she_left_and_on_the_new_one_after() -> None:
+    from bot.league.discipline.suspensions import Departure, RosterHistory
+
+    history = RosterHistory(departures=(Departure(1, _at(10)),), current_team_id=2, current_since=_at(10))
+    assert history.team_at(_at(9), issued_on=1) == 1
+    assert history.team_at(_at(11), issued_on=1) == 2
+
+
+def test_between_teams_a_player_is_on_none_and_off_every_roster_too() -> None:
+    from bot.league.discipline.suspensions import Departure, RosterHistory
+
+    history = RosterHistory(departures=(Departure(1, _at(10)),), current_team_id=2, current_since=_at(15))
+    assert history.team_at(_at(12), issued_on=1) is None
+    assert history.team_at(_at(16), issued_on=1) == 2
+    gone = RosterHistory(departures=(Departure(1, _at(10)),))
+    assert gone.team_at(_at(12), issued_on=1) is None and gone.team_at(_at(9), issued_on=1) == 1
+
+
+def test_with_no_history_kept_the_team_it_was_issued_on_counts_before_the_current_place() -> None:
+    from bot.league.discipline.suspensions import RosterHistory
+
+    history = RosterHistory(current_team_id=2, current_since=_at(15))
+    assert history.team_at(_at(12), issued_on=1) == 1
+    assert history.team_at(_at(16), issued_on=1) == 2
+
+
+def test_two_moves_are_followed_in_order() -> None:
+    from bot.league.discipline.suspensions import Departure, RosterHistory
+
+    history = RosterHistory(departures=(Departure(2, _at(20)), Departure(1, _at(10))), current_team_id=3,
+                            current_since=_at(20))
+    assert [history.team_at(_at(d), issued_on=1) for d in (5, 15, 25)] == [1, 2, 3]
+
+
+def test_an_indoor_ejection_says_no_substitute_may_be_made() -> None:
+    """Indoor soccer rules, Substitutions: "Substitutions may not be made for ejected players"."""
+    indoor = DISCIPLINE_PRESETS["indoor-soccer"]
+    outcome = apply_penalty(indoor, PENALTY_CATALOGUES["indoor-soccer"], [], "ejection", 10, 50)
+    notes = [c for c in outcome.consequences if c.kind == "note"]
+    assert outcome.ejected and len(notes) == 1
+    assert notes[0].text.startswith("Substitutions may not be made for ejected players")
+    assert notes[0].citation == "Indoor soccer rules: Substitutions"
+    yellow = apply_penalty(indoor, PENALTY_CATALOGUES["indoor-soccer"], [], "slide_tackle", 10, 50)
+    assert not any("Substitutions" in c.text for c in yellow.consequences)
+    coed = apply_penalty(COED, COED_CAT, [], "game_misconduct", 10, COED_GAME)
+    assert coed.ejected and not any("Substitutions" in c.text for c in coed.consequences)

@@ -79,7 +79,9 @@ def test_coed_teams_plays_short_by_women_nonbinary_checked_in(
 def test_coed_teams_short_of_women_message_and_citation() -> None:
     team = [goalie(), player("woman"), *skaters(5)]
     short = finding(check_lineup(COED, team), SHORT_OF_WOMEN)
-    assert short.rule == "Co-ed rules: Teams"
+    # Both sections are cited (they disagree on counting the goalie), and which reading applies.
+    assert short.rule == ("Co-ed rules: Teams; Co-ed rules: Game Structure reads it the other way: this league "
+                          "doesn't count the goalie")
     assert short.message == (
         "1 woman/non-binary skater checked in; 2 required on the court (the goalie does not"
         " count): play short, at most 4 skaters plus the goalie."
@@ -485,3 +487,22 @@ def test_property_skaters_allowed_never_exceed_the_court_nor_include_the_ineligi
         men = sum(not p.counts_toward_women_nonbinary for p in report.starting_skaters)
         assert men <= rules.skater_spots - rules.women_nonbinary_on_court
     assert {f.code for f in report.findings} <= set(FINDING_CODES)
+
+
+def test_coed_goalie_counting_is_a_setting_and_a_captain_is_told_which_reading_applies() -> None:
+    """Co-ed Teams: "(not including the goalie)" vs Game Structure: two women/non-binary "players on the court"."""
+    from dataclasses import replace
+
+    team = [goalie("woman"), player("woman"), *skaters(5)]
+    short = finding(check_lineup(COED, team), SHORT_OF_WOMEN)
+    assert ("Your woman/non-binary goalie would count under Co-ed rules: Game Structure; this league applies "
+            "Co-ed rules: Teams (not the goalie). A commissioner can change it: /setup rule "
+            "key:goalie_counts_toward_women_nonbinary value:true") in short.message
+    counted = replace(COED, goalie_counts_toward_women_nonbinary=True)
+    report = check_lineup(counted, team)
+    assert SHORT_OF_WOMEN not in report.codes and report.skaters_allowed == 5
+    alone = finding(check_lineup(counted, [goalie("woman"), *skaters(5)]), SHORT_OF_WOMEN)
+    assert "1 woman/non-binary player checked in" in alone.message and "the goalie counts too" in alone.message
+    assert alone.rule.endswith("this league counts the goalie")
+    men_in_goal = finding(check_lineup(COED, [goalie(), player("woman"), *skaters(5)]), SHORT_OF_WOMEN)
+    assert "would count under" not in men_in_goal.message

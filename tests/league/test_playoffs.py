@@ -212,3 +212,33 @@ def test_rendering_a_finished_small_bracket():
             ">  2 Owls",
         ]
     )
+
+
+COED = STANDINGS_PRESETS["coed-ball-hockey"]
+
+
+def _coed_table(results: list[GameResult]) -> list:
+    teams = {t: "seeding" for g in results for t in (g.home, g.away)}
+    return compute_standings(STANDINGS_PRESETS["coed-ball-hockey"], teams, results, [])
+
+
+def test_teams_level_on_record_and_goals_for_form_a_group_a_commissioner_orders() -> None:
+    from bot.league.playoffs import check_seed_order, level_groups, settled_order
+
+    table = _coed_table([GameResult("1", "Owls", "Hawks", 5, 1), GameResult("2", "Hawks", "Owls", 3, 1),
+                         GameResult("3", "Bears", "Wolves", 2, 0), GameResult("4", "Wolves", "Bears", 2, 0)])
+    assert [r.team for r in table] == ["Owls", "Hawks", "Bears", "Wolves"]  # co-ed: record, then goals for
+    assert level_groups(table, COED) == [("Bears", "Wolves")]
+    assert settled_order(table, COED, []) == (["Owls", "Hawks", "Bears", "Wolves"], [("Bears", "Wolves")])
+    assert settled_order(table, COED, [["Wolves", "Bears"]]) == (["Owls", "Hawks", "Wolves", "Bears"], [])
+    check_seed_order(table, COED, ["Wolves", "Bears"])
+    for wrong in (["Owls", "Hawks"], ["Wolves"], ["Wolves", "Wolves"], ["Wolves", "Bears", "Owls"]):
+        with pytest.raises(PlayoffError):
+            check_seed_order(table, COED, wrong)
+
+
+def test_a_group_split_by_a_later_result_needs_no_order() -> None:
+    from bot.league.playoffs import settled_order
+
+    table = _coed_table([GameResult("1", "Bears", "Wolves", 2, 0), GameResult("2", "Wolves", "Bears", 3, 0)])
+    assert settled_order(table, COED, [["Bears", "Wolves"]]) == (["Wolves", "Bears"], [])

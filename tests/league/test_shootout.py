@@ -316,9 +316,25 @@ def test_youth_1_19_five_round_shootout_in_playoffs_is_a_setting():
     four = ids(pool, "M1", "M2", "M3", "M4")
     found = validate_order(YOUTH, pool, None, four, playoff=True)
     assert codes(found) == [("too_few_shooters", None)]
-    assert found[0].rule == "Youth rules 1.19"
+    # Both sections are cited, and which one the league applies.
+    assert found[0].rule == "Youth rules 1.19; Youth rules 2.13B says 3: this league applies 5"
+    assert "Your order follows" not in found[0].message, "four shooters is neither reading"
     as_2_13b = replace(YOUTH, shootout_initial_shooters_playoff=3)
     assert validate_order(as_2_13b, pool, None, four, playoff=True) == []
+
+
+def test_a_youth_playoff_order_of_three_is_told_which_reading_the_league_applies():
+    """Youth 1.19 ("a 5-round shootout") contradicts 2.13B (three shooters): the preset applies 1.19."""
+    pool = team(0, 6)
+    three = ids(pool, "M1", "M2", "M3")
+    (found,) = validate_order(YOUTH, pool, None, three, playoff=True)
+    assert found.code == "too_few_shooters"
+    assert ("Your order follows Youth rules 2.13B (3 shooters); this league applies Youth rules 1.19 (5). "
+            "A commissioner can change it: /setup rule key:shootout_initial_shooters_playoff value:3") in found.message
+    assert validate_order(YOUTH, pool, None, three, playoff=False) == []  # 2.13B in a regular game
+    as_2_13b = replace(YOUTH, shootout_initial_shooters_playoff=3)
+    assert as_2_13b.initial_citation(playoff=True) == (
+        "Youth rules 2.13B; Youth rules 1.19 differs: this league applies 3")
 
 
 def test_youth_2_14_no_second_shot_until_all_shooters_have_shot():
@@ -364,7 +380,8 @@ def test_indoor_goalie_may_not_be_substituted_during_the_shootout():
     started = Shooter(1, "Ana", False, position="goalie")
     backup = Shooter(2, "Bo", False, position="goalie")
     [v] = validate_goalie_change(INDOOR, started, backup)
-    assert v.code == "goalie_change" and v.rule == "Indoor soccer rules: Substitutions"
+    assert v.code == "goalie_change" and v.rule.startswith("Indoor soccer rules: Substitutions")
+    assert "“Goalies may not be substituted during shootout”" in v.message, "the rule is quoted"
     assert v.message.startswith("Bo may not replace Ana in goal")
     assert validate_goalie_change(INDOOR, started, started) == []
     assert validate_goalie_change(COED, started, backup) == []

@@ -199,6 +199,8 @@ SCENARIOS: dict[str, Scenario] = {
         by("commissioner"), {"matchup": "R1-M2", "winner": "Bears"}, "Bears win R1-M2", ("playoff_brackets",),
         setup=(*SEASON, do("/bracket create", commissioner, {"teams": 4}))),
     "/bracket create": Scenario(by("commissioner"), {"teams": 4}, "== Semifinals ==", ("playoff_brackets",)),
+    "/bracket seed": Scenario(by("commissioner"), {"teams": "Wolves, Owls, Hawks, Bears"}, "Seeding order recorded",
+                              ("seeding_decisions",)),
     "/deadline add": Scenario(
         by("commissioner"), {"name": "Team fees", "due": "2030-01-08 12:00", "audience": "team:Hawks"},
         "Added `#1` **Team fees**", ("deadlines",)),
@@ -270,6 +272,11 @@ SCENARIOS: dict[str, Scenario] = {
     "/standings adjust": Scenario(by("commissioner"), {"team": "Owls", "points": -3, "reason": "bench brawl"},
                                   "Owls: -3 standings points", ("standings_adjustments",)),
     "/standings post": Scenario(by("commissioner"), {}, "Posted the standings in", ("standings_posts",)),
+    "/suspension review": Scenario(
+        by("commissioner"), lambda lg: {"player": lg.player("Omar Fox"), "action": "set-games", "games": 3},
+        "set to 3 games on review", ("suspension_reviews", "suspensions"),
+        setup=(at(AFTER_G1), do("/penalty", referee, lambda lg: {"game": "G1", "player": lg.player("Omar Fox"),
+                                                                 "infraction": "tripping"}))),
     "/suspend": Scenario(by("commissioner"),
                          lambda lg: {"player": lg.player("Alice Hart"), "games": 2, "reason": "Slashing"},
                          "Suspension #", ("suspensions",)),

@@ -343,11 +343,19 @@ class IsolationWorld(World):
         await self.ok("/appeal file", hawks, suspension=carls, reason=f"{SECRET} appeal reason")
         await self.ok("/appeal file", self.alice, OTHER_GUILD, suspension=kofis,
                       reason="Second server appeal")
+        # Carl's suspension (a severe offence) waits for review: a commissioner confirms it (an audit row).
+        await self.ok("/suspension review", kay, player=s.player("Carl Diaz"), action="confirm",
+                      note=f"{SECRET} review note")
+        # Finn leaves Hawks and comes back: the roster's history is a league row too.
+        await self.ok("/roster remove", kay, player=s.player("Finn Cole"))
+        await self.ok("/roster add", kay, player=s.player("Finn Cole"), team="Hawks")
         await self.ok("/dispute file", hawks, game="G1", message=f"{SECRET} dispute message")
         await self.ok("/dispute file", self.alice, OTHER_GUILD, game="G1", message="Second server dispute")
         await self.ok("/standings adjust", kay, team="Owls", points=-1, reason=f"{SECRET} adjustment")
         await self.ok("/standings post", kay)
         await self.ok("/bracket create", kay, teams=4)
+        await self.ok("/bracket seed", kay, teams="Owls, Hawks")  # level on record and goals: an audited order
+        await self.ok("/standings adjust", kay, team="Wolves", reason=f"{SECRET} disqualified", disqualify=True)
         await self.ok("/bracket create", self.olga, OTHER_GUILD, teams=2)
         await bot.courier.deliver_due()
 

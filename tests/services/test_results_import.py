@@ -153,3 +153,20 @@ async def test_a_schedule_reimport_cannot_rewrite_a_played_game(harness: Harness
 
     report = await import_games(row(g5, venue="New Rink"), row(g1))  # the played row as it was: fine
     assert (report.updated, report.unchanged) == (1, 1)
+
+
+THREE_NIL = make_settings(league_config(rules={"standings_forfeit_score": [3, 0]}))
+
+
+@pytest.mark.parametrize("settings", [THREE_NIL])
+async def test_an_imported_forfeit_takes_the_leagues_forfeit_score_not_5_0(
+        harness: Harness, league: SampleLeague) -> None:
+    harness.bot.clock.advance(days=7)  # type: ignore[attr-defined]
+    with pytest.raises(CsvImportError) as refused:
+        await run(harness, csv("G1,5,0,forfeit,,"))
+    assert "a forfeit is recorded 3-0 or 0-3 in this league" in str(refused.value)
+    assert (await state(harness))[0] == 0
+    await run(harness, csv("G1,3,0,forfeit,,"))  # Owls (away) forfeit at the league's 3-0
+    async with harness.bot.sessions() as s:
+        row = await s.scalar(select(Result))
+    assert (row.home_score, row.away_score, row.decided, row.forfeit_team.name) == (3, 0, "forfeit", "Owls")

@@ -31,3 +31,53 @@ async def test_an_empty_database_upgrades_to_the_models(empty_db_url: str) -> No
         assert again == (after, after)
     finally:
         await engine.dispose()
+
+
+async def test_a_database_built_at_e02906626356_with_rows_upgrades_keeping_every_row(db_url: str) -> None:
+    """Issue #25's migration changes playoff_brackets (a division, unique per league and division): a database
+    with a league's data at the previous head keeps every row, and the old bracket becomes the league's."""
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    engine = create_engine(db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "e02906626356"))
+        async with engine.begin() as conn:
+            for statement in (
+                "INSERT INTO leagues (id, key, name, guild_id, preset) "
+                "VALUES (1, 'coed', 'Coed', 11, 'coed-ball-hockey')",
+                "INSERT INTO teams (id, league_id, name) VALUES (1, 1, 'Hawks'), (2, 1, 'Owls')",
+                "INSERT INTO players (id, league_id, discord_id, name) VALUES (1, 1, 21, 'Alice')",
+                "INSERT INTO roster_entries (id, league_id, team_id, player_id, position, added_at) "
+                "VALUES (1, 1, 1, 1, 'skater', '2030-01-01 00:00:00+00:00')",
+                "INSERT INTO games (id, league_id, code, home_team_id, away_team_id, starts_at, venue, kind, status) "
+                "VALUES (1, 1, 'G1', 1, 2, '2030-01-12 00:00:00+00:00', '', 'regular', 'scheduled')",
+                "INSERT INTO suspensions (id, league_id, player_id, team_id, games, games_issued, reason, issued_at, "
+                "status, pending_review, games_served) VALUES (1, 1, 1, 1, 2, 2, 'x', '2030-01-05 00:00:00+00:00', "
+                "'active', false, 0)",
+                "INSERT INTO standings_adjustments (id, league_id, team_id, points, reason, made_at) "
+                "VALUES (1, 1, 2, -1, 'brawl', '2030-01-05 00:00:00+00:00')",
+                "INSERT INTO playoff_brackets (id, league_id, seeds, winners, created_at, updated_at) "
+                "VALUES (1, 1, '[\"Hawks\", \"Owls\"]', '{}', '2030-01-05 00:00:00+00:00', "
+                "'2030-01-05 00:00:00+00:00')",
+            ):
+                await conn.execute(text(statement))
+
+        async def counts() -> dict[str, int]:
+            async with engine.connect() as conn:
+                names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+                return {n: (await conn.execute(text(f'SELECT COUNT(*) FROM "{n}"'))).scalar_one()
+                        for n in sorted(names) if n != "alembic_version"}
+
+        before = await counts()
+        assert sum(before.values()) == 9
+        before_after = await migrate.upgrade(engine)
+        assert before_after == ("e02906626356", migrate.head_revision())
+        after = await counts()
+        assert {n: c for n, c in after.items() if n in before} == before, "every row is kept"
+        async with engine.connect() as conn:
+            row = (await conn.execute(text("SELECT league_id, division, seeds FROM playoff_brackets"))).one()
+        assert (row.league_id, row.division) == (1, "") and "Hawks" in str(row.seeds)
+    finally:
+        await engine.dispose()

@@ -12,6 +12,7 @@ from bot.league.discipline.infractions import Category, Infraction
 
 COED_PENALTIES = "Co-ed rules: Penalties"
 _COED = COED_PENALTIES
+_COED_PROHIBITED = "Co-ed rules: Prohibited actions"
 
 
 def _group(
@@ -65,6 +66,19 @@ _COED_CATALOGUE: tuple[Infraction, ...] = (
     # "sit the rest of the game (a game misconduct)"
     *_group("game_misconduct", 0, ejection=True, rows=(
         ("game_misconduct", "Game misconduct (referee's discretion)", f"{_COED}, misconducts"),
+    )),
+    # "PROHIBITED ACTIONS ... This is a non-contact game": the ones no offence list above names (slashing,
+    # tripping, hooking, high sticking, verbal abuse and fighting are there already). The rulebook gives
+    # them no cost: they are recorded as the 2-minute major, the co-ed rulebook's sit-out for a call,
+    # and the referee adds a game misconduct or a suspension (`suspend:`) when it deserves one.
+    *_group("major", 2, rows=(
+        ("intentional_contact", "Intentional physical contact (body or stick)", f"{_COED_PROHIBITED} (1)"),
+        ("checking", "Checking", f"{_COED_PROHIBITED} (2)"),
+        ("chopping", "Chopping (stick brought down on, or holding down, a stick)", f"{_COED_PROHIBITED} (3)"),
+        ("hacking", "Hacking (shin-slapping)", f"{_COED_PROHIBITED} (4)"),
+        ("spearing", "Spearing", f"{_COED_PROHIBITED} (7)"),
+        ("stick_end_butting", "Stick end-butting", f"{_COED_PROHIBITED} (8)"),
+        ("verbal_taunts", "Verbal taunts", f"{_COED_PROHIBITED} (10)"),
     )),
 )
 

@@ -56,7 +56,8 @@ class PenaltyOutcome:
     minutes: int
     ejected: bool
     game_misconduct: bool
-    # Games of suspension to record now (the minimum when the league sets the length).
+    # Games of suspension to record now (the minimum when the league sets the length; held at the
+    # referee's limit when the call asks for more, youth 1.12).
     suspension_games: int
     # (fewest, most) when the league sets the length; None otherwise.
     suspension_range: tuple[int, int] | None
@@ -65,6 +66,8 @@ class PenaltyOutcome:
     consequences: tuple[Consequence, ...]
     summary: str
     record: PenaltyRecord
+    # Games the call itself asks for (the catalogue's or the referee's), before the referee's limit.
+    suspension_asked: int = 0
 
 
 def _ordinal(n: int) -> str:
@@ -89,6 +92,7 @@ class _Ruling:
     ejected: bool = False
     game_misconduct: bool = False
     suspension_games: int = 0
+    suspension_asked: int = 0
     suspension_range: tuple[int, int] | None = None
     pending_review: bool = False
     # A consequence already says the commissioner reviews it (said once, not per reason).
@@ -112,11 +116,13 @@ def apply_penalty(
     infraction_key: str,
     minute: int | None,
     game_length_minutes: int,
+    referee_games: int | None = None,
 ) -> PenaltyOutcome:
     """Apply a call and the preset's escalations; every consequence cites its rule.
 
     `minute` is the elapsed game minute (None if unknown); `game_length_minutes` is regulation
-    length (`GameFormat.regulation_minutes`).
+    length (`GameFormat.regulation_minutes`); `referee_games` is a suspension the referee gives on
+    top of the rulebook's, in games (youth 1.12: "penalties or suspensions ... deemed necessary").
     """
     called = find_infraction(catalogue, infraction_key)
     if minute is not None and minute < 0:
@@ -133,8 +139,13 @@ def apply_penalty(
     _game_misconduct_by_count(ruling, rules, prior, current)
     _late_in_the_game(ruling, rules, minute, game_length_minutes)
     _suspension_the_infraction_carries(ruling)
+    _the_referees_suspension(ruling, rules, referee_games)
+    ruling.suspension_asked = ruling.suspension_games
     _beyond_the_referees_limit(ruling, rules)
     _reported_to_the_league(ruling, rules, prior)
+    if ruling.ejected and rules.discipline_no_substitute_for_ejected:
+        ruling.add("note", "Substitutions may not be made for ejected players: the team plays one short for "
+                           "the rest of the game", rules.discipline_citations.no_substitute_for_ejected)
 
     # A rule turned on by a league's override has no rulebook citation: say where it comes from.
     out = [replace(c, citation=c.citation or _LEAGUE_SETTING) for c in ruling.consequences]
@@ -150,6 +161,7 @@ def apply_penalty(
         consequences=tuple(out),
         summary=f"{called.name}: " + "; ".join(c.text for c in out),
         record=current,
+        suspension_asked=ruling.suspension_asked,
     )
 
 
@@ -260,13 +272,31 @@ def _suspension_the_infraction_carries(ruling: _Ruling) -> None:
     ruling.add("suspension", text, infraction.citation)
 
 
+def _the_referees_suspension(ruling: _Ruling, rules: DisciplineRules, games: int | None) -> None:
+    """A suspension the referee gives for the call (youth 1.12), in games."""
+    if games is None:
+        return
+    if games < 1:
+        raise DisciplineError(f"A referee's suspension is at least 1 game, not {games}.")
+    ruling.suspend(games)
+    ruling.add("suspension", f"referee's suspension: {_plural(games, 'game')}",
+               rules.discipline_citations.referee_max_suspension)
+
+
 def _beyond_the_referees_limit(ruling: _Ruling, rules: DisciplineRules) -> None:
-    """Youth 1.12: a referee suspends for at most so many games; longer needs the commissioner."""
+    """Youth 1.12: a referee suspends for at most so many games; the rest waits for the commissioner.
+
+    The suspension is held at the limit (in force at once) and marked pending review: a commissioner
+    confirms it, sets its length (the asked length, or another) or lifts it.
+    """
     limit = rules.discipline_referee_max_suspension_games
-    if limit is not None and ruling.suspension_games > limit and not ruling.said_review:
-        ruling.add("review", f"a suspension over {_plural(limit, 'game')} needs the commissioner's decision",
-                   rules.discipline_citations.referee_max_suspension)
-        ruling.review()
+    if limit is None or ruling.suspension_games <= limit:
+        return
+    asked = ruling.suspension_games
+    ruling.suspension_games = limit
+    ruling.add("review", f"held at {_plural(limit, 'game')} (a referee's limit) until the commissioner reviews "
+                         f"the {_plural(asked, 'game')} asked", rules.discipline_citations.referee_max_suspension)
+    ruling.review()
 
 
 def _reported_to_the_league(ruling: _Ruling, rules: DisciplineRules, prior: Sequence[PenaltyRecord]) -> None:

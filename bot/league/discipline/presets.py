@@ -25,6 +25,7 @@ class DisciplineCitations:
     appeal_decision: str = ""
     appeals_allowed: str = ""
     final: str = ""
+    no_substitute_for_ejected: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class DisciplineRules:
     suspensions_carry_into_playoffs: bool = True
     # Unserved games carry into the player's next season.
     suspensions_carry_into_next_season: bool = True
+    # An ejected player may not be replaced: the team plays one short for the rest of the game.
+    discipline_no_substitute_for_ejected: bool = False
     discipline_citations: DisciplineCitations = field(default_factory=DisciplineCitations)
 
     def __post_init__(self) -> None:
@@ -183,6 +186,8 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
     "indoor-soccer": DisciplineRules(
         # Indoor soccer rules: yellow cards (2 minutes down) only; no escalations.
         discipline_review_categories=("game_misconduct",),
+        # Indoor soccer rules, Substitutions: "Substitutions may not be made for ejected players".
+        discipline_no_substitute_for_ejected=True,
         # Indoor rulebook has no appeals: league default, the youth numbers.
         appeal_window_days=7,
         appeal_decision_days=5,
@@ -191,6 +196,7 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
         suspensions_carry_into_next_season=True,
         discipline_citations=DisciplineCitations(
             review="league default (ejections are reported)",
+            no_substitute_for_ejected="Indoor soccer rules: Substitutions",
             serving="product spec §2",
             appeal_window=_DEFAULT_APPEALS,
             appeal_decision=_DEFAULT_APPEALS,

@@ -49,3 +49,36 @@ def games_remaining(suspension: Suspension, team_games_completed_since_issue: in
     if suspension.status == "overturned":
         return 0
     return max(0, suspension.games - team_games_completed_since_issue)
+
+
+@dataclass(frozen=True)
+class Departure:
+    """The player left ``team_id``'s roster at ``left_at``."""
+
+    team_id: int
+    left_at: datetime
+
+
+@dataclass(frozen=True)
+class RosterHistory:
+    """Where a player has been: the teams they left (any order) and the roster place they hold now."""
+
+    departures: tuple[Departure, ...] = ()
+    current_team_id: int | None = None
+    current_since: datetime | None = None
+
+    def team_at(self, when: datetime, *, issued_on: int) -> int | None:
+        """The team the player was on at ``when``; None when they were on no team.
+
+        A suspension belongs to the person (youth 1.20.1): it is served in the games of whichever
+        team they are on when each game is played. Before any recorded history (a move made before
+        the history was kept), they were on ``issued_on``, the team the suspension was issued on.
+        """
+        for departure in sorted(self.departures, key=lambda d: d.left_at):
+            if when < departure.left_at:
+                return departure.team_id
+        if self.current_team_id is not None and (self.current_since is None or when >= self.current_since):
+            return self.current_team_id
+        if self.departures:
+            return None  # between leaving the last team and joining the next one (or on none now)
+        return issued_on if self.current_team_id is not None else None

@@ -157,6 +157,9 @@ def check_lineup(
     goalie, stand_in = _pick_goalie(eligible, required)
     pool = tuple(p for p in eligible if p is not goalie)
     women = sum(p.counts_toward_women_nonbinary for p in pool)
+    goalie_counts = goalie is not None and not stand_in and goalie.counts_toward_women_nonbinary
+    if rules.goalie_counts_toward_women_nonbinary and goalie_counts:
+        women += 1
     women_shortfall = max(0, required - women)
     cap = spots - women_shortfall if rules.plays_short_when_short_of_women else spots
     allowed = min(cap, len(pool))
@@ -164,7 +167,8 @@ def check_lineup(
     if goalie is None or stand_in:
         findings.append(_no_goalie(rules, goalie))
     if women_shortfall:
-        findings.append(_short_of_women(rules, women, cap))
+        findings.append(_short_of_women(rules, women, cap, other_reading_enough=(
+            goalie_counts and not rules.goalie_counts_toward_women_nonbinary and women + 1 >= required)))
     if len(pool) < cap:
         findings.append(
             Finding(
@@ -270,19 +274,28 @@ def _no_goalie(rules: LineupRules, stand_in: CheckedInPlayer | None) -> Finding:
     return Finding(NO_GOALIE, message, _cite(rules.citations.goalie, "players_on_court"))
 
 
-def _short_of_women(rules: LineupRules, available: int, cap: int) -> Finding:
+def _short_of_women(rules: LineupRules, available: int, cap: int, *,
+                    other_reading_enough: bool = False) -> Finding:
     required = rules.women_nonbinary_on_court
-    message = (
-        f"{_count(available, 'woman/non-binary skater', 'women/non-binary skaters')} "
-        f"checked in; {required} required on the court (the goalie does not count)"
-    )
+    if rules.goalie_counts_toward_women_nonbinary:
+        counted, one, many = "the goalie counts too", "woman/non-binary player", "women/non-binary players"
+    else:
+        counted, one, many = "the goalie does not count", "woman/non-binary skater", "women/non-binary skaters"
+    message = f"{_count(available, one, many)} checked in; {required} required on the court ({counted})"
     if rules.plays_short_when_short_of_women:
         message += f": play short, at most {_count(cap, 'skater')} plus the goalie."
     else:
         message += ", and this league does not allow playing short: the team cannot start."
-    return Finding(
-        SHORT_OF_WOMEN, message, _cite(rules.citations.women_nonbinary, "women_nonbinary_on_court")
-    )
+    cite = _cite(rules.citations.women_nonbinary, "women_nonbinary_on_court")
+    other = rules.citations.goalie_counts_other
+    if other:
+        applied = "counts" if rules.goalie_counts_toward_women_nonbinary else "doesn't count"
+        cite = f"{cite}; {other} reads it the other way: this league {applied} the goalie"
+        if other_reading_enough:
+            message += (f" Your woman/non-binary goalie would count under {other}; this league applies "
+                        f"{rules.citations.women_nonbinary} (not the goalie). A commissioner can change it: "
+                        "/setup rule key:goalie_counts_toward_women_nonbinary value:true")
+    return Finding(SHORT_OF_WOMEN, message, cite)
 
 
 def _minimum_to_start(

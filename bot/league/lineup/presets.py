@@ -18,6 +18,9 @@ class LineupCitations:
     roster: str = ""
     guests: str = ""
     suspension: str = ""
+    # Where the rulebook contradicts itself on counting the goalie toward the women/non-binary minimum:
+    # the other section ("" when it doesn't).
+    goalie_counts_other: str = ""
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,9 @@ class LineupRules:
     players_on_court: int
     # Women/non-binary skaters required on the court at all times; the goalie is not counted.
     women_nonbinary_on_court: int = 0
+    # A woman/non-binary goalie counts toward that minimum. Co-ed rules contradict themselves: Teams says
+    # "(not including the goalie)", Game Structure counts "players on the court", goalie included.
+    goalie_counts_toward_women_nonbinary: bool = False
     # With too few women/non-binary skaters the team plays short instead of being unable to play.
     plays_short_when_short_of_women: bool = True
     # Skaters (goalie not counted) needed to start the game; None = the rulebook sets no minimum.
@@ -125,6 +131,7 @@ LINEUP_PRESETS: dict[str, LineupRules] = {
         citations=LineupCitations(
             court="Co-ed rules: Game Structure",
             women_nonbinary="Co-ed rules: Teams",
+            goalie_counts_other="Co-ed rules: Game Structure",
             start="",
             goalie="Co-ed rules: Game Structure",
             roster="Co-ed rules: Teams",

@@ -292,7 +292,9 @@ def validate_order(
     if len(order) < first:
         listed = plural(len(order), "shooter", "shooters")
         text = f"The order lists {listed}; the first {first} are required"
-        found.append(Violation("too_few_shooters", f"{text} ({cite})", cite, None))
+        other = rules.other_reading(playoff, len(order))
+        found.append(Violation("too_few_shooters", f"{text} ({cite})" + (f". {other}" if other else ""), cite,
+                               None))
     for pid in order:
         found.extend(tracker.place(pid))
     return found

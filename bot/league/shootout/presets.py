@@ -23,6 +23,10 @@ class ShootoutCitations:
     no_repeat: str = "Shootout rules"
     eligibility: str = "Shootout rules"
     goalie_change: str = "Shootout rules"
+    # Where the rulebook contradicts itself on the playoff shooters: the other section, and how many it
+    # gives ("" / 0: no contradiction). Cited wherever the count is applied.
+    initial_playoff_other: str = ""
+    initial_playoff_other_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -66,9 +70,30 @@ class ShootoutRules:
         return self.shootout_initial_shooters_playoff if playoff else self.shootout_initial_shooters
 
     def initial_citation(self, playoff: bool = False) -> str:
-        """The rule that sets ``initial_shooters(playoff)``."""
+        """The rule that sets ``initial_shooters(playoff)``; where the rulebook contradicts itself, both
+        sections, and which one this league applies (youth 1.19 five rounds vs 2.13B three shooters)."""
         c = self.shootout_citations
-        return c.initial_playoff if playoff else c.initial
+        if not playoff:
+            return c.initial
+        n = self.shootout_initial_shooters_playoff
+        if not c.initial_playoff_other:
+            return c.initial_playoff
+        if c.initial_playoff_other_count != n:
+            other = f"{c.initial_playoff_other} says {c.initial_playoff_other_count}"
+            return f"{c.initial_playoff}; {other}: this league applies {n}"
+        return f"{c.initial_playoff_other}; {c.initial_playoff} differs: this league applies {n}"
+
+    def other_reading(self, playoff: bool, shooters: int) -> str | None:
+        """When an order follows the rulebook's other reading: which rule the league applies, and how a
+        commissioner changes it. None otherwise."""
+        c = self.shootout_citations
+        if not (playoff and c.initial_playoff_other and shooters == c.initial_playoff_other_count
+                and shooters != self.shootout_initial_shooters_playoff):
+            return None
+        return (f"Your order follows {c.initial_playoff_other} ({c.initial_playoff_other_count} shooters); this "
+                f"league applies {c.initial_playoff} ({self.shootout_initial_shooters_playoff}). A commissioner "
+                f"can change it: /setup rule key:shootout_initial_shooters_playoff "
+                f"value:{c.initial_playoff_other_count}")
 
 
 _COED_SHOOTOUTS = "Co-ed rules: Shootouts"
@@ -113,6 +138,9 @@ SHOOTOUT_PRESETS: dict[str, ShootoutRules] = {
         shootout_citations=ShootoutCitations(
             initial="Youth rules 2.13B",
             initial_playoff="Youth rules 1.19",
+            # Youth 1.19 "a 5-round shootout" vs 2.13B "three players from each team" in a playoff game.
+            initial_playoff_other="Youth rules 2.13B",
+            initial_playoff_other_count=3,
             women_initial="Youth rules 2.13B",
             women_blocks="Youth rules 2.13B",
             no_repeat="Youth rules 2.14",
@@ -139,7 +167,7 @@ SHOOTOUT_PRESETS: dict[str, ShootoutRules] = {
             women_blocks=_INDOOR_OT,
             no_repeat=_INDOOR_OT,
             eligibility=_INDOOR_OT,
-            goalie_change="Indoor soccer rules: Substitutions",
+            goalie_change="Indoor soccer rules: Substitutions, “Goalies may not be substituted during shootout”",
         ),
     ),
 }

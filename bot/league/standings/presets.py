@@ -52,6 +52,9 @@ class StandingsCitations:
     forfeit: str = ""
     tiebreakers: str = ""
     counted: str = ""
+    adjustment_points: str = ""
+    disqualify: str = ""
+    playoffs_by_division: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,12 +87,19 @@ class StandingsRules:
     # Games that count: the regular season and co-ed seeding games ("Each team is guaranteed 2
     # games for seeding"); playoff games never change a table.
     standings_counted_kinds: tuple[str, ...] = ("regular", "seeding")
+    # Youth 1.22: a commissioner may penalize a team "by removing 1 or 2 points from the standings".
+    # The point changes `/standings adjust` accepts; empty = any whole number from -99 to 99, not 0.
+    standings_adjustment_points: tuple[int, ...] = ()
+    # Youth 1.1 (junior and senior divisions), 1.18 (all teams qualify): each division has its own
+    # playoff bracket. Off: one bracket seeds the whole league.
+    standings_playoffs_by_division: bool = False
     # Rulebook citations for the settings above.
     standings_citations: StandingsCitations = field(default_factory=StandingsCitations)
 
     def __post_init__(self) -> None:
         # TOML gives lists; keep the dataclass hashable and immutable.
-        for name in ("standings_forfeit_score", "standings_tiebreakers", "standings_counted_kinds"):
+        for name in ("standings_forfeit_score", "standings_tiebreakers", "standings_counted_kinds",
+                     "standings_adjustment_points"):
             value = getattr(self, name)
             if isinstance(value, str) or not isinstance(value, Iterable):
                 raise StandingsError(f"{name} must be a list, not {value!r}")
@@ -112,6 +122,9 @@ class StandingsRules:
             raise StandingsError(f"unknown standings_tiebreakers {unknown}; choose from {list(TIEBREAKERS)}")
         if len(set(order)) != len(order):
             raise StandingsError(f"standings_tiebreakers repeats a criterion: {list(order)}")
+        if any(not is_int(p) or p == 0 for p in self.standings_adjustment_points):
+            raise StandingsError(f"standings_adjustment_points must be whole numbers other than 0, not "
+                                 f"{list(self.standings_adjustment_points)!r}")
         bad_kinds = [k for k in self.standings_counted_kinds if k not in GAME_KINDS]
         if bad_kinds:
             raise StandingsError(f"unknown standings_counted_kinds {bad_kinds}")
@@ -140,8 +153,13 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         points_forfeit_penalty=1,
         standings_forfeit_score=(5, 0),
         standings_tiebreakers=("points", "wins", "head_to_head", "goal_diff"),
+        # Youth 1.22: "removing 1 or 2 points from the standings", or disqualifying the team.
+        standings_adjustment_points=(-1, -2),
+        standings_playoffs_by_division=True,
         standings_citations=StandingsCitations(points="Youth 1.10, 2.13A", forfeit="Youth 2.4",
-                                               tiebreakers="Youth 1.11", counted="Youth 1.10"),
+                                               tiebreakers="Youth 1.11", counted="Youth 1.10",
+                                               adjustment_points="Youth 1.22", disqualify="Youth 1.22",
+                                               playoffs_by_division="Youth 1.1, 1.18"),
     ),
     # Indoor soccer: the rulebook is silent on points and order; docs/product.md §2: points are a
     # setting (default 3-1-0), then goal differential, then goals scored. Regular-season games

@@ -271,6 +271,14 @@ def _row_values(rules: StandingsRules, team: str, division: str, c: list[int], a
     }
 
 
+def level_key(row: StandingsRow, rules: StandingsRules) -> tuple[int | Fraction, ...]:
+    """A row's value on each of the rules' criteria that read only its own row (head-to-head aside):
+    two rows the table placed by name with the same key are level on every criterion."""
+    counters = {"gp": row.gp, "w": row.w, "l": row.l, "t": row.t, "otl": row.otl, "pts": row.pts, "gf": row.gf,
+                "ga": row.ga}
+    return tuple(_criterion_value(c, counters, rules) for c in rules.standings_tiebreakers if c != "head_to_head")
+
+
 def _criterion_value(criterion: str, row: dict, rules: StandingsRules) -> int | Fraction:
     """A team's value for a criterion that needs only its own row (larger ranks first)."""
     gp = row["gp"]

@@ -176,7 +176,11 @@ class AppealService:
                 select(Suspension).join(Player, Suspension.player_id == Player.id)
                 .where(Suspension.league_id == caller.league_id, Suspension.status == "active")
                 .order_by(Suspension.issued_at.desc(), Suspension.id.desc()).limit(200))).unique().all()
-            mine = [r for r in rows if r.player.discord_id == caller.discord_id or r.team_id in teams]
+            current = await current_team_ids(session, caller.league_id, sorted({r.player_id for r in rows})) \
+                if teams else {}
+            # A captain's team: the one it was issued on, or the player's team now (it follows the player).
+            mine = [r for r in rows if r.player.discord_id == caller.discord_id or r.team_id in teams
+                    or current.get(r.player_id) in teams]
             tz = caller.league.timezone
             return [(clip(f"#{r.id} · {r.player.name} · {plural(r.games, 'game')} · issued "
                           f"{local_label(r.issued_at, tz)}", 100), r.id)

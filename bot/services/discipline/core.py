@@ -9,8 +9,11 @@ stored games and results. Other features reach it through ``Discipline``, which 
   entered in Discord or imported with ``sideline import results``.
 
 Choices the spec leaves open, decided here:
-- A suspension is served in its team's games that start after it was issued, of any kind (regular,
-  seeding, playoff) and across seasons (youth 1.20.1, 1.20.2), never in the game it came from.
+- A suspension belongs to the person: it is served in the games, starting after it was issued, of the
+  team the player is on when each is played (the roster's history: ``roster_departures`` plus the
+  current roster entry), of any kind (regular, seeding, playoff) and across seasons (youth 1.20.1,
+  1.20.2), never in the game it came from. Moved to another team, a player sits out the new team's
+  games, and the old team's no longer count; check-ins and lineups refuse them on any team.
   A game counts as served once it has a result (a forfeit too); a cancelled game never counts.
 - Several suspensions of one player add up: each is served in the team's games after the earlier
   ones' (consecutive games, youth 1.20.1). An overturned one takes no games.
@@ -32,7 +35,7 @@ from sqlalchemy import ColumnElement, SQLColumnExpression, bindparam, exists, or
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
-from bot.discord_text import clip
+from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, UserFacingError
 from bot.league.discipline import appeals as appeal_rules
 from bot.league.discipline import suspensions as suspension_rules
@@ -43,7 +46,7 @@ from bot.services import outbox
 from bot.services.deadlines import complete_deadline
 from bot.services.outbox import Outgoing
 from bot.settings import LeagueSettings
-from storage.models import Appeal, Game, League, Penalty, Result, RosterEntry, Suspension
+from storage.models import Appeal, Game, League, Penalty, Result, RosterDeparture, RosterEntry, Suspension
 
 log = logging.getLogger("sideline.discipline")
 
@@ -121,9 +124,28 @@ class Serving:
         return tuple(g for g in self.games if g.id not in self.completed)[: self.remaining]
 
 
+async def roster_history(session: AsyncSession, league_id: int, player_id: int) -> suspension_rules.RosterHistory:
+    """The teams a player left, and the one they are on now (with since when)."""
+    departures = (await session.execute(
+        select(RosterDeparture.team_id, RosterDeparture.left_at)
+        .where(RosterDeparture.league_id == league_id, RosterDeparture.player_id == player_id))).all()
+    current = (await session.execute(
+        select(RosterEntry.team_id, RosterEntry.added_at)
+        .where(RosterEntry.league_id == league_id, RosterEntry.player_id == player_id))).first()
+    return suspension_rules.RosterHistory(
+        departures=tuple(suspension_rules.Departure(t, at) for t, at in departures),
+        current_team_id=current.team_id if current else None,
+        current_since=current.added_at if current else None)
+
+
 async def serving_plan(session: AsyncSession, league_id: int, player_id: int,
                        rules: DisciplineRules) -> list[Serving]:
-    """Every not-overturned suspension of a player with the team games it is served in, oldest first."""
+    """Every not-overturned suspension of a player with the games it is served in, oldest first.
+
+    A suspension belongs to the person: each game counts when the player was on one of its teams
+    when it was played (the team they are on now for games still to come), whichever team the
+    suspension was issued on (youth 1.20.1).
+    """
     rows = list((await session.scalars(
         select(Suspension).where(Suspension.league_id == league_id, Suspension.player_id == player_id,
                                  Suspension.status != "overturned")
@@ -131,7 +153,10 @@ async def serving_plan(session: AsyncSession, league_id: int, player_id: int,
     )).all())
     if not rows:
         return []
-    team_ids = {r.team_id for r in rows}
+    history = await roster_history(session, league_id, player_id)
+    team_ids = {r.team_id for r in rows} | {d.team_id for d in history.departures}
+    if history.current_team_id is not None:
+        team_ids.add(history.current_team_id)
     earliest = min(r.issued_at for r in rows)
     games = list((await session.scalars(
         select(Game).where(Game.league_id == league_id, Game.status != "cancelled",
@@ -146,8 +171,8 @@ async def serving_plan(session: AsyncSession, league_id: int, player_id: int,
     plan: list[Serving] = []
     for row in rows:
         source = row.penalty.game_id if row.penalty is not None else None
-        pool = [g for g in games if row.team_id in g.team_ids() and g.starts_at > row.issued_at
-                and g.id != source and g.id not in consumed]
+        pool = [g for g in games if g.starts_at > row.issued_at and g.id != source and g.id not in consumed
+                and history.team_at(g.starts_at, issued_on=row.team_id) in g.team_ids()]
         lapsed = False
         if not rules.suspensions_carry_into_playoffs and not await _issued_in_playoffs(session, row):
             lapsed = any(g.kind == "playoff" and g.id in completed for g in pool)
@@ -172,8 +197,10 @@ async def refresh_player(session: AsyncSession, league_id: int, player_id: int, 
                          now: datetime | None = None) -> list[Suspension]:
     """Store how far each of a player's suspensions is served; returns the ones that just ended."""
     ended: list[Suspension] = []
+    counted: list[Serving] = []
     for serving in await serving_plan(session, league_id, player_id, rules):
         row = serving.suspension
+        progressed = serving.served > row.games_served
         row.games_served = serving.served
         done = serving.remaining == 0
         if row.status == "active" and done:
@@ -182,9 +209,41 @@ async def refresh_player(session: AsyncSession, league_id: int, player_id: int, 
             ended.append(row)
         elif row.status == "served" and not done:
             row.status, row.ended_at = "active", None
+        elif row.status == "active" and progressed:
+            counted.append(serving)
+    for serving in counted:
+        await _tell_countdown(session, serving, now)
     for row in ended:
         await _tell_served(session, row, row.ended_at or now)
     return ended
+
+
+def games_left_text(serving: Serving) -> str:
+    """The games still to sit out, by code and time, and how many are not scheduled yet."""
+    ahead = serving.still_to_serve
+    named = ", ".join(f"{g.code} ({clean_user_text(g.home.name, 50)} vs {clean_user_text(g.away.name, 50)}, "
+                      f"{timestamp(g.starts_at, 'f')})" for g in ahead)
+    unscheduled = serving.remaining - len(ahead)
+    if unscheduled > 0:
+        more = f"{plural(unscheduled, 'game')} not scheduled yet"
+        named = f"{named}, and {more}" if named else more
+    return named
+
+
+async def _tell_countdown(session: AsyncSession, serving: Serving, now: datetime | None) -> None:
+    """Tell the player privately that one more game is served, and which games remain."""
+    row = serving.suspension
+    last = max((g.starts_at for g in serving.games if g.id in serving.completed), default=now)
+    if last is None:
+        return
+    league = await session.get(League, row.league_id)
+    if league is None:
+        return
+    await outbox.enqueue(
+        session, league_id=row.league_id, guild_id=league.guild_id,
+        key=f"suspension:{row.id}:served:{serving.served}", due_at=last, user_id=row.player.discord_id,
+        message=Outgoing(content=f"⏳ Suspension #{row.id} in {clip(league.name, 100)}: {serving.served} of "
+                                 f"{plural(row.games, 'game')} served. Still to sit out: {games_left_text(serving)}."))
 
 
 async def _tell_served(session: AsyncSession, row: Suspension, when: datetime | None) -> None:
@@ -266,9 +325,16 @@ class Discipline:
         game = await session.get(Game, game_id)
         if game is None or game.league_id != league_id:
             return
+        teams = game.team_ids()
+        # Whoever was on one of the game's teams: issued there, on its roster now, or left it since.
+        on_teams = or_(Suspension.team_id.in_(teams),
+                       Suspension.player_id.in_(select(RosterEntry.player_id).where(
+                           RosterEntry.league_id == league_id, RosterEntry.team_id.in_(teams))),
+                       Suspension.player_id.in_(select(RosterDeparture.player_id).where(
+                           RosterDeparture.league_id == league_id, RosterDeparture.team_id.in_(teams))))
         player_ids = set((await session.scalars(
             select(Suspension.player_id).where(Suspension.league_id == league_id, Suspension.status == "active",
-                                               Suspension.team_id.in_(game.team_ids()))
+                                               on_teams)
         )).all())
         rules = await self.rules(session, league_id)
         for player_id in sorted(player_ids):

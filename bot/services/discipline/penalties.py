@@ -5,8 +5,10 @@ Choices the spec leaves open, decided here:
   roster of one of the game's teams; "prior penalties" are that player's earlier ones in that game.
 - An automatic suspension becomes a stored suspension at once (announced, the player told, appeal
   window opened). One the commissioners must review (youth 1.12: longer than a referee may give, or
-  a late 10-minute misconduct) is stored active and marked ``pending_review``; a note goes to the
-  commissioners' private channel (``channels.admin``) when the league has one, never to a public one.
+  reported to the league) is held at the referee's limit, stored active and marked ``pending_review``
+  until `/suspension review`; the commissioners are told (bot/services/discipline/reviews.py says where).
+- A referee may give a suspension with the call (`suspend:`, youth 1.12); the penalty row keeps the
+  games the call asked for, the suspension the games it stands at.
 """
 
 from __future__ import annotations
@@ -24,10 +26,9 @@ from bot.league.discipline.catalogues import PENALTY_CATALOGUES
 from bot.league.discipline.infractions import DisciplineError, Infraction, find_infraction
 from bot.league.discipline.penalties import PenaltyOutcome, PenaltyRecord, apply_penalty
 from bot.league.rules import Rules
-from bot.services import outbox
-from bot.services.discipline.core import refusal
-from bot.services.discipline.suspensions import SuspensionIssued, issue_suspension
-from bot.services.outbox import Outgoing
+from bot.services.discipline.core import plural, refusal
+from bot.services.discipline.reviews import notify_commissioners
+from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, issue_suspension
 from bot.services.schedule import find_game
 from storage.models import Game, Penalty, Team
 from storage.repos import core
@@ -68,7 +69,7 @@ class PenaltyService:
         self.clock = clock
 
     async def record(self, caller: Caller, *, game_code: str, discord_id: int, infraction: str,
-                     minute: int | None = None) -> PenaltyRecorded:
+                     minute: int | None = None, suspend: int | None = None) -> PenaltyRecorded:
         """Record a call against a player and everything that follows from it."""
         caller.require(Role.REFEREE, Role.COMMISSIONER)
         rules = caller.league.rules
@@ -80,6 +81,8 @@ class PenaltyService:
                                "penalties: pick one from the suggestions.") from None
         if minute is not None and not 0 <= minute <= MAX_MINUTE:
             raise InvalidInput(f"The minute is the game minute, 0 to {MAX_MINUTE}.")
+        if suspend is not None and not 1 <= suspend <= MAX_GAMES:
+            raise InvalidInput(f"A suspension is 1 to {MAX_GAMES} games.")
         now = self.clock.now()
         async with self.sessions.begin() as session:
             game = await find_game(session, caller, game_code)
@@ -99,14 +102,15 @@ class PenaltyService:
                 outcome = apply_penalty(rules.discipline, catalogue,
                                         [PenaltyRecord(p.infraction_key, p.category, p.minute)
                                          for p in prior],
-                                        infraction, minute, rules.game_format.regulation_minutes)
+                                        infraction, minute, rules.game_format.regulation_minutes,
+                                        referee_games=suspend)
             except DisciplineError as exc:
                 raise refusal(exc, InvalidInput) from None
             row = Penalty(league_id=caller.league_id, game_id=game.id, player_id=entry.player_id, team_id=team.id,
                           infraction_key=outcome.infraction.key, called_key=outcome.called,
                           category=outcome.infraction.category, minutes=outcome.minutes, minute=minute,
                           ejected=outcome.ejected, game_misconduct=outcome.game_misconduct,
-                          suspension_games=outcome.suspension_games, pending_review=outcome.pending_review,
+                          suspension_games=outcome.suspension_asked, pending_review=outcome.pending_review,
                           summary=clip(outcome.summary, 1000), referee_id=caller.discord_id, created_at=now)
             session.add(row)
             await session.flush()
@@ -123,17 +127,22 @@ class PenaltyService:
     @staticmethod
     async def _ask_for_review(session: AsyncSession, caller: Caller, row: Penalty, game: Game, team: Team,
                               player: str, suspension: SuspensionIssued | None) -> None:
-        """Discipline details go only to the commissioners' private channel, if the league has one."""
-        channel = caller.league.channels.admin
-        if channel is None:
-            return
-        text = (f"🔎 For review: penalty #{row.id} in game {game.code} against {clean_user_text(player, 100)} "
-                f"({clean_user_text(team.name, 100)}): {clean_user_text(row.summary, 1200)}.")
+        """Tell the commissioners (bot/services/discipline/reviews.py says where); the reason stays private."""
+        who = f"{clean_user_text(player, 100)} ({clean_user_text(team.name, 100)})"
+        text = (f"🔎 For review: penalty #{row.id} in game {game.code} against {who}: "
+                f"{clean_user_text(row.summary, 1200)}.")
+        public = f"🔎 Commissioners: penalty #{row.id} in game {game.code} against {who} waits for your review"
         if suspension is not None:
-            text += f" Suspension #{suspension.id} ({suspension.games} game(s)) is in force; /suspensions shows it."
-        await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
-                             key=f"penalty:{row.id}:review", due_at=row.created_at, channel_id=channel,
-                             message=Outgoing(content=text))
+            held = (f" Suspension #{suspension.id} is in force at {plural(suspension.games, 'game')} until you "
+                    f"review it: `/suspension review` (confirm, set-games or lift).")
+            if row.suspension_games > suspension.games:
+                held = held.replace(" until", f" ({row.suspension_games} asked) until")
+            text += held
+            public += f" (suspension #{suspension.id}; the reason is in /suspensions)."
+        else:
+            public += "; the details are in the penalty log."
+        await notify_commissioners(session, caller.league, caller.league_id, key=f"penalty:{row.id}:review",
+                                   private=text, public=public, now=row.created_at)
 
     async def recent_games(self, caller: Caller, text: str, limit: int = CHOICES) -> list[Game]:
         """Games that have started, most recent first, matching the code or a team name."""

@@ -1,8 +1,9 @@
 """Suspensions: issued by commissioners (/suspend) or by a referee's penalty, listed by /suspensions.
 
 Choices the spec leaves open, decided here:
-- A suspension belongs to the team the player is on when it is issued and is served in that team's
-  games (see bot/services/discipline/core.py for the counting). A player on no roster can't be suspended.
+- A suspension belongs to the person (youth 1.20.1): it is served in the games of the team the player
+  is on when each game is played, so after a trade or roster move it counts down on the new team's
+  games, not the old one's (see bot/services/discipline/core.py). A player on no roster can't be suspended.
 - The public announcement (announcements channel) names the player and the games, never the reason:
   the reason and penalties are discipline details, shown only to the player (in the DM), their
   captains and commissioners (/suspensions). Only the suspended player may be pinged.
@@ -75,29 +76,41 @@ class SuspensionDetails:
 
 
 @dataclass(frozen=True)
+class GameAhead:
+    """A game still to sit out."""
+
+    code: str
+    starts_at: datetime
+    home: str
+    away: str
+
+
+@dataclass(frozen=True)
 class SuspensionLine:
     id: int
     player_discord_id: int
     player: str
-    team: str
+    team: str  # the team the player is on now (where the suspension is served), else the one it was issued on
     games: int
     remaining: int
     # The start of the last game to sit out, when every game still to serve is scheduled.
     through: datetime | None
     details: SuspensionDetails | None
+    ahead: tuple[GameAhead, ...] = ()  # the scheduled games still to sit out, in order
 
 
 def announcement(issued: SuspensionIssued) -> str:
     name = clean_user_text(issued.player, 100)
     team = clean_user_text(issued.team, 100)
     return (f"🚫 <@{issued.player_discord_id}> ({name}, {team}) is suspended for {plural(issued.games, 'game')}, "
-            f"served in {team}'s next games.")
+            f"served in the next games of the team they play for.")
 
 
 def private_notice(league: LeagueSettings, issued: SuspensionIssued, reason: str, *, by_referee: bool) -> str:
     rules = league.rules.discipline
     lines = [f"🚫 You're suspended for {plural(issued.games, 'game')} in {clip(league.name, 100)} "
-             f"(suspension #{issued.id}), served in {clean_user_text(issued.team, 100)}'s next games.",
+             f"(suspension #{issued.id}), served in the next games of the team you play for "
+             f"({clean_user_text(issued.team, 100)} now; it follows you to another team).",
              f"Reason: {reason}"]
     if by_referee:
         lines.append("It comes from a referee's call" + (
@@ -196,6 +209,8 @@ class SuspensionService:
             )).unique().all())
             rules = caller.league.rules.discipline
             teams = await current_team_ids(session, caller.league_id, sorted({r.player_id for r in rows}))
+            names: dict[int, str] = {i: n for i, n in (await session.execute(select(Team.id, Team.name).where(
+                Team.league_id == caller.league_id))).all()} if rows else {}
             lines: list[SuspensionLine] = []
             plans: dict[int, dict[int, Serving]] = {}
             for row in rows:
@@ -215,6 +230,8 @@ class SuspensionService:
                         reason=row.reason, issued_at=row.issued_at, pending_review=row.pending_review,
                         penalty=row.penalty.summary if row.penalty is not None else None,
                         appeal=_appeal_state(row, appeals, now, caller.league))
-                lines.append(SuspensionLine(row.id, row.player.discord_id, row.player.name, row.team.name, row.games,
-                                            remaining, through, details))
+                team = names.get(teams.get(row.player_id, row.team_id), row.team.name)
+                lines.append(SuspensionLine(
+                    row.id, row.player.discord_id, row.player.name, team, row.games, remaining, through, details,
+                    ahead=tuple(GameAhead(g.code, g.starts_at, g.home.name, g.away.name) for g in ahead)))
             return tuple(lines)

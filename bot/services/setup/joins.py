@@ -150,7 +150,7 @@ class JoinService:
                     raise Conflict(f"{player.name} is already on a roster; nothing changed.")
                 size = await self._check_room(session, caller, team, player.discord_id) + 1
                 session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
-                                        position=position if position in POSITIONS else "skater"))
+                                        position=position if position in POSITIONS else "skater", added_at=now))
                 await team_roles.follow(session, caller.league, caller.league_id, team.id, player.discord_id, now)
             text = (f"✅ You're on **{team.name}** now. `/help` shows what you can do." if approve
                     else f"Your request to join **{team.name}** was declined.")

@@ -20,7 +20,8 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clip
 from bot.errors import Conflict, InvalidInput, NotAllowed
-from bot.league.shootout.eligibility import Violation, eligible_shooters
+from bot.league.shootout.eligibility import Shooter, Violation, eligible_shooters
+from bot.league.shootout.order import validate_goalie_change
 from bot.league.shootout.presets import ShootoutError, Side
 from bot.league.shootout.suggestion import suggest_order
 from bot.services.discipline.eligibility import SuspensionCheck, require_check
@@ -40,6 +41,19 @@ class IllegalOrder(InvalidInput):
         lines += [f"• {v.message}" for v in self.violations]
         lines.append("/shootout suggest proposes a legal order.")
         super().__init__(clip("\n".join(lines), 1900))
+
+
+def goalie_change(ctx: ShootoutContext, side: Side, goalie: str) -> list[Violation]:
+    """The named goalie against the one in goal at the end of overtime (the floor a referee marked)."""
+    pool = ctx.pools[side]
+    (named,) = resolve_names(goalie, pool.candidates, where=f"{pool.name}'s roster", lead=NOTHING_SAVED)[:1]
+    rules = ctx.caller.league.rules.shootout
+    in_goal = [s for s in pool.pool.eligible if s.position == "goalie" and s.on_floor]
+    if rules.shootout_goalie_may_change or not pool.floor_marked or len(in_goal) != 1:
+        return []
+    started = in_goal[0]
+    asked = next((s for s in pool.pool.eligible if s.player_id == named.key), None)
+    return validate_goalie_change(rules, started, asked or Shooter(named.key, named.name, False, "skater", False))
 
 
 @dataclass(frozen=True)
@@ -127,8 +141,13 @@ class ShootoutOrderService:
         self.suspensions = require_check(suspensions, "shootout orders")
 
     async def submit(self, caller: Caller, game_code: str, shooters: str,
-                     team_name: str | None = None) -> SubmittedOrder:
-        """A captain (or commissioner) stores their team's order if it breaks no rule."""
+                     team_name: str | None = None, goalie: str | None = None) -> SubmittedOrder:
+        """A captain (or commissioner) stores their team's order if it breaks no rule.
+
+        ``goalie`` names the team's goalie for the shootout: where the goalie may not be changed (indoor,
+        "Goalies may not be substituted during shootout"), an order whose goalie isn't the one on the
+        floor at the end of overtime is refused, quoting the rule.
+        """
         now = self.clock.now()
         try:
             async with self.sessions.begin() as session:
@@ -139,6 +158,8 @@ class ShootoutOrderService:
                 picked = resolve_names(shooters, pool.candidates, where=f"{pool.name}'s roster", lead=NOTHING_SAVED)
                 order = [c.key for c in picked]
                 problems = ctx.violations(side, order)
+                if goalie is not None:
+                    problems = [*problems, *goalie_change(ctx, side, goalie)]
                 if problems:
                     raise IllegalOrder(pool.name, problems)
                 row = ctx.orders.get(side)
