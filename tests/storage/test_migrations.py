@@ -33,13 +33,13 @@ async def test_an_empty_database_upgrades_to_the_models(empty_db_url: str) -> No
         await engine.dispose()
 
 
-async def test_a_database_built_at_e02906626356_with_rows_upgrades_keeping_every_row(db_url: str) -> None:
+async def test_a_database_built_at_e02906626356_with_rows_upgrades_keeping_every_row(empty_db_url: str) -> None:
     """Issue #25's migration changes playoff_brackets (a division, unique per league and division): a database
     with a league's data at the previous head keeps every row, and the old bracket becomes the league's."""
     from alembic import command
     from sqlalchemy import inspect, text
 
-    engine = create_engine(db_url)
+    engine = create_engine(empty_db_url)
     try:
         async with engine.begin() as conn:
             await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "e02906626356"))
