@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import Clock
 from bot.services import deadlines, outbox, reminders
 from bot.services.announcements import AnnouncementService
+from bot.services.availability.away import AwayService
+from bot.services.availability.guests import GuestService
 from bot.services.checkins.service import CheckInService
 from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
@@ -53,11 +55,13 @@ class Services:
     discipline: Discipline
     announcements: AnnouncementService
     appeals: AppealService
+    away: AwayService
     checkins: CheckInService
     deadlines: DeadlineService
     disputes: DisputeService
     games: GameService
     gender_asks: GenderAskService
+    guests: GuestService
     imports: ImportService
     joins: JoinService
     notes: NoteService
@@ -88,18 +92,20 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         discipline=discipline,
         announcements=AnnouncementService(sessions, clock),
         appeals=AppealService(sessions, clock),
+        away=AwayService(sessions, clock),
         checkins=CheckInService(sessions, clock, suspensions=discipline,
                                 on_late_dropout=LateDropouts(sessions, clock, settings)),
         deadlines=DeadlineService(sessions, clock),
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),
         gender_asks=GenderAskService(sessions),
+        guests=GuestService(sessions, clock, suspensions=discipline),
         imports=ImportService(sessions, on_result=discipline.count_down),
         joins=JoinService(sessions, clock),
         notes=note_service,
         penalties=PenaltyService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),
-        profile=ProfileService(sessions),
+        profile=ProfileService(sessions, clock),
         relays=RelayService(sessions, clock),
         results=ResultService(sessions, clock, on_result=discipline.count_down),
         roster=RosterService(sessions),

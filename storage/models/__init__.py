@@ -1,5 +1,6 @@
 """Every feature's models, imported so that metadata (and Alembic) sees them all."""
 
+from storage.models.availability import AwayRange, Guest, ReminderPreference
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.checkins import CheckIn
 from storage.models.core import (
@@ -21,9 +22,9 @@ from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 
 __all__ = [
-    "Appeal", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division", "Game", "GenderAsk",
-    "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "RefereeAssignment",
-    "Relay", "Result", "ResultChange", "RosterEntry", "RuleSection", "Rulebook", "SetupChange", "Shootout",
-    "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment", "StandingsPost", "Suspension",
-    "Team", "TeamCaptain", "UTCDateTime", "utcnow",
+    "Appeal", "AwayRange", "Base", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "Dispute", "Division",
+    "Game", "GenderAsk", "Guest", "League", "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket",
+    "RefereeAssignment", "Relay", "ReminderPreference", "Result", "ResultChange", "RosterEntry", "RuleSection",
+    "Rulebook", "SetupChange", "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake", "StandingsAdjustment",
+    "StandingsPost", "Suspension", "Team", "TeamCaptain", "UTCDateTime", "utcnow",
 ]
