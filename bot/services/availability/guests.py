@@ -12,7 +12,8 @@ Choices the spec leaves open, decided here:
   check in), and one name is a guest once per team and game (names compare case-insensitively).
 - A referee or commissioner of the league clears the guest (the rule's "employee tells the
   referee"), any time before the game is final or cancelled; clearing twice changes nothing.
-- A guest who is a league player suspended for the game stays excluded, as a suspended player.
+- A guest who is a league player with a suspension still to serve stays excluded, as a suspended
+  player (a suspension counts their own team's games; guesting elsewhere must not get round it).
 - Guests never check in: adding one says they are coming. They count in /lineup once cleared (or
   at once where ``guests_need_approval`` is off), after the rostered players, in the order added.
 """
@@ -78,7 +79,9 @@ async def guest_players(session: AsyncSession, check: SuspensionCheck, league_id
         found = await session.scalars(select(Player).where(Player.league_id == league_id,
                                                            Player.discord_id.in_(members)))
         players = {p.discord_id: p for p in found.all()}
-    suspended = await suspension_reasons(check, session, league_id, [p.id for p in players.values()], game_id)
+    # Any game still to serve, not only this one: a suspension counts the player's own team's games, and
+    # guesting for another team must not be a way around it.
+    suspended = await suspension_reasons(check, session, league_id, [p.id for p in players.values()], None)
     out = []
     for guest in guests:
         player = players.get(guest.discord_id) if guest.discord_id is not None else None
