@@ -133,3 +133,16 @@ async def test_someone_on_no_roster_is_told_so(harness: Harness, league: SampleL
     reply = await harness.slash("/away set", as_=league.stranger(), **{"from": "2030-01-11", "to": "2030-01-12"})
     assert reply.ephemeral and "You're not on a team" in reply.text
     assert await away_rows(harness) == 0
+
+
+async def test_the_players_schedule_reads_out_away_for_the_games_in_the_range(
+        harness: Harness, league: SampleLeague, clock: FixedClock) -> None:
+    bea = league.player("Bea Quinn")
+    await harness.slash("/checkin", as_=bea, status="in", game="G1")
+    await harness.slash("/away set", as_=bea, **{"from": "2030-01-11", "to": "2030-01-18"})
+    clock.set(clock.now() + timedelta(minutes=1))
+    await harness.slash("/checkin", as_=bea, status="maybe", game="G3")  # since: this one stands
+    schedule = await harness.slash("/schedule", as_=bea)
+    lines = {code: line for line in schedule.text.splitlines() for code in ("G1", "G3", "G5") if f"`{code}`" in line}
+    assert "you: 🧳 out (away)" in lines["G1"], schedule.text
+    assert "you: ❔ maybe" in lines["G3"] and "you: no reply yet" in lines["G5"]

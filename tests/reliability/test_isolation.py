@@ -283,6 +283,7 @@ class IsolationWorld(World):
         # The first league is one set up in Discord (its settings and their audit trail are league rows too).
         await hand_to_discord(bot)
         await self.ok("/setup rule", kay, key="roster_limit", value="20")
+        await self.ok("/setup rule", kay, key="guests_allowed", value="true")  # so it has guests to lose
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
@@ -298,6 +299,11 @@ class IsolationWorld(World):
                       audience="team:Lynx")
         await self.ok("/tellcaptain", s.player("Bea Quinn"), message=f"{SECRET} note for the captain")
         await self.ok("/game referee", kay, game="G1", member=rita)
+        await self.ok("/guest add", hawks, game="G1", name_or_member=f"{SECRET} guest")
+        await self.ok("/guest clear", rita, game="G1", name_or_member=f"{SECRET} guest")
+        await self.ok("/away set", s.player("Hana Kim"), **{"from": "2030-01-24", "to": "2030-01-26"},
+                      note=f"{SECRET} away note")
+        await self.ok("/profile reminders", s.player("Finn Cole"), delivery="dm", deadline_nudges="off")
         await self.ok("/shootout submit", hawks, game="G1", shooters="Alice Hart, Carl Diaz, Dan Roy")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")

@@ -17,9 +17,9 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
-from bot.league.availability import AvailabilityError, away_range, parse_day
+from bot.league.availability import AvailabilityError, away_range, parse_day, status_with_away
 from storage.db import rowcount
-from storage.models import AwayRange, Game
+from storage.models import AwayRange, CheckIn, Game
 from storage.repos import core
 
 NOTE_LIMIT = 200
@@ -46,6 +46,28 @@ async def away_marks(session: AsyncSession, league_id: int, player_ids: Sequence
                AwayRange.starts_at <= starts_at, AwayRange.ends_at > starts_at)
         .order_by(AwayRange.created_at, AwayRange.id))
     return {r.player_id: AwayMark(r.created_at, r.note) for r in rows}
+
+
+async def with_away(session: AsyncSession, league_id: int, player_id: int,
+                    games: Sequence[tuple[str, datetime, str | None]]) -> list[str | None]:
+    """One player's answers for their games (code, start, answer), each as it reads with their away ranges."""
+    if not games:
+        return []
+    first, last = min(g[1] for g in games), max(g[1] for g in games)
+    ranges = (await session.execute(select(AwayRange.starts_at, AwayRange.ends_at, AwayRange.created_at).where(
+        AwayRange.league_id == league_id, AwayRange.player_id == player_id, AwayRange.ends_at > first,
+        AwayRange.starts_at <= last))).all()
+    if not ranges:
+        return [answer for _, _, answer in games]
+    rows = await session.execute(select(Game.code, CheckIn.updated_at).join(Game, CheckIn.game_id == Game.id)
+                                 .where(CheckIn.league_id == league_id, CheckIn.player_id == player_id,
+                                        Game.code.in_([code for code, _, _ in games])))
+    answered = {r.code: r.updated_at for r in rows}
+    out = []
+    for code, starts_at, answer in games:
+        since = max((r.created_at for r in ranges if r.starts_at <= starts_at < r.ends_at), default=None)
+        out.append(status_with_away(answer, answered.get(code), since))
+    return out
 
 
 @dataclass(frozen=True)
