@@ -16,7 +16,7 @@ from bot.services import deadlines, outbox, reminders
 from bot.services.announcements import AnnouncementService
 from bot.services.availability.away import AwayService
 from bot.services.availability.guests import GuestService
-from bot.services.checkins.service import CheckInService
+from bot.services.checkins.service import LATE_DROPOUT_WINDOW, CheckInService
 from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
 from bot.services.discipline.core import Discipline
@@ -86,15 +86,15 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     discipline = Discipline(AllLeagues(settings))
     note_service = NoteService(sessions, clock)
     league_setup = LeagueSetupService(sessions, clock, settings)
+    late_dropouts = LateDropouts(sessions, clock, settings)
     return Services(
         sessions=sessions,
         clock=clock,
         discipline=discipline,
         announcements=AnnouncementService(sessions, clock),
         appeals=AppealService(sessions, clock),
-        away=AwayService(sessions, clock),
-        checkins=CheckInService(sessions, clock, suspensions=discipline,
-                                on_late_dropout=LateDropouts(sessions, clock, settings)),
+        away=AwayService(sessions, clock, on_late_dropout=late_dropouts, late_window=LATE_DROPOUT_WINDOW),
+        checkins=CheckInService(sessions, clock, suspensions=discipline, on_late_dropout=late_dropouts),
         deadlines=DeadlineService(sessions, clock),
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),

@@ -146,3 +146,17 @@ async def test_the_players_schedule_reads_out_away_for_the_games_in_the_range(
     lines = {code: line for line in schedule.text.splitlines() for code in ("G1", "G3", "G5") if f"`{code}`" in line}
     assert "you: 🧳 out (away)" in lines["G1"], schedule.text
     assert "you: ❔ maybe" in lines["G3"] and "you: no reply yet" in lines["G5"]
+
+
+async def test_going_away_the_day_before_a_game_one_was_in_for_alerts_the_captains(
+        harness: Harness, league: SampleLeague, clock: FixedClock) -> None:
+    bea = league.player("Bea Quinn")
+    clock.set(G1_START - timedelta(hours=30))
+    await harness.slash("/checkin", as_=bea, status="in", game="G1")
+    await harness.slash("/checkin", as_=bea, status="in", game="G3")
+    clock.set(G1_START - timedelta(hours=20))
+    await harness.slash("/away set", as_=bea, **{"from": "2030-01-11", "to": "2030-01-18"})
+    await harness.bot.courier.deliver_due()
+    alerts = [d.content for d in harness.discord.dms(500_000_000_000_000_001)]
+    assert len([a for a in alerts if "Bea Quinn dropped out" in a]) == 1, alerts  # G1 only: G3 is a week off
+    assert "`G1`" in next(a for a in alerts if "Bea Quinn dropped out" in a)

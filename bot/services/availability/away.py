@@ -1,14 +1,17 @@
 """/away: a player out for every game of their team in a range of league-local days.
 
 The range is stored and read whenever a game is looked at (``away_marks``), so a game added or
-moved into it later is covered; nothing is written per game. The rules are in bot/league/availability.py.
+moved into it later is covered; nothing is written per game. A range that takes a checked-in player
+out of a game starting within the late drop-out window alerts the captains, as a late drop-out does.
+The rules are in bot/league/availability.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -21,6 +24,8 @@ from bot.league.availability import AvailabilityError, away_range, parse_day, st
 from storage.db import rowcount
 from storage.models import AwayRange, CheckIn, Game
 from storage.repos import core
+
+log = logging.getLogger("sideline.away")
 
 NOTE_LIMIT = 200
 #: At most this many ranges kept per player (ended ones are dropped first): a bound on what one person stores.
@@ -93,10 +98,18 @@ class AwayCleared:
     games: int
 
 
+#: Awaited with (league_id, game_id, player_id) for each game a new range takes a checked-in player out
+#: of, close to its start: the captains hear of it as of a late drop-out (bot/services/reminders.py).
+DropoutHook = Callable[[int, int, int], Awaitable[None]]
+
+
 class AwayService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, on_late_dropout: DropoutHook,
+                 late_window: timedelta) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.on_late_dropout = on_late_dropout
+        self.late_window = late_window
 
     async def set(self, caller: Caller, first: str, last: str, note: str = "") -> AwayLine:
         """Mark the caller away from ``first`` to ``last`` (league-local days, both included)."""
@@ -121,7 +134,16 @@ class AwayService:
                             created_at=now)
             session.add(row)
             await session.flush()
-            return await self._line(session, caller, entry.team_id, row, now)
+            line = await self._line(session, caller, entry.team_id, row, now)
+            dropped = (await session.scalars(select(CheckIn.game_id).join(Game, CheckIn.game_id == Game.id).where(
+                CheckIn.league_id == caller.league_id, CheckIn.player_id == entry.player_id, CheckIn.status == "in",
+                Game.code.in_([g.code for g in line.games if g.starts_at - now <= self.late_window])))).all()
+        for game_id in dropped:  # after the commit: the alert reads the range
+            try:
+                await self.on_late_dropout(caller.league_id, game_id, entry.player_id)
+            except Exception:
+                log.exception("late drop-out alert failed for game %s player %s", game_id, entry.player_id)
+        return line
 
     async def list_ranges(self, caller: Caller) -> tuple[AwayLine, ...]:
         """The caller's ranges not over yet, soonest first, with the games in each."""
