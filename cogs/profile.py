@@ -36,7 +36,12 @@ def forgotten_text(result: Forgotten) -> str:
             removed.append("your gender")
         if result.checkins_removed:
             removed.append(f"{result.checkins_removed} check-in answer{'s' if result.checkins_removed != 1 else ''}")
-        text = f"Removed from {result.league}: {' and '.join(removed)}."
+        if result.away_removed:
+            removed.append(f"{result.away_removed} away range{'s' if result.away_removed != 1 else ''}")
+        if result.reminders_reset:
+            removed.append("your reminder choices")
+        listed = f"{', '.join(removed[:-1])} and {removed[-1]}" if len(removed) > 1 else removed[0]
+        text = f"Removed from {result.league}: {listed}."
         if result.checkins_removed:
             text += " If you're still playing an upcoming game, answer again with /checkin."
     if result.kept_roster_place:
@@ -96,7 +101,7 @@ class ProfileCog(commands.GroupCog, group_name="profile", group_description="You
     @app_commands.command(name="forget")
     @app_commands.guild_only()
     async def forget(self, interaction: discord.Interaction) -> None:
-        """Remove your gender and check-in answers from this league."""
+        """Remove your gender, check-in answers, away ranges and reminder choices here."""
         result = await self.service.forget(self.bot.caller(interaction))
         await interaction.response.send_message(forgotten_text(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
 

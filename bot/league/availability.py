@@ -3,7 +3,8 @@
 Choices the spec leaves open, decided here:
 - ``/away from: to:`` takes whole league-local days, both included: a game is covered when it starts
   between the first day's local midnight and the midnight after the last day. A range that ends
-  before today, ends before it starts, or spans more than ``MAX_AWAY_DAYS`` is refused.
+  before today, ends before it starts, spans more than ``MAX_AWAY_DAYS`` or starts more than that
+  far ahead is refused (a typo in the year, and no date near the calendar's end).
 - The range is read when a game is looked at, so a game added or moved into it later is covered.
 - Away wins over an answer given before the range was set; an answer given after it (the player
   can make that one game after all) wins over away.
@@ -70,6 +71,8 @@ def away_range(first: date, last: date, today: date, tz: ZoneInfo) -> DayRange:
                                 "/away is for games ahead of you.")
     if (last - first).days + 1 > MAX_AWAY_DAYS:
         raise AvailabilityError(f"One /away covers at most {MAX_AWAY_DAYS} days; check the years in the dates.")
+    if (first - today).days > MAX_AWAY_DAYS:
+        raise AvailabilityError(f"/away looks at most {MAX_AWAY_DAYS} days ahead; check the year in `from`.")
     return DayRange(first, last, local_midnight(first, tz), local_midnight(last + timedelta(days=1), tz))
 
 

@@ -1,8 +1,9 @@
 """A player's own profile: see what the league keeps about them, set their gender, forget it.
 
 "Personal data" here is what a player gives about themselves and the league can run without:
-their gender category and their check-in answers. ``forget`` removes both. ``reminders`` keeps how
-they want to hear reminders (bot/services/availability/preferences.py says what may be muted). The roster place
+their gender category, their check-in answers, their away ranges (with their notes) and how they want
+to hear reminders (``reminders``; bot/services/availability/preferences.py says what may be muted).
+``forget`` removes all of them. The roster place
 (name, Discord id, team, position) stays: captains and commissioners manage it, and results,
 penalties and suspensions refer to it; leaving the team is done with the captain.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
@@ -20,7 +21,8 @@ from bot.errors import InvalidInput, NotFound
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM, GENDERS
 from bot.services.checkins.queries import checkin_count_for_player
 from bot.services.checkins.service import forget_checkins
-from storage.models import Player, ReminderPreference
+from storage.db import rowcount
+from storage.models import AwayRange, Player, ReminderPreference
 from storage.models.availability import DELIVERIES
 from storage.repos import core
 
@@ -47,10 +49,12 @@ class Forgotten:
     gender_removed: bool
     checkins_removed: int
     kept_roster_place: str | None  # the team, when the player is still on one
+    away_removed: int = 0  # away ranges (their notes are the player's own words)
+    reminders_reset: bool = False  # their /profile reminders choices
 
     @property
     def removed_anything(self) -> bool:
-        return self.gender_removed or self.checkins_removed > 0
+        return self.gender_removed or self.checkins_removed > 0 or self.away_removed > 0 or self.reminders_reset
 
 
 @dataclass(frozen=True)
@@ -92,8 +96,12 @@ class ProfileService:
             had_gender = player.gender is not None
             player.gender = None
             removed = await forget_checkins(session, caller.league_id, player.id)
+            away = rowcount(await session.execute(delete(AwayRange).where(
+                AwayRange.league_id == caller.league_id, AwayRange.player_id == player.id))) or 0
+            prefs = rowcount(await session.execute(delete(ReminderPreference).where(
+                ReminderPreference.league_id == caller.league_id, ReminderPreference.player_id == player.id))) or 0
             team, _ = await self._roster_place(session, caller)
-            return Forgotten(caller.league.name, had_gender, removed, team)
+            return Forgotten(caller.league.name, had_gender, removed, team, away, prefs > 0)
 
     async def reminders(self, caller: Caller, *, delivery: str | None = None, game_reminders: bool | None = None,
                         deadline_nudges: bool | None = None) -> ReminderSettings:

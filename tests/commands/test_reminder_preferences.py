@@ -102,3 +102,16 @@ async def test_a_captain_who_muted_everything_still_gets_lineup_alerts_and_own_d
     assert alerts, "captain alerts are never muted"
     posts = harness.discord.channel_messages(HAWKS_CHANNEL)
     assert posts and all(ALICE not in mentions(p.content) for p in posts), "her own game reminder is muted"
+
+
+async def test_profile_forget_removes_away_ranges_and_reminder_choices(harness: Harness,
+                                                                        league: SampleLeague) -> None:
+    bea = league.player("Bea Quinn")
+    await harness.slash("/profile reminders", as_=bea, delivery="dm")
+    await harness.slash("/away set", as_=bea, **{"from": "2030-01-11", "to": "2030-01-12"}, note="Private reason")
+    await harness.slash("/profile reminders", as_=league.player("Carl Diaz"), delivery="dm")
+    reply = await harness.slash("/profile forget", as_=bea)
+    assert "Removed from Coed League: your gender, 1 away range and your reminder choices." in reply.text, reply.text
+    assert await prefs(harness) == [("dm", False, False)], "Carl's choice stays"
+    listed = await harness.slash("/away list", as_=bea)
+    assert "not marked away" in listed.text

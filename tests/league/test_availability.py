@@ -51,6 +51,8 @@ def test_a_midnight_the_clocks_skip_starts_the_day_at_one() -> None:
     (date(2030, 1, 18), date(2030, 1, 11), "before it starts"),
     (date(2029, 12, 1), date(2030, 1, 4), "already over"),
     (date(2030, 1, 6), date(2031, 2, 1), f"at most {MAX_AWAY_DAYS} days"),
+    (date(2031, 3, 1), date(2031, 3, 2), f"at most {MAX_AWAY_DAYS} days ahead"),
+    (date(9999, 12, 30), date(9999, 12, 31), "days ahead"),  # no midnight after the last day to compute
 ])
 def test_reversed_past_and_overlong_ranges_are_refused_politely(first: date, last: date, why: str) -> None:
     with pytest.raises(AvailabilityError, match=why):
