@@ -14,8 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import Clock
 from bot.services import deadlines, outbox, reminders
 from bot.services.announcements import AnnouncementService
+from bot.services.availability.away import AwayService, away_stretches
+from bot.services.availability.guests import GuestService
 from bot.services.calendar.service import CalendarService
-from bot.services.checkins.service import CheckInService
+from bot.services.checkins.service import LATE_DROPOUT_WINDOW, CheckInService
 from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
 from bot.services.discipline.core import Discipline
@@ -59,6 +61,7 @@ class Services:
     discipline: Discipline
     announcements: AnnouncementService
     appeals: AppealService
+    away: AwayService
     calendar: CalendarService
     checkins: CheckInService
     deadlines: DeadlineService
@@ -66,6 +69,7 @@ class Services:
     disputes: DisputeService
     games: GameService
     gender_asks: GenderAskService
+    guests: GuestService
     imports: ImportService
     joins: JoinService
     notes: NoteService
@@ -94,27 +98,28 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     note_service = NoteService(sessions, clock)
     league_setup = LeagueSetupService(sessions, clock, settings)
     spare_requests = SpareRequestService(sessions, clock, settings, suspensions=discipline)
+    late_dropouts = LateDropouts(sessions, clock, settings)
     return Services(
         sessions=sessions,
         clock=clock,
         discipline=discipline,
         announcements=AnnouncementService(sessions, clock),
         appeals=AppealService(sessions, clock),
-        # /away's stretches join here (away=...) when that feature lands: a player's feed leaves them out.
-        calendar=CalendarService(sessions, clock, settings),
-        checkins=CheckInService(sessions, clock, suspensions=discipline,
-                                on_late_dropout=LateDropouts(sessions, clock, settings)),
+        away=AwayService(sessions, clock, on_late_dropout=late_dropouts, late_window=LATE_DROPOUT_WINDOW),
+        calendar=CalendarService(sessions, clock, settings, away=away_stretches),
+        checkins=CheckInService(sessions, clock, suspensions=discipline, on_late_dropout=late_dropouts),
         deadlines=DeadlineService(sessions, clock),
         discord_sync=DiscordSyncService(sessions, clock, settings),
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),
         gender_asks=GenderAskService(sessions),
+        guests=GuestService(sessions, clock, suspensions=discipline),
         imports=ImportService(sessions, on_result=discipline.count_down),
         joins=JoinService(sessions, clock),
         notes=note_service,
         penalties=PenaltyService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),
-        profile=ProfileService(sessions),
+        profile=ProfileService(sessions, clock),
         relays=RelayService(sessions, clock),
         results=ResultService(sessions, clock, on_result=discipline.count_down),
         roster=RosterService(sessions, clock),

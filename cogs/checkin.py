@@ -20,7 +20,8 @@ Status = Literal["in", "out", "maybe"]
 
 
 def _names(lines: tuple[AttendanceLine, ...]) -> str:
-    return ", ".join(f"{line.name}{' (G)' if line.goalie else ''}" for line in lines) or "—"
+    return ", ".join(f"{line.name}{' (G)' if line.goalie else ''}{f' “{line.note}”' if line.note else ''}"
+                     for line in lines) or "—"
 
 
 def attendance_embed(att: Attendance) -> discord.Embed:
@@ -29,8 +30,10 @@ def attendance_embed(att: Attendance) -> discord.Embed:
     embed = discord.Embed(title=clip(f"{att.team}: who's in for {game.title}", 256))
     note = " · **cancelled**" if game.status == "cancelled" else ""
     embed.description = f"{timestamp(game.starts_at)} · {game.venue or 'venue TBA'} · `{game.code}`{note}"
-    for label, lines in (("✅ In", att.going), ("❌ Out", att.out), ("❔ Maybe", att.maybe),
-                         ("… No reply", att.no_reply)):
+    for label, lines in (("✅ In", att.going), ("❌ Out", att.out), ("🧳 Out (away)", att.away),
+                         ("❔ Maybe", att.maybe), ("… No reply", att.no_reply)):
+        if label.endswith("(away)") and not lines:
+            continue
         embed.add_field(name=f"{label} ({len(lines)})", value=clip(_names(lines), 1024), inline=False)
     if att.spares:
         embed.add_field(name=f"🙋 Spares ({len(att.spares)})", value=clip(_names(att.spares), 1024), inline=False)

@@ -65,7 +65,13 @@ def lineup_embed(lineup: TeamLineup) -> discord.Embed:
                                                     1024), inline=False)
     checks = "\n".join(f"• {f.message} — *{f.rule}*" for f in report.findings) or "✅ Nothing wrong."
     embed.add_field(name="Rules check", value=clip(checks, 1024), inline=False)
+    if lineup.guests_pending:
+        embed.add_field(name="Guests waiting to be cleared (not counted)",
+                        value=clip(", ".join(lineup.guests_pending) + " — a referee or commissioner clears them "
+                                   "with /guest clear", 1024), inline=False)
     waiting = f"Maybe: {', '.join(lineup.maybe) or '—'} · no reply: {lineup.no_reply} of {lineup.roster_size}"
+    if lineup.away:
+        waiting += f" · out (away): {', '.join(lineup.away)}"
     embed.add_field(name="Still to hear from", value=clip(waiting, 1024), inline=False)
     legend = "(G) goalie · (W/NB) counts toward the women/non-binary minimum · " if mark_women else "(G) goalie · "
     if lineup.spare_ids:

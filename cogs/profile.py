@@ -1,4 +1,4 @@
-"""/profile show|gender|forget: a player's own data, only ever shown to them."""
+"""/profile show|gender|reminders|forget: a player's own data, only ever shown to them."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import SidelineBot
-from bot.services.profile import Forgotten, Profile
+from bot.services.profile import Forgotten, Profile, ReminderSettings
 from bot.tree import NO_MENTIONS
 
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
+Delivery = Literal["channel", "dm"]
+OnOff = Literal["on", "off"]
 
 
 def profile_text(profile: Profile) -> str:
@@ -34,13 +36,29 @@ def forgotten_text(result: Forgotten) -> str:
             removed.append("your gender")
         if result.checkins_removed:
             removed.append(f"{result.checkins_removed} check-in answer{'s' if result.checkins_removed != 1 else ''}")
-        text = f"Removed from {result.league}: {' and '.join(removed)}."
+        if result.away_removed:
+            removed.append(f"{result.away_removed} away range{'s' if result.away_removed != 1 else ''}")
+        if result.reminders_reset:
+            removed.append("your reminder choices")
+        listed = f"{', '.join(removed[:-1])} and {removed[-1]}" if len(removed) > 1 else removed[0]
+        text = f"Removed from {result.league}: {listed}."
         if result.checkins_removed:
             text += " If you're still playing an upcoming game, answer again with /checkin."
     if result.kept_roster_place:
         text += (f"\nKept: your place on {result.kept_roster_place} (name and position), which your captain "
                  "manages, and league records such as results and suspensions.")
     return text
+
+
+def reminders_text(settings: ReminderSettings) -> str:
+    where = "by DM" if settings.delivery == "dm" else "in your team's channel (with a ping)"
+    if settings.delivery == "channel" and not settings.team_has_channel:
+        where += "; your team has no channel, so by DM for now"
+    lines = [f"**Your reminders in {settings.league}**" + (" (saved)" if settings.changed else ""),
+             f"Game reminders: {'on, ' + where if settings.game_reminders else 'muted'}",
+             f"Deadline nudges meant for you: {'on' if settings.deadline_nudges else 'muted'}",
+             "Game cancellations and new times, and anything you must get as a captain, always reach you."]
+    return "\n".join(lines)
 
 
 @app_commands.guild_only()
@@ -66,10 +84,24 @@ class ProfileCog(commands.GroupCog, group_name="profile", group_description="You
             f"Saved: your gender is **{profile.gender}**. Only you, your captains and commissioners see it.",
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
+    @app_commands.command(name="reminders")
+    @app_commands.describe(delivery="Where game reminders reach you", game_reminders="Game reminders on or off",
+                           deadline_nudges="Deadline nudges meant for you on or off")
+    @app_commands.guild_only()
+    async def reminders(self, interaction: discord.Interaction, delivery: Delivery | None = None,
+                        game_reminders: OnOff | None = None, deadline_nudges: OnOff | None = None) -> None:
+        """Choose how reminders reach you: team channel or DM, and mute a kind."""
+        settings = await self.service.reminders(
+            self.bot.caller(interaction), delivery=delivery,
+            game_reminders=None if game_reminders is None else game_reminders == "on",
+            deadline_nudges=None if deadline_nudges is None else deadline_nudges == "on")
+        await interaction.response.send_message(reminders_text(settings), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
     @app_commands.command(name="forget")
     @app_commands.guild_only()
     async def forget(self, interaction: discord.Interaction) -> None:
-        """Remove your gender and check-in answers from this league."""
+        """Remove your gender, check-in answers, away ranges and reminder choices here."""
         result = await self.service.forget(self.bot.caller(interaction))
         await interaction.response.send_message(forgotten_text(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
 

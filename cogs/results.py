@@ -41,6 +41,8 @@ def result_reply(outcome: RecordedResult) -> str:
                  f"point{'s' if outcome.points_deducted != 1 else ''} for the forfeit.")
     elif result.score.decided == "forfeit" and result.score.penalty_waived:
         text += " The forfeit costs no standings point (waived)."
+    if outcome.guests:
+        text += f"\nGuests who played: {', '.join(outcome.guests)}."
     if outcome.bracket_note:
         text += f"\nBracket: {outcome.bracket_note}"
     return text + "\nStandings are updated."

@@ -12,7 +12,7 @@ from bot.services.schedule import ScheduleView
 from bot.tree import NO_MENTIONS
 from cogs._common import team_autocomplete
 
-STATUS_LABEL = {"in": "✅ in", "out": "❌ out", "maybe": "❔ maybe", None: "no reply yet"}
+STATUS_LABEL = {"in": "✅ in", "out": "❌ out", "maybe": "❔ maybe", "away": "🧳 out (away)", None: "no reply yet"}
 
 
 def schedule_embed(view: ScheduleView, show_status: bool) -> discord.Embed:

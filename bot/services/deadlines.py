@@ -12,6 +12,8 @@ Choices the spec leaves open, decided here:
   naming the role (roles are never pinged).
 - Nudges missed while the bot was down are sent late once, and only the latest one that is due:
   an earlier nudge is skipped when a later one is due too. Nudges before the due time expire at it.
+- A player who muted deadline nudges (/profile reminders) gets none for a deadline whose audience is
+  them alone, unless they captain a team; a team's, a role's and the commissioners' nudges are never muted.
 - ``nag_until_done``: one nudge at the due time, then one a day until done; the renderer queues the
   next one (a day missed while the bot was down is not made up: the next goes out on the next whole
   day after the due time).
@@ -37,10 +39,11 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.imports.csv_rows import parse_local_time
 from bot.league.deadlines import Offset, format_offset, nudge_times, parse_offset, parse_offsets
 from bot.services import outbox
+from bot.services.availability.preferences import preference_of
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.settings import LeagueSettings
 from storage.db import rowcount
-from storage.models import Deadline, OutboxMessage, Team
+from storage.models import Deadline, OutboxMessage, Team, TeamCaptain
 from storage.models.deadlines import AUDIENCE_KINDS
 from storage.repos import core
 
@@ -276,6 +279,9 @@ async def render_nudge(session: AsyncSession, row: OutboxMessage, now: datetime)
     deadline = await deadline_by_id(session, row.league_id, int(args["deadline_id"]))
     if deadline is None or deadline.done_at is not None:
         return None
+    if deadline.audience_kind == "player" and await _muted(session, deadline):
+        log.info("skipped %s: the player muted deadline nudges (/profile reminders)", row.send_key)
+        return None
     if args.get("stage") == "before":
         next_at = args.get("next_at")
         if next_at and now >= datetime.fromisoformat(next_at):
@@ -297,6 +303,16 @@ async def render_nudge(session: AsyncSession, row: OutboxMessage, now: datetime)
             return None
         return FanOut(tuple((str(c), c, message) for c in captains))
     return message
+
+
+async def _muted(session: AsyncSession, deadline: Deadline) -> bool:
+    """The one player a nudge is for muted deadline nudges, and captains no team (a captain's must arrive)."""
+    member = int(deadline.audience_id or 0)
+    if not (await preference_of(session, deadline.league_id, member)).mute_deadline_nudges:
+        return False
+    captains = await session.scalar(select(func.count()).select_from(TeamCaptain).where(
+        TeamCaptain.league_id == deadline.league_id, TeamCaptain.discord_id == member))
+    return not captains
 
 
 async def _queue_next_nag(session: AsyncSession, deadline: Deadline, row: OutboxMessage, now: datetime) -> None:

@@ -15,7 +15,10 @@ Choices the spec leaves open, decided here:
 - Reminders and checks expire at the game's start (the courier skips them with a log line).
 - A reminder is written when it is sent: it mentions only the rostered players who have not
   answered then (in / out / maybe are all answers), each once. A team without a channel gets a DM
-  per player who has not answered instead (nobody is DMed when everyone answered).
+  per player who has not answered instead (nobody is DMed when everyone answered). A player away
+  for the game (/away) counts as answered; one who muted game reminders is neither pinged nor DMed,
+  and one who chose DMs (/profile reminders) gets a DM instead of the ping
+  (bot/services/availability/preferences.py).
 - Captain alerts: at each lead time the team's lineup is checked; each distinct problem (too few
   women/non-binary, below the minimum to start, no goalie) is DMed to the team's captains once and
   recorded in ``captain_alerts``; it is told again only when its text changes (e.g. short by 2
@@ -42,10 +45,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.discord_text import clip, timestamp
+from bot.league.availability import status_with_away
 from bot.league.lineup.check import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
 from bot.league.lineup.presets import lineup_rules_for
 from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
+from bot.services.availability.away import away_marks
+from bot.services.availability.guests import guest_players
+from bot.services.availability.preferences import DEFAULT, preferences
 from bot.services.checkins.queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
@@ -247,14 +254,49 @@ def game_heading(game: Game) -> str:
             f"({timestamp(game.starts_at, 'R')}) · {game.venue or 'venue TBA'} · `{game.code}`")
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """The team's players a reminder is for now: no answer, not away, not muted, split by where they
+    hear it (``pinged`` in the team channel, ``dm`` by direct message)."""
+
+    pinged: tuple[int, ...]
+    dm: tuple[int, ...]
+    quiet: int  # no answer yet, but muted game reminders
+
+    @property
+    def everyone(self) -> tuple[int, ...]:
+        return self.pinged + self.dm
+
+
+async def waiting_players(session: AsyncSession, league_id: int, game: Game, team: Team) -> Waiting:
+    """Who a reminder for this game reaches: rostered players with no answer, each once, except those
+    away for it (/away) and those who muted game reminders; DM-preferring ones apart."""
+    answers = {c.player_id: c for c in await checkins_for_game(session, league_id, game.id)}
+    roster = await core.roster(session, league_id, team.id)
+    ids = [e.player_id for e in roster]
+    away = await away_marks(session, league_id, ids, game.starts_at)
+    prefs = await preferences(session, league_id, ids)
+    pinged: dict[int, None] = {}
+    dm: dict[int, None] = {}
+    quiet = 0
+    for entry in roster:
+        answer = answers.get(entry.player_id)
+        mark = away.get(entry.player_id)
+        status = status_with_away(answer.status if answer else None, answer.updated_at if answer else None,
+                                  mark.since if mark else None)
+        if status is not None:
+            continue
+        pref = prefs.get(entry.player_id, DEFAULT)
+        if pref.mute_game_reminders:
+            quiet += 1
+        else:
+            (dm if pref.delivery == "dm" else pinged).setdefault(entry.player.discord_id)
+    return Waiting(tuple(pinged), tuple(u for u in dm if u not in pinged), quiet)
+
+
 async def non_responders(session: AsyncSession, league_id: int, game: Game, team: Team) -> list[int]:
-    """Discord ids of the team's rostered players with no answer for the game, each once."""
-    answered = {c.player_id for c in await checkins_for_game(session, league_id, game.id)}
-    seen: dict[int, None] = {}
-    for entry in await core.roster(session, league_id, team.id):
-        if entry.player_id not in answered:
-            seen.setdefault(entry.player.discord_id)
-    return list(seen)
+    """Discord ids a reminder for the game reaches now (see ``waiting_players``), each once."""
+    return list((await waiting_players(session, league_id, game, team)).everyone)
 
 
 async def render_reminder(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
@@ -263,19 +305,32 @@ async def render_reminder(session: AsyncSession, row: OutboxMessage, now: dateti
     if live is None:
         return None
     game, team = live
-    waiting = await non_responders(session, row.league_id, game, team)
+    waiting = await waiting_players(session, row.league_id, game, team)
     if row.user_id == FANOUT_USER:
         text = clip(f"🏒 {team.name}: {game_heading(game)}\nAre you in? Tap a button below.", CONTENT_LIMIT)
         message = Outgoing(content=text, checkin_game=game.code)
-        return FanOut(tuple((str(u), u, message) for u in waiting)) if waiting else None
+        return FanOut(tuple((str(u), u, message) for u in waiting.everyone)) if waiting.everyone else None
+    if waiting.dm:  # players who asked for DMs hear it there, once each, instead of a ping here
+        dm_text = clip(f"🏒 {team.name}: {game_heading(game)}\nAre you in? Tap a button below.", CONTENT_LIMIT)
+        for user in waiting.dm:
+            await outbox.enqueue(session, league_id=row.league_id, guild_id=row.guild_id,
+                                 key=f"{row.send_key}:dm:{user}", due_at=now,
+                                 message=Outgoing(content=dm_text, checkin_game=game.code), user_id=user,
+                                 expires_at=row.expires_at)
     text = f"🏒 {team.name}: {game_heading(game)}\n"
-    if waiting:
-        text += "Are you in? Tap a button below. Still waiting to hear from: " + " ".join(f"<@{u}>" for u in waiting)
+    others = len(waiting.dm) + waiting.quiet
+    if waiting.pinged:
+        text += ("Are you in? Tap a button below. Still waiting to hear from: "
+                 + " ".join(f"<@{u}>" for u in waiting.pinged))
+        if others:
+            text += f" (and {others} more)"
+    elif others:
+        text += f"Are you in? Tap a button below. Still waiting to hear from {others} player{'s' * (others != 1)}."
     elif await core.roster_size(session, row.league_id, team.id):
         text += "Everyone has answered, thanks! You can still change your answer below."
     else:
         text += "Nobody is on the roster yet, so nobody can answer: captains, add your players with `/roster add`."
-    return Outgoing(content=clip(text, CONTENT_LIMIT), checkin_game=game.code, ping_user_ids=tuple(waiting))
+    return Outgoing(content=clip(text, CONTENT_LIMIT), checkin_game=game.code, ping_user_ids=waiting.pinged)
 
 
 async def render_notice(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
@@ -359,8 +414,10 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
         return {}
     roster = {e.player_id: e for e in await core.roster(session, league_id, team.id)}
     players = []
+    away = await away_marks(session, league_id, list(roster), game.starts_at)
     going = [c.player_id for c in await checkins_for_game(session, league_id, game.id)
-             if c.status == "in" and c.player_id in roster]
+             if c.player_id in roster and status_with_away(
+                 c.status, c.updated_at, away[c.player_id].since if c.player_id in away else None) == "in"]
     suspended = await suspension_reasons(suspensions, session, league_id, going, game.id)
     for player_id in going:
         entry = roster[player_id]
@@ -373,6 +430,7 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
                                                game.id)
     players += [CheckedInPlayer(player_id=s.player_id, name=s.name, position=s.position, gender=s.gender,
                                 rostered=True, suspended=s.player_id in spare_suspended) for s in spares]
+    players += await guest_players(session, suspensions, league_id, game.id, team.id)
     report = check_lineup(rules, players)
     problems: dict[str, str] = {}
     for finding in report.findings:

@@ -32,6 +32,7 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.rules import Rules
 from bot.league.vocabulary import DECISIONS, Decided, GameKind
 from bot.services import playoffs
+from bot.services.availability.guests import game_guests, guest_counts
 from bot.services.schedule import check_change, lock_game
 from storage.models import Game, Result, ResultChange, Team
 from storage.text import printable
@@ -101,6 +102,7 @@ class RecordedResult:
     previous: ResultView | None = None
     points_deducted: int = 0  # standings points the forfeiting team loses (youth rule 2.4)
     bracket_note: str | None = None
+    guests: tuple[str, ...] = ()  # "Name (Team)": the guests who counted for the game (/guest)
 
 
 @dataclass(frozen=True)
@@ -252,6 +254,14 @@ def _deducted(rules: Rules, score: Score) -> int:
 
 
 # --- use cases ------------------------------------------------------------------------------------
+async def _guests_who_played(session: AsyncSession, caller: Caller, game: Game) -> tuple[str, ...]:
+    """The game's guests who counted (cleared, or no clearance needed), for the result's attendance."""
+    names = {game.home_team_id: game.home.name, game.away_team_id: game.away.name}
+    guests = await game_guests(session, caller.league_id, game.id)
+    return tuple(f"{g.name} ({names.get(g.team_id, '?')})" for g in guests
+                 if guest_counts(caller.league.rules.lineup, g))
+
+
 class ResultService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, on_result: ResultHook) -> None:
         self.sessions = sessions
@@ -291,7 +301,8 @@ class ResultService:
                                    "A commissioner can correct it with /result fix.")
                 _, _, note = await record(session, rules, game, score, by=caller.discord_id, now=now,
                                           action="entered", on_result=self.on_result)
-                return RecordedResult("entered", view_of(game, score), None, _deducted(rules, score), note)
+                return RecordedResult("entered", view_of(game, score), None, _deducted(rules, score), note,
+                                      await _guests_who_played(session, caller, game))
         except IntegrityError:
             raise Conflict(f"Someone entered a result for game {printable(game_code).strip()[:64]} at the same "
                            "moment; check it and ask a commissioner to fix it if it's wrong.") from None

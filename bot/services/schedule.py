@@ -11,6 +11,7 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import Conflict, NotFound
 from bot.league.game_status import Change, GameStateError, GameStatus, after
+from bot.services.availability.away import with_away
 from bot.services.checkins.queries import GameSides, game_sides
 from bot.services.people import membership, resolve_team_ref
 from storage.models import Game
@@ -93,8 +94,11 @@ class ScheduleService:
             team = await resolve_team_ref(session, caller, team_name, member)
             player_id = member.player_id if member.team_id == team.id else None
             rows = await core.team_schedule(session, caller.league_id, team.id, self.clock.now(), limit, player_id)
+            answers = [r.answer for r in rows] if player_id is None else await with_away(
+                session, caller.league_id, player_id, [(r.code, r.starts_at, r.answer) for r in rows])
             return ScheduleView(team.name, tuple(GameLine(r.code, r.starts_at, r.home, r.away, r.venue, r.kind,
-                                                          r.status, r.answer) for r in rows))
+                                                          r.status, answer) for r, answer in zip(rows, answers,
+                                                                                                 strict=True)))
 
     async def autocomplete_games(self, caller: Caller, text: str, *, mine_only: bool = False) -> list[Game]:
         async with self.sessions() as session:

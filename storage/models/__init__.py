@@ -1,5 +1,6 @@
 """Every feature's models, imported so that metadata (and Alembic) sees them all."""
 
+from storage.models.availability import AwayRange, Guest, ReminderPreference
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.calendar import CalendarFeed
 from storage.models.checkins import CheckIn
@@ -33,11 +34,11 @@ from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
 
 __all__ = [
-    "Appeal", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "DiscordProblem",
-    "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "League", "LeagueSetup", "OutboxMessage",
-    "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification", "RefereeAssignment", "Relay", "Result",
-    "ResultChange", "RosterDeparture", "RosterEntry", "RuleSection", "Rulebook", "SeedingDecision", "SetupChange",
-    "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest",
-    "StandingsAdjustment", "StandingsPost", "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole",
-    "TeamRoleMember", "UTCDateTime", "utcnow",
+    "Appeal", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline",
+    "DiscordProblem", "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "Guest", "League",
+    "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
+    "RefereeAssignment", "Relay", "ReminderPreference", "Result", "ResultChange", "RosterDeparture", "RosterEntry",
+    "RuleSection", "Rulebook", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt", "ShootoutOrder",
+    "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost", "Suspension",
+    "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

@@ -124,6 +124,7 @@ SUSPEND_ALICE = do("/suspend", commissioner,
 DEADLINE = do("/deadline add", commissioner, {"name": "Team fees", "due": "2030-01-08 12:00", "audience": "team:Hawks"})
 DISPUTE = do("/dispute file", captain, {"game": "G1", "message": "The winning goal was kicked in."})
 RELAY = do("/relay send", captain, {"game": "G1", "message": "Number 7 on Owls has no helmet"})
+GUEST = do("/guest add", captain, {"game": "G1", "name_or_member": "Jo Walker"})
 G1_RESULT = do("/result enter", referee, {"game": "G1", "home": 3, "away": 2, "decided": "regulation"})
 READY = check_in("G1", *HAWKS_IN, *OWLS_IN)
 FIRST_ATTEMPTS = (
@@ -221,6 +222,13 @@ SCENARIOS: dict[str, Scenario] = {
                            ("games",)),
     "/game referee": Scenario(by("commissioner"), lambda lg: {"game": "G1", "member": lg.referee()},
                               "is now a referee of `G1`", ("referee_assignments",)),
+    # Only the indoor rulebook has guests ("Guest players may play if ... cleared"); a commissioner names the team.
+    "/guest add": Scenario(by("captain", "commissioner"),
+                           {"game": "G1", "name_or_member": "Jo Walker", "team": "Hawks"},
+                           "Jo Walker is added as a guest of Hawks", ("guests",), settings=INDOOR),
+    "/guest clear": Scenario(by("referee", "commissioner"), {"game": "G1", "name_or_member": "Jo Walker"},
+                             "Jo Walker is cleared as a guest of Hawks", ("guests",), settings=INDOOR,
+                             setup=(GUEST,)),
     "/import games": Scenario(by("commissioner"), {"file": NEW_GAME}, "games: 1 created", ("games",)),
     "/import players": Scenario(by("commissioner"), {"file": NEW_PLAYER}, "players: 1 created", ("players",)),
     "/import teams": Scenario(by("commissioner"), {"file": NEW_TEAM}, "teams: 1 created", ("teams",)),

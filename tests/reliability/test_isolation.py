@@ -290,6 +290,7 @@ class IsolationWorld(World):
         # refused as the team's role (a discord_problems row).
         self.h.discord.guilds.guild(GUILD).role(next_id(), "Wolves", permissions=1 << 3, position=3)
         await self.ok("/setup discord", kay, scheduled_events=True, team_roles=True)
+        await self.ok("/setup rule", kay, key="guests_allowed", value="true")  # so it has guests to lose
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
@@ -315,6 +316,11 @@ class IsolationWorld(World):
         accept = next(cid for call in self.h.discord.dms(SPARE_SIA) for cid in call.custom_ids()
                       if cid.endswith(":accept"))
         assert "The spot is yours" in (await press(self, accept, sia, None)).text
+        await self.ok("/guest add", hawks, game="G1", name_or_member=f"{SECRET} guest")
+        await self.ok("/guest clear", rita, game="G1", name_or_member=f"{SECRET} guest")
+        await self.ok("/away set", s.player("Hana Kim"), **{"from": "2030-01-24", "to": "2030-01-26"},
+                      note=f"{SECRET} away note")
+        await self.ok("/profile reminders", s.player("Finn Cole"), delivery="dm", deadline_nudges="off")
         await self.ok("/shootout submit", hawks, game="G1", shooters="Alice Hart, Carl Diaz, Dan Roy")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")

@@ -36,8 +36,8 @@ from storage.repos import core
 TOKEN = re.compile(r"^([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$")
 _DUMMY_VERIFIER = secrets.token_urlsafe(32)
 
-#: Stretches a player is away (``/away``, issue #27's sibling work): (session, league id, player id)
-#: -> their stretches. None until that feature is wired in bot/composition.py: nobody is away.
+#: Stretches a player is away (``/away``): (session, league id, player id)
+#: -> their stretches (bot/services/availability/away.py). None: nobody is away.
 AwayReader = Callable[[AsyncSession, int, int], Awaitable[Sequence[Away]]]
 
 

@@ -28,9 +28,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.league.availability import AWAY, status_with_away
 from bot.league.lineup.check import CheckedInPlayer, LineupReport, check_lineup
 from bot.league.lineup.presets import lineup_rules_for
 from bot.league.vocabulary import CHECKIN_STATUSES
+from bot.services.availability.away import away_marks
+from bot.services.availability.guests import guest_players
 from bot.services.checkins.queries import (
     CheckInContext,
     CheckInContextQuery,
@@ -76,6 +79,7 @@ class CheckInResult:
 class AttendanceLine:
     name: str
     goalie: bool
+    note: str = ""  # an away player's note: only filled in for their captains and commissioners
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,7 @@ class Attendance:
     maybe: tuple[AttendanceLine, ...]
     no_reply: tuple[AttendanceLine, ...]
     spares: tuple[AttendanceLine, ...] = ()  # spares who took a spot (issue #26)
+    away: tuple[AttendanceLine, ...] = ()  # out for the game by /away (and no answer since)
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,8 @@ class TeamLineup:
     no_reply: int
     roster_size: int
     spare_ids: frozenset[int] = frozenset()  # checked_in players who are spares, not on the roster
+    away: tuple[str, ...] = ()
+    guests_pending: tuple[str, ...] = ()  # guests added but not cleared (they don't count yet)
 
 
 
@@ -212,13 +219,19 @@ class CheckInService:
                 raise NotFound("You're not on a team in this league, so there's no team to list. "
                                "Ask your captain to add you.")
             team, game = await self._own_team_and_game(session, caller, member, game_code)
-            groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, None)}
-            for r in await roster_answers(session, caller.league_id, team.id, game.id):
-                groups[r.status].append(AttendanceLine(r.name, r.position == "goalie"))
+            groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, AWAY, None)}
+            answers = await roster_answers(session, caller.league_id, team.id, game.id)
+            away = await away_marks(session, caller.league_id, [r.player_id for r in answers], game.ref.starts_at)
+            sees_notes = caller.is_commissioner or is_captain_of(caller, member, team.id)
+            for r in answers:
+                mark = away.get(r.player_id)
+                status = status_with_away(r.status, r.answered_at, mark.since if mark else None)
+                note = mark.note if mark and status == AWAY and sees_notes else ""
+                groups[status].append(AttendanceLine(r.name, r.position == "goalie", note))
             spares = tuple(AttendanceLine(s.name, s.position == "goalie")
                            for s in await team_spares(session, caller.league_id, game.id, team.id))
             return Attendance(game.ref, team.name, tuple(groups["in"]), tuple(groups["out"]),
-                              tuple(groups["maybe"]), tuple(groups[None]), spares)
+                              tuple(groups["maybe"]), tuple(groups[None]), spares, tuple(groups[AWAY]))
 
     async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
                                  game_code: str | None) -> tuple[TeamRef, GameSides]:
@@ -264,7 +277,8 @@ class CheckInService:
 
 async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, league: LeagueSettings, league_id: int,
                       game: GameSides, team: TeamRef) -> TeamLineup:
-    """One team's check-ins for a game, with the spares who took a spot, checked against the rules."""
+    """One team's check-ins for a game, with the spares who took a spot and the guests added for it,
+    checked against the rules; a player away for the game (/away) is out unless they answered since."""
     division = team.division
     try:
         rules = lineup_rules_for(league.rules.lineup, division)
@@ -272,9 +286,12 @@ async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, leagu
         raise Conflict(f"{team.name}'s division “{division}” has no court size in the league's rules "
                        "(rules.court_sizes_by_division); a commissioner needs to fix the config.") from None
     roster = await roster_answers(session, league_id, team.id, game.id)
+    away = await away_marks(session, league_id, [r.player_id for r in roster], game.ref.starts_at)
+    status = {r.player_id: status_with_away(r.status, r.answered_at, away[r.player_id].since)
+              if r.player_id in away else r.status for r in roster}
     # In check-in order: the lineup rules count players as they answered.
     answered = sorted((r for r in roster if r.status is not None), key=lambda r: (r.answered_at, r.answer_id))
-    going = [r for r in answered if r.status == "in"]
+    going = [r for r in answered if status[r.player_id] == "in"]
     spares = await team_spares(session, league_id, game.id, team.id)
     suspended = await suspension_reasons(suspensions, session, league_id,
                                          [r.player_id for r in going] + [s.player_id for s in spares], game.id)
@@ -285,11 +302,15 @@ async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, leagu
     # A spare the league matched to the game plays as if rostered for it (they never count toward the limit).
     players += [CheckedInPlayer(player_id=s.player_id, name=s.name, position=s.position, gender=s.gender,
                                 rostered=True, suspended=s.player_id in suspended) for s in spares]
-    maybe = [r.name for r in answered if r.status == "maybe"]
+    guests = await guest_players(session, suspensions, league_id, game.id, team.id)
+    players += guests
+    maybe = [r.name for r in answered if status[r.player_id] == "maybe"]
+    away_names = tuple(r.name for r in roster if status[r.player_id] == AWAY)
+    pending = tuple(g.name for g in guests if not g.guest_approved and rules.guests_need_approval)
     report = check_lineup(rules, players, roster_size=len(roster))
     return TeamLineup(game.ref, team.name, report, tuple(players), tuple(maybe),
-                      no_reply=len(roster) - len(answered), roster_size=len(roster),
-                      spare_ids=frozenset(s.player_id for s in spares))
+                      no_reply=sum(status[r.player_id] is None for r in roster), roster_size=len(roster),
+                      spare_ids=frozenset(s.player_id for s in spares), away=away_names, guests_pending=pending)
 
 
 async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
