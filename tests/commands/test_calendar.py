@@ -66,6 +66,16 @@ async def test_a_player_gets_their_teams_games_privately_with_a_link(harness: Ha
     assert token_of(again) == token and await feed_rows(harness) == 1  # the same link on another device
 
 
+async def test_a_players_feed_leaves_out_the_games_they_are_away_for(harness: Harness,
+                                                                    league: SampleLeague) -> None:
+    bea = league.player("Bea Quinn")
+    await harness.slash("/away set", as_=bea, **{"from": "2030-01-18", "to": "2030-01-18"}, note="Wedding")
+    _, mine = attached(await harness.slash("/calendar show", as_=bea))
+    assert summaries(mine) == ["Hawks vs Owls", "Hawks vs Bears"]  # G3, that day, is gone
+    _, team = attached(await harness.slash("/calendar show", as_=bea, team="hawks"))
+    assert summaries(team) == ["Hawks vs Owls", "Owls vs Hawks", "Hawks vs Bears"]  # the team's feed keeps it
+
+
 async def test_a_team_or_the_whole_league(harness: Harness, league: SampleLeague) -> None:
     bea = league.player("Bea Quinn")
     team = await harness.slash("/calendar show", as_=bea, team="wolves")
