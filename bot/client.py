@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -17,13 +17,15 @@ from bot.clock import Clock, SystemClock
 from bot.composition import build_services
 from bot.courier import CheckInView, Courier
 from bot.errors import NoLeague
-from bot.feed_server import FeedServer
 from bot.scheduler import Scheduler
 from bot.services.leagues import register_leagues
 from bot.settings import LeagueSettings, Settings
 from bot.tree import IN_A_DM, NO_MENTIONS, SidelineTree, hide_commissioner_commands
 from storage import migrate
 from storage.db import create_engine, create_reader, session_factory
+
+if TYPE_CHECKING:
+    from bot.feed_server import FeedServer
 
 log = logging.getLogger("sideline")
 
@@ -71,8 +73,11 @@ class SidelineBot(commands.Bot):
         self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
         self.extensions_to_load = tuple(extensions)
         # The calendar feed server, when [bot] calendar_port is set: started with the bot, stopped with it.
-        self.feed_server = (FeedServer(self.settings.calendar_server, self.services.calendar)
-                            if self.settings.calendar_server is not None else None)
+        self.feed_server: FeedServer | None = None
+        if self.settings.calendar_server is not None:
+            from bot.feed_server import FeedServer  # aiohttp's web server (2 MB) only where feeds are served
+
+            self.feed_server = FeedServer(self.settings.calendar_server, self.services.calendar)
         self._said_ready = False
 
     async def setup_hook(self) -> None:

@@ -7,7 +7,8 @@ bytes for the same games (the feed server's ETag relies on it: nothing here read
 Why here and not in bot/league: the rules layer depends on nothing but the standard library;
 iCalendar is an output format (like the CSV exports), so the library stays in the layer that shapes
 results. What the calendar says of a game (length, UID, title, a player's games) is decided in
-bot/league/calendar.py.
+bot/league/calendar.py. The library loads with the first feed built: 3 MB that an idle bot
+(bench/idle.py) needn't hold.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
-
-from icalendar import Calendar, Event
 
 from bot.league.calendar import CalendarGame, event_uid, game_length
 from bot.league.rules import Rules
+
+if TYPE_CHECKING:
+    from icalendar import Event
 
 PRODID = "-//Sideline//Sideline league calendar//EN"
 #: DTSTAMP of a game stored before games kept a revision time: fixed, so the file stays the same.
@@ -41,6 +44,8 @@ class FeedLeague:
 
 def build_feed(league: FeedLeague, title: str, games: Sequence[CalendarGame]) -> bytes:
     """The calendar: one event per game, in the league's time zone, with its VTIMEZONE."""
+    from icalendar import Calendar
+
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -71,6 +76,8 @@ def game_event(league: FeedLeague, game: CalendarGame) -> Event:
     starts = game.starts_at.astimezone(tz)
     # Real time: a game that spans the clock change still lasts its length.
     ends = (game.starts_at + game_length(league.rules.game_format, game.kind)).astimezone(tz)
+    from icalendar import Event
+
     event = Event()
     event.add("uid", event_uid(game.id, league.key))
     event.add("dtstamp", (game.revised_at or NEVER_REVISED).astimezone(UTC))
