@@ -27,7 +27,16 @@ from bot.imports.csv_rows import (
 from bot.imports.names import check_divisions, unknown_team
 from bot.imports.report import ImportReport
 from bot.imports.results import import_results
-from bot.imports.schedule import BATCH_ROWS, PLAN_GAMES, NewGame, SchedulePlan, plan_schedule, read_schedule
+from bot.imports.schedule import (
+    BATCH_ROWS,
+    PLAN_GAMES,
+    STEP_ASIDE_S,
+    WRITE_STRETCH_S,
+    NewGame,
+    SchedulePlan,
+    plan_schedule,
+    read_schedule,
+)
 from bot.league.lineup.check import check_roster_limit
 from bot.league.lineup.presets import LineupRules
 from bot.services import deadlines, reminders
@@ -35,6 +44,7 @@ from bot.services.discord_sync import events, team_roles
 from bot.services.reminders import plan_games
 from bot.services.results import ResultHook
 from bot.settings import LeagueSettings
+from storage.db import writers_take_turns
 from storage.models import Division, Game, League, Player, RosterDeparture, RosterEntry, Team, TeamCaptain
 
 KINDS = ("teams", "players", "games", "results")
@@ -241,11 +251,14 @@ class Importer:
         async with self.sessions() as session:
             seen = await read_schedule(session, league.key)
         plan = await asyncio.to_thread(plan_schedule, parsed, seen, league, now)
+        loop = asyncio.get_running_loop()
+        writing_since = loop.time()
         async with self.sessions.begin() as session:
             current = await read_schedule(session, league.key)
             if current != seen:  # someone changed the schedule meanwhile: plan on what is there now
                 plan = await asyncio.to_thread(plan_schedule, parsed, current, league, now)
             created = await self._write_schedule(session, plan, league, now)
+            one_file_lock = writers_take_turns(session)
         unplanned = created + plan.unplanned
         for start in range(0, len(unplanned), PLAN_GAMES):
             async with self.sessions.begin() as session:
@@ -254,6 +267,12 @@ class Importer:
             # The connection is back in the pool: a check-in waiting for it gets it before the next
             # batch does (without a turn of the loop, this task would take it straight back).
             await asyncio.sleep(0)
+            if one_file_lock and loop.time() - writing_since >= WRITE_STRETCH_S:
+                # Another process writing the same SQLite file (the bot, while `sideline import` runs)
+                # waits in SQLite's busy handler, which sleeps up to 100 ms between tries: transactions
+                # back to back would keep it out for the whole import. Step aside for longer than that.
+                await asyncio.sleep(STEP_ASIDE_S)
+                writing_since = loop.time()
         if league.scheduled_events:
             async with self.sessions.begin() as session:
                 await events.follow_games(session, league, await self.league_id(session, league), now)

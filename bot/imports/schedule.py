@@ -27,6 +27,11 @@ from storage.models import Game, League, OutboxMessage, Team
 BATCH_ROWS = 250
 #: New games whose reminders are planned in one transaction (about ten rows each).
 PLAN_GAMES = 100
+#: On SQLite, after this long writing a file's reminders in back-to-back transactions, the importer
+#: leaves the write lock free for STEP_ASIDE_S, longer than SQLite's busy handler sleeps between tries:
+#: another process's check-in then waits about a second at most (bench/imports.py, issue #20).
+WRITE_STRETCH_S = 1.0
+STEP_ASIDE_S = 0.15
 
 
 @dataclass(frozen=True)
