@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 
 from storage.db import create_engine
 from storage.models import CheckIn, Game, OutboxMessage, Player
+from tests.conftest import allow_double_booking
 from tests.reliability.reminders_kill_child import read_record
 from tests.reliability.test_reminders_kill import ALL_DUE, GAMES, prepare
 
@@ -87,7 +88,9 @@ async def database_state(db_url: str) -> tuple[set[tuple[int, str, str]], dict[s
     return stored, outbox
 
 
-def test_sigterm_mid_burst_stops_cleanly_and_strands_nothing(db_url: str, tmp_path: Path) -> None:
+def test_sigterm_mid_burst_stops_cleanly_and_strands_nothing(db_url: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    allow_double_booking(monkeypatch)  # 150 games of three teams in an hour: a load, not a schedule
     asyncio.run(prepare(db_url))  # 150 games: 300 reminders due at once on the bot's clock
     sends, fed, answers = tmp_path / "sends.jsonl", tmp_path / "fed.jsonl", tmp_path / "answers.jsonl"
     bot = spawn(db_url, tmp_path, "--checkins")
@@ -119,7 +122,8 @@ def test_sigterm_mid_burst_stops_cleanly_and_strands_nothing(db_url: str, tmp_pa
     assert len(per_reminder) == 2 * GAMES and set(per_reminder.values()) == {1}, "each reminder sent once"
 
 
-def test_a_second_bot_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
+def test_a_second_bot_on_the_same_sqlite_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    allow_double_booking(monkeypatch)
     database = (tmp_path / "sideline.db").resolve()
     db_url = f"sqlite+aiosqlite:///{database}"
     asyncio.run(prepare(db_url))
