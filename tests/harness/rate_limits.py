@@ -15,6 +15,7 @@ Windows here are fixed: the first request opens one, it lasts ``window`` seconds
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import time
 from collections.abc import Callable
@@ -40,7 +41,8 @@ class Window:
             self.opened, self.used = now, 0
 
     def reset_after(self, now: float) -> float:
-        return max(0.0, self.opened + self.seconds - now)
+        """Rounded up to the millisecond, as Discord gives it: waiting that long always finds the window over."""
+        return max(0.0, math.ceil((self.opened + self.seconds - now) * 1000) / 1000)
 
 
 @dataclass
@@ -90,7 +92,7 @@ class RateLimits:
 
     @staticmethod
     def _too_many(retry_after: float, *, is_global: bool, bucket: dict[str, str] | None = None) -> Answer:
-        retry_after = round(max(retry_after, 0.001), 3)
+        retry_after = max(retry_after, 0.001)
         headers = {"Via": "1.1 google", "Retry-After": str(max(1, int(retry_after + 0.999))),
                    "X-RateLimit-Scope": "user", **(bucket or {})}
         if is_global:

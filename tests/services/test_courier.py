@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 from datetime import timedelta
@@ -10,13 +11,14 @@ from sqlalchemy import func, select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import BATCH, LEASE, STUCK_AFTER
+from bot.courier import BATCH, LEASE, STUCK_AFTER, Pace
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage.db import create_engine
 from storage.models import OutboxMessage
 from tests.conftest import CHANNELS, GUILD
 from tests.harness import Fault, Harness
+from tests.harness.rate_limits import RateLimits
 
 TEAM_CHANNEL = 600_000_000_000_000_001
 
@@ -236,3 +238,68 @@ async def test_a_live_claim_is_never_taken_and_a_dead_ones_lapses(
 async def _ids(h: Harness, keys: set[str]) -> list[int]:
     async with h.bot.sessions() as s:
         return list((await s.scalars(select(OutboxMessage.id).where(OutboxMessage.send_key.in_(keys)))).all())
+
+
+async def test_paced_at_discords_limits_every_message_goes_once_and_no_global_429(harness: Harness) -> None:
+    """Discord's limits scaled down tenfold (100 requests/s, 5 messages per 0.25 s a channel): the
+    courier's pace keeps it under the global one, discord.py waits out each channel's by the headers,
+    and a channel whose budget another process spent answers 429s that are waited out and retried."""
+    limits = harness.limit_rates(RateLimits(global_limit=10, global_window=0.1, channel_window=0.25),
+                                 Pace(rate=80.0, claim=30, lanes=8))
+    channels = [TEAM_CHANNEL + i for i in range(6)]
+    for i in range(48):
+        await queue(harness, f"paced-{i}", channel=channels[i % len(channels)])
+    for _ in range(5):  # another process of the bot spent the first channel's budget
+        harness.discord.request("POST", f"https://discord.com/api/v10/channels/{channels[0]}/messages",
+                                data='{"content": "elsewhere"}')
+    await asyncio.sleep(0.1)  # the global window they counted in is over; the channel's is not
+    stats = await harness.bot.courier.deliver_due()
+    assert (stats.sent, stats.retried, stats.failed) == (48, 0, 0)
+    sent = [c.content for c in harness.discord.channel_messages() if c.content != "elsewhere"]
+    assert sorted(sent) == sorted(f"hello paced-{i}" for i in range(48))
+    assert limits.global_429s == 0
+    assert limits.route_429s >= 1, "the spent channel answered 429 and the send was retried"
+    assert set((await statuses(harness)).values()) == {"sent"}
+    for channel in channels:  # each channel in the order its messages were queued
+        keys = [int(c.content.rsplit("-", 1)[1]) for c in harness.discord.channel_messages(channel)
+                if c.content != "elsewhere"]
+        assert keys == sorted(keys)
+
+
+async def test_a_kill_among_paced_lanes_loses_and_doubles_nothing(harness: Harness, db_url: str,
+                                                                  clock: FixedClock) -> None:
+    harness.limit_rates(RateLimits(global_limit=20, global_window=0.1, channel_window=0.1),
+                        Pace(rate=150.0, claim=40, lanes=8))
+    for i in range(60):
+        await queue(harness, f"lane-{i}", channel=TEAM_CHANNEL + i % 5)
+    posts = 0
+
+    def kill_after_discord_accepts(call: object) -> None:
+        nonlocal posts
+        posts += 1
+        if posts == 17:
+            raise ProcessKilled
+
+    harness.discord.hooks.append(kill_after_discord_accepts)
+    with contextlib.suppress(ProcessKilled):
+        await harness.bot.courier.deliver_due()
+    harness.discord.hooks.clear()
+    await harness.bot.engine.dispose()
+    if not db_url.startswith("sqlite"):
+        clock.advance(seconds=LEASE.total_seconds() + 1)
+    bot = create_bot(harness.bot.settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)
+    restarted = Harness(bot)
+    restarted.discord = harness.discord
+    restarted.limit_rates(harness.discord.rate_limits, Pace(rate=150.0, claim=40, lanes=8))
+    await restarted.start()
+    try:
+        await bot.courier.recover()
+        await bot.courier.deliver_due()
+        contents = [c.content for c in harness.discord.channel_messages()]
+        assert sorted(contents) == sorted(f"hello lane-{i}" for i in range(60))
+        assert sum(c.duplicate for c in harness.discord.calls) >= 1, "the killed send was deduplicated"
+        async with bot.sessions() as s:
+            assert await s.scalar(select(func.count()).select_from(OutboxMessage)
+                                  .where(OutboxMessage.status != "sent")) == 0
+    finally:
+        await restarted.close()
