@@ -38,6 +38,7 @@ import contextlib
 import hashlib
 import logging
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -79,6 +80,7 @@ class Pace:
     rate: float | None = 48.0
     claim: int = 240
     lanes: int = 24
+    window: float = 1.0  # Discord's global window; a test may scale it down with the fake's
 
     @classmethod
     def share(cls, processes: int, rate: float = 48.0) -> Pace:
@@ -91,19 +93,33 @@ UNPACED = Pace(rate=None, claim=BATCH, lanes=1)
 
 
 class Pacer:
-    """Sends start at least ``1 / rate`` s apart, so no second holds more than ``rate`` of them; a
-    late turn is not made up for (no burst after a stall)."""
+    """At most ``rate * window`` turns in any ``window`` seconds: a sliding log of the turns given,
+    stamped when given, so a stalled event loop can't bunch more of them into one of Discord's
+    windows than it allows. Turns are given in the order asked, at least half the even spacing
+    apart (no burst of a whole window's worth at once)."""
 
-    def __init__(self, rate: float) -> None:
-        self.interval = 1.0 / rate
-        self._next = 0.0
+    def __init__(self, rate: float, window: float = 1.0) -> None:
+        self.window = window
+        self.per_window = max(1, int(rate * window))
+        self.gap = window / self.per_window / 2
+        self._given: deque[float] = deque()
+        self._order = asyncio.Lock()
 
     async def turn(self) -> None:
-        now = asyncio.get_running_loop().time()
-        slot = max(now, self._next)
-        self._next = slot + self.interval
-        if slot > now:
-            await asyncio.sleep(slot - now)
+        async with self._order:
+            loop = asyncio.get_running_loop()
+            while True:
+                now = loop.time()
+                while self._given and self._given[0] <= now - self.window:
+                    self._given.popleft()
+                if len(self._given) >= self.per_window:
+                    wait = self._given[0] + self.window - now
+                else:
+                    wait = self._given[-1] + self.gap - now if self._given else 0.0
+                if wait <= 0:
+                    self._given.append(now)
+                    return
+                await asyncio.sleep(wait)
 
 
 PRESENCE_LOCK = text("SELECT pg_advisory_lock(:key)")
@@ -190,7 +206,7 @@ class Courier:
     @pace.setter
     def pace(self, pace: Pace) -> None:
         self._pace = pace
-        self._pacer = Pacer(pace.rate) if pace.rate else None
+        self._pacer = Pacer(pace.rate, pace.window) if pace.rate else None
         self._delivering = asyncio.Semaphore(max(1, pace.lanes))
 
     def owns(self, guild_id: int) -> bool:

@@ -84,6 +84,12 @@ class RateLimits:
         channel.used += 1
         return None, self._headers(channel, now)
 
+    def spend(self, channel_id: int) -> None:
+        """What another process of the bot does: use up the channel's messages in its current window."""
+        window = self._channels.setdefault(channel_id, Window(self.channel_limit, self.channel_window))
+        window.roll(self.clock())
+        window.used = window.limit
+
     def _headers(self, window: Window, now: float) -> dict[str, str]:
         reset_after = window.reset_after(now)
         return {"X-RateLimit-Limit": str(window.limit), "X-RateLimit-Remaining": str(window.limit - window.used),
