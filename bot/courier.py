@@ -84,9 +84,12 @@ class Pace:
 
     @classmethod
     def share(cls, processes: int, rate: float = 48.0) -> Pace:
-        """This process's part when ``processes`` processes of the bot send at once."""
-        part = rate / max(1, processes)
-        return cls(rate=part, claim=max(BATCH, int(part * 5)))
+        """This process's part when ``processes`` processes of the bot send at once; smaller claims
+        (about 2 s of sends), so the last rows are shared out evenly rather than left to one process."""
+        if processes <= 1:
+            return cls(rate=rate, claim=max(BATCH, int(rate * 5)))
+        part = rate / processes
+        return cls(rate=part, claim=max(BATCH, int(part * 2)))
 
 
 UNPACED = Pace(rate=None, claim=BATCH, lanes=1)
@@ -415,7 +418,7 @@ class Courier:
                             r.expires_at, r.attempts) for r in rows]
 
     @staticmethod
-    def _spread(due: tuple[ColumnElement[bool], ...], limit: int, *, lock: bool) -> Select[tuple[OutboxMessage]]:
+    def _spread(due: tuple[ColumnElement[bool], ...], limit: int, *, lock: bool) -> Select[OutboxMessage]:
         """The earliest due rows (a window of a few claims' worth, so a large backlog costs no sort
         of all of it), ranked within their channel (or DM), lowest rank first."""
         window = (select(OutboxMessage.id, OutboxMessage.channel_id, OutboxMessage.user_id,
