@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
+import time
 from datetime import timedelta
 
 from sqlalchemy import func, select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import BATCH, LEASE, STUCK_AFTER, Pace
+from bot.courier import BATCH, LEASE, STUCK_AFTER, Pace, Pacer
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage.db import create_engine
@@ -307,3 +309,33 @@ async def test_a_kill_among_paced_lanes_loses_and_doubles_nothing(harness: Harne
                                   .where(OutboxMessage.status != "sent")) == 0
     finally:
         await restarted.close()
+
+
+async def test_the_pacer_never_gives_more_turns_than_a_window_allows_even_after_a_stall() -> None:
+    pacer = Pacer(rate=100.0, window=0.05)  # 5 turns in any 50 ms
+    loop = asyncio.get_running_loop()
+    times: list[float] = []
+
+    async def take(i: int) -> None:
+        await pacer.turn()
+        times.append(loop.time())
+        if i == 3:
+            time.sleep(0.03)  # noqa: ASYNC251 - the event loop stalls: the turns due meanwhile must not bunch
+
+    await asyncio.gather(*(take(i) for i in range(20)))
+    times.sort()
+    assert all(later - earlier >= 0.05 - 1e-6 for earlier, later in zip(times, times[5:], strict=False))
+    assert times[-1] - times[0] < 0.5, "and it does give them: about 5 per 50 ms"
+
+
+async def test_a_paced_claim_takes_each_channels_first_rows_before_any_channels_later_ones(
+        harness: Harness) -> None:
+    for channel in range(3):  # queued channel by channel: ten for the first, then ten for the next...
+        for i in range(10):
+            await queue(harness, f"c{channel}-{i}", channel=TEAM_CHANNEL + channel)
+    harness.bot.courier.pace = Pace()
+    claimed = await harness.bot.courier._claim(9, spread=True)
+    assert sorted(row.send_key for row in claimed) == sorted(f"c{c}-{i}" for c in range(3) for i in range(3))
+    unspread = await harness.bot.courier._claim(9)
+    assert [row.send_key for row in unspread] == [*(f"c0-{i}" for i in range(3, 10)), "c1-3", "c1-4"], \
+        "the plain claim: oldest first"
