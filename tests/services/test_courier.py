@@ -339,3 +339,21 @@ async def test_a_paced_claim_takes_each_channels_first_rows_before_any_channels_
     unspread = await harness.bot.courier._claim(9)
     assert [row.send_key for row in unspread] == [*(f"c0-{i}" for i in range(3, 10)), "c1-3", "c1-4"], \
         "the plain claim: oldest first"
+
+
+async def test_a_graceful_stop_among_paced_lanes_hands_the_rest_back(harness: Harness) -> None:
+    harness.limit_rates(RateLimits(global_limit=20, global_window=0.1, channel_window=0.1),
+                        Pace(rate=150.0, claim=40, lanes=8, window=0.1))
+    for i in range(40):
+        await queue(harness, f"stop-{i}", channel=TEAM_CHANNEL + i % 4)
+    courier = harness.bot.courier
+    harness.discord.hooks.append(lambda call: courier.stop() if len(harness.discord.channel_messages()) == 6
+                                 else None)
+    stats = await courier.deliver_due()
+    left = await statuses(harness)
+    assert "sending" not in left.values(), "nothing is left claimed"
+    assert stats.sent == list(left.values()).count("sent") == len(harness.discord.channel_messages()) < 40
+    courier.stopping = False  # the next process
+    await courier.deliver_due()
+    assert set((await statuses(harness)).values()) == {"sent"}
+    assert len(harness.discord.channel_messages()) == 40
