@@ -328,7 +328,7 @@ async def test_the_pacer_never_gives_more_turns_than_a_window_allows_even_after_
     assert times[-1] - times[0] < 0.5, "and it does give them: about 5 per 50 ms"
 
 
-async def test_a_paced_claim_takes_each_channels_first_rows_before_any_channels_later_ones(
+async def test_a_paced_claim_takes_each_channels_first_rows_first_and_a_batch_of_one_at_most(
         harness: Harness) -> None:
     for channel in range(3):  # queued channel by channel: ten for the first, then ten for the next...
         for i in range(10):
@@ -336,8 +336,13 @@ async def test_a_paced_claim_takes_each_channels_first_rows_before_any_channels_
     harness.bot.courier.pace = Pace()
     claimed = await harness.bot.courier._claim(9, spread=True)
     assert sorted(row.send_key for row in claimed) == sorted(f"c{c}-{i}" for c in range(3) for i in range(3))
+    for i in range(3 * BATCH):  # and a long queue for one channel: a claim takes BATCH of it at most
+        await queue(harness, f"busy-{i}", channel=TEAM_CHANNEL + 5)
+    busy = await harness.bot.courier._claim(100, spread=True)
+    assert sum(row.channel_id == TEAM_CHANNEL + 5 for row in busy) == BATCH
+    assert len(busy) == BATCH + 21, "and everything of the other channels"
     unspread = await harness.bot.courier._claim(9)
-    assert [row.send_key for row in unspread] == [*(f"c0-{i}" for i in range(3, 10)), "c1-3", "c1-4"], \
+    assert [row.send_key for row in unspread] == [f"busy-{i}" for i in range(BATCH, BATCH + 9)], \
         "the plain claim: oldest first"
 
 
