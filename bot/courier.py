@@ -20,6 +20,15 @@ processes may share the outbox, the claims of every process that no longer holds
 (a session advisory lock each courier takes on a connection of its own, which PostgreSQL releases
 when the process dies). Resending a row is harmless: the nonce makes Discord answer with the first
 message.
+
+Pace (issue #28, item 6): Discord allows a bot 50 requests a second in all, and 5 messages per 5 s
+in a channel. discord.py keeps to each channel's limit by the rate-limit headers (it waits when a
+channel's bucket is empty), but the global limit has no headers until a 429, which stalls every
+request of the bot. So a paced courier (``Pace``) sends at most ``rate`` requests a second, in lanes:
+one per channel (or DM, or all action rows together), the lanes side by side, each in order; and it
+claims rows spread over channels, so one busy channel's wait doesn't hold the others up. A 429 that
+comes anyway is waited out by discord.py, or the row is retried later with the same nonce: never lost,
+never doubled.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import contextlib
 import hashlib
 import logging
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -36,7 +46,7 @@ from typing import Final, Protocol
 
 import discord
 from discord.http import HTTPClient
-from sqlalchemy import ColumnElement, func, or_, select, text, update
+from sqlalchemy import ColumnElement, Select, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot import logs
@@ -57,6 +67,62 @@ RENEW_EVERY = LEASE / 3
 BATCH = 10  # at Discord's 5 sends per channel per 5 s, a batch for one channel goes out in ~10 s
 BACKOFF_BASE = timedelta(seconds=30)
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How fast this process sends. ``rate``: requests a second, just under Discord's global 50 (a
+    bot's processes share those 50: give each its part); None sends one row at a time, unpaced (the
+    fake Discord of the tests has no limits unless a test sets them). ``claim``: rows claimed at once,
+    about 5 s of sends at the rate (a claim is renewed while it is worked on, see ``LEASE``);
+    ``lanes``: rows being delivered at once (each holds a database session briefly)."""
+
+    rate: float | None = 48.0
+    claim: int = 240
+    lanes: int = 24
+    window: float = 1.0  # Discord's global window; a test may scale it down with the fake's
+
+    @classmethod
+    def share(cls, processes: int, rate: float = 48.0) -> Pace:
+        """This process's part when ``processes`` processes of the bot send at once; smaller claims
+        (about 2 s of sends), so the last rows are shared out evenly rather than left to one process."""
+        if processes <= 1:
+            return cls(rate=rate, claim=max(BATCH, int(rate * 5)))
+        part = rate / processes
+        return cls(rate=part, claim=max(BATCH, int(part * 2)))
+
+
+UNPACED = Pace(rate=None, claim=BATCH, lanes=1)
+
+
+class Pacer:
+    """At most ``rate * window`` turns in any ``window`` seconds: a sliding log of the turns given,
+    stamped when given, so a stalled event loop can't bunch more of them into one of Discord's
+    windows than it allows. Turns are given in the order asked, at least half the even spacing
+    apart (no burst of a whole window's worth at once)."""
+
+    def __init__(self, rate: float, window: float = 1.0) -> None:
+        self.window = window
+        self.per_window = max(1, int(rate * window))
+        self.gap = window / self.per_window / 2
+        self._given: deque[float] = deque()
+        self._order = asyncio.Lock()
+
+    async def turn(self) -> None:
+        async with self._order:
+            loop = asyncio.get_running_loop()
+            while True:
+                now = loop.time()
+                while self._given and self._given[0] <= now - self.window:
+                    self._given.popleft()
+                if len(self._given) >= self.per_window:
+                    wait = self._given[0] + self.window - now
+                else:
+                    wait = self._given[-1] + self.gap - now if self._given else 0.0
+                if wait <= 0:
+                    self._given.append(now)
+                    return
+                await asyncio.sleep(wait)
 
 
 PRESENCE_LOCK = text("SELECT pg_advisory_lock(:key)")
@@ -124,7 +190,7 @@ class Claimed:
 
 class Courier:
     def __init__(self, bot: CourierHost, kinds: OutboxKinds, *, checkin_view: CheckInView, shard_id: int = 0,
-                 shard_count: int = 1) -> None:
+                 shard_count: int = 1, pace: Pace | None = None) -> None:
         self.bot = bot
         self.kinds = kinds
         self.actions = DiscordActions(bot.http, lambda: bot.user.id if bot.user else None)
@@ -134,6 +200,17 @@ class Courier:
         self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
         self.presence: AsyncConnection | None = None  # PostgreSQL: holds this process's presence lock
         self.stopping = False  # a graceful stop: finish the send under way, claim nothing more
+        self.pace = pace or Pace()
+
+    @property
+    def pace(self) -> Pace:
+        return self._pace
+
+    @pace.setter
+    def pace(self, pace: Pace) -> None:
+        self._pace = pace
+        self._pacer = Pacer(pace.rate, pace.window) if pace.rate else None
+        self._delivering = asyncio.Semaphore(max(1, pace.lanes))
 
     def owns(self, guild_id: int) -> bool:
         return (guild_id >> 22) % self.shard_count == self.shard_id
@@ -218,17 +295,44 @@ class Courier:
         await self._take_back()
         async with self._leases_kept():
             while not self.stopping:
-                batch = await self._claim(BATCH)
+                batch = await self._claim(self.pace.claim, spread=self._pacer is not None)
                 if not batch:
                     break
-                for i, row in enumerate(batch):
-                    if self.stopping:
-                        await self._release(batch[i:])
-                        break
-                    with logs.bound(guild_id=row.guild_id):  # JSON log lines say whose message it was
-                        await self._deliver(row, stats)
+                if self._pacer is None:
+                    await self._in_order(batch, stats)
+                else:
+                    await self._in_lanes(batch, stats)
         self._count(stats)
         return stats
+
+    async def _in_order(self, rows: list[Claimed], stats: DeliveryStats) -> None:
+        for i, row in enumerate(rows):
+            if self.stopping:
+                await self._release(rows[i:])
+                return
+            async with self._delivering:
+                with logs.bound(guild_id=row.guild_id):  # JSON log lines say whose message it was
+                    await self._deliver(row, stats)
+
+    async def _in_lanes(self, batch: list[Claimed], stats: DeliveryStats) -> None:
+        """A lane per channel (a DM's user; all action rows share one, as their checks for a twin
+        in flight assume), side by side; the first error (or a kill) stops them all and is raised."""
+        lanes: dict[tuple[int | None, int | None], list[Claimed]] = {}
+        for row in batch:
+            key = (None, None) if row.kind in self.kinds.actions else (row.channel_id, row.user_id)
+            lanes.setdefault(key, []).append(row)
+        tasks = [asyncio.create_task(self._in_order(rows, stats), name="sideline-courier-lane")
+                 for rows in lanes.values()]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for task in tasks:
+            error = None if task.cancelled() else task.exception()
+            if error is not None:
+                raise error
 
     def stop(self) -> None:
         """A graceful stop (bot/lifecycle.py): the message being sent goes out and is recorded; the
@@ -288,23 +392,47 @@ class Courier:
                 .values(lease_until=self.bot.clock.now() + LEASE))
             return rowcount(result) or 0
 
-    async def _claim(self, limit: int, *, send_key: str | None = None) -> list[Claimed]:
+    async def _claim(self, limit: int, *, send_key: str | None = None, spread: bool = False) -> list[Claimed]:
+        """Claim up to ``limit`` pending rows, the longest due first; ``spread``: among the earliest
+        due, each channel's first before any channel's second, and so on, and no more than ``BATCH``
+        of one channel (which go out in about 10 s at Discord's 5 per 5 s), as unspread claims take."""
         now = self.bot.clock.now()
         async with self.bot.sessions.begin() as session:
-            query = select(OutboxMessage).where(OutboxMessage.status == "pending")
-            if send_key is None:
-                query = query.where(OutboxMessage.next_attempt_at <= now, OutboxMessage.guild_id.in_(self.guild_ids))
-            else:
-                query = query.where(OutboxMessage.send_key == send_key)
-            query = query.order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit)
-            if session.get_bind().dialect.name == "postgresql":
-                query = query.with_for_update(skip_locked=True)
-            rows = list((await session.scalars(query)).all())
+            postgres = session.get_bind().dialect.name == "postgresql"
+            due = (OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now,
+                   OutboxMessage.guild_id.in_(self.guild_ids))
+            rows: list[OutboxMessage] = []
+            if spread and send_key is None:
+                rows = list((await session.scalars(self._spread(due, limit, lock=postgres))).all())
+            if not rows:  # not spread; or another process locked the spread ones first (SKIP LOCKED)
+                which = due if send_key is None else (OutboxMessage.status == "pending",
+                                                      OutboxMessage.send_key == send_key)
+                query = select(OutboxMessage).where(*which)
+                query = query.order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(
+                    min(limit, BATCH) if spread else limit)
+                if postgres:
+                    query = query.with_for_update(skip_locked=True)
+                rows = list((await session.scalars(query)).all())
             for row in rows:
                 row.status, row.claimed_at, row.attempts = "sending", now, row.attempts + 1
                 row.claimed_by, row.lease_until = self.claimer, now + LEASE
             return [Claimed(r.id, r.league_id, r.guild_id, r.send_key, r.kind, r.channel_id, r.user_id,
                             r.expires_at, r.attempts) for r in rows]
+
+    @staticmethod
+    def _spread(due: tuple[ColumnElement[bool], ...], limit: int, *, lock: bool) -> Select[OutboxMessage]:
+        """The earliest due rows (a window of a few claims' worth, so a large backlog costs no sort
+        of all of it), ranked within their channel (or DM), lowest rank first."""
+        window = (select(OutboxMessage.id, OutboxMessage.channel_id, OutboxMessage.user_id,
+                         OutboxMessage.next_attempt_at).where(*due)
+                  .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit * 8).subquery())
+        rank = func.row_number().over(partition_by=(window.c.channel_id, window.c.user_id),
+                                      order_by=(window.c.next_attempt_at, window.c.id)).label("rank")
+        ranked = select(window.c.id, rank).subquery()
+        chosen = select(ranked.c.id).where(ranked.c.rank <= BATCH).order_by(ranked.c.rank, ranked.c.id).limit(limit)
+        query = (select(OutboxMessage).where(OutboxMessage.id.in_(chosen), OutboxMessage.status == "pending")
+                 .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id))
+        return query.with_for_update(skip_locked=True) if lock else query
 
     def _mine(self, row_id: int) -> tuple[ColumnElement[bool], ...]:
         """The row, while this process's claim on it holds: never overwrite another process's outcome."""
@@ -363,8 +491,15 @@ class Courier:
             await self._finish(row.id, status="sent", sent_at=self.bot.clock.now(), message_id=sent.id,
                                last_error=None)
 
+    async def _turn(self) -> None:
+        """Wait for this process's next turn to call Discord (``Pace.rate``)."""
+        if self._pacer is not None:
+            await self._pacer.turn()
+
     async def _act(self, row: Claimed, action: Action, acting: ActionRow, stats: DeliveryStats) -> None:
-        """An action row: its calls to Discord are the action's; a refusal it handled is final."""
+        """An action row: its calls to Discord are the action's; a refusal it handled is final. It is
+        paced as one call (most make one or two)."""
+        await self._turn()
         outcome = await action(self.actions, acting)
         if outcome.status == "later":
             stats.retried += 1
@@ -382,8 +517,10 @@ class Courier:
 
     async def _send(self, row: Claimed, rendered: Outgoing) -> discord.Message:
         target: discord.abc.Messageable
+        await self._turn()
         if row.user_id is not None:
             target = await self.bot.create_dm(discord.Object(id=row.user_id))
+            await self._turn()  # creating the DM channel may have been a request of its own
         else:
             assert row.channel_id is not None
             target = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)

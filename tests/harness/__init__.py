@@ -13,7 +13,9 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType
 
 from bot.app import SidelineBot
+from bot.courier import UNPACED, Pace
 from tests.harness.fake_discord import Call, FakeDiscord, Fault, next_id, settle
+from tests.harness.rate_limits import RateLimits
 
 __all__ = ["Attachment", "Call", "FakeDiscord", "Fault", "Harness", "Member", "Reply"]
 
@@ -106,6 +108,15 @@ class Harness:
         )
         self.channels: dict[int, list[int]] = {}
         self.league_guilds: list[int] = []
+        # The fake has no rate limits unless a test sets them (``limit_rates``), so the courier sends
+        # unpaced, one row at a time, as tests have always seen it.
+        bot.courier.pace = UNPACED
+
+    def limit_rates(self, limits: RateLimits | None = None, pace: Pace | None = None) -> RateLimits:
+        """Discord's rate limits on the fake (real size unless given), and the courier paced to them."""
+        self.discord.rate_limits = limits or RateLimits()
+        self.bot.courier.pace = pace or Pace()
+        return self.discord.rate_limits
 
     async def start(self, *, extra_channels: dict[int, Iterable[int]] | None = None) -> Harness:
         self.install()

@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+from multidict import CIMultiDict
+
 from tests.harness.fake_guild import FakeGuilds
+from tests.harness.rate_limits import RateLimits
 
 API = re.compile(r"^https://discord\.com/api/v\d+")
 EPHEMERAL = 1 << 6
@@ -124,7 +127,9 @@ class FakeResponse:
         self._raw = data if isinstance(data, bytes) else None
         self._text = "" if data is None or isinstance(data, bytes) else json.dumps(data)
         # 204 No Content has no JSON to parse (discord.py parses a body it is told is JSON)
-        self.headers = {"content-type": "application/json" if data is not None else "text/plain", **(headers or {})}
+        # case-insensitive, as aiohttp's are: discord.py reads X-Ratelimit-*, Discord sends X-RateLimit-*
+        self.headers = CIMultiDict({"content-type": "application/json" if data is not None else "text/plain",
+                                    **(headers or {})})
 
     async def text(self, encoding: str = "utf-8") -> str:
         return self._text
@@ -173,13 +178,17 @@ class FakeDiscord:
         self.hooks: list[Callable[[Call], None]] = []
         self.files: dict[str, bytes] = {}  # attachment URL -> bytes
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
+        self.rate_limits: RateLimits | None = None  # Discord's rate limits, opt-in (tests/harness/rate_limits.py)
 
     # --- aiohttp.ClientSession surface used by discord.py ---------------------------------
     def request(self, method: str, url: str, **kwargs: Any) -> FakeResponse:
         path = API.sub("", url)
         body = _decode(kwargs.get("data"))
         call = Call(method=method, path=path, body=body, params=kwargs.get("params"), files=_files(kwargs.get("data")))
-        status, data, headers = self._refuse(call) or self._answer(call)
+        limited, limit_headers = self.rate_limits.check(method, path) if self.rate_limits else (None, {})
+        status, data, headers = limited or self._refuse(call) or self._answer(call)
+        if limited is None and status < 300:
+            headers = {**headers, **limit_headers}
         call.status = status
         self.calls.append(call)
         for hook in self.hooks:

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
+import time
 from datetime import timedelta
 
 from sqlalchemy import func, select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import BATCH, LEASE, STUCK_AFTER
+from bot.courier import BATCH, LEASE, STUCK_AFTER, Pace, Pacer
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage.db import create_engine
 from storage.models import OutboxMessage
 from tests.conftest import CHANNELS, GUILD
-from tests.harness import Fault, Harness
+from tests.harness import Call, Fault, Harness
+from tests.harness.rate_limits import RateLimits
 
 TEAM_CHANNEL = 600_000_000_000_000_001
 
@@ -236,3 +239,126 @@ async def test_a_live_claim_is_never_taken_and_a_dead_ones_lapses(
 async def _ids(h: Harness, keys: set[str]) -> list[int]:
     async with h.bot.sessions() as s:
         return list((await s.scalars(select(OutboxMessage.id).where(OutboxMessage.send_key.in_(keys)))).all())
+
+
+async def test_paced_at_discords_limits_every_message_goes_once_and_no_global_429(harness: Harness) -> None:
+    """Discord's limits scaled down tenfold (100 requests/s, 5 messages per 0.5 s a channel): the
+    courier's pace keeps it under the global one, discord.py waits out each channel's by the headers,
+    and a channel whose budget another process spent answers a 429 that is waited out and retried."""
+    limits = harness.limit_rates(RateLimits(global_limit=10, global_window=0.1, channel_window=0.5),
+                                 Pace(rate=90.0, claim=30, lanes=8, window=0.1))
+    channels = [TEAM_CHANNEL + i for i in range(6)]
+    for i in range(48):
+        await queue(harness, f"paced-{i}", channel=channels[i % len(channels)])
+    spent = False
+
+    def another_process_spends_the_channel(call: Call) -> None:
+        # right after the courier's first message there, its budget is gone: discord.py still counts 4
+        nonlocal spent
+        if call.channel_id == channels[0] and call.status == 200 and not spent:
+            spent = True
+            limits.spend(channels[0])
+
+    harness.discord.hooks.append(another_process_spends_the_channel)
+    stats = await harness.bot.courier.deliver_due()
+    assert (stats.sent, stats.retried, stats.failed) == (48, 0, 0)
+    sent = [c.content for c in harness.discord.channel_messages()]
+    assert sorted(sent) == sorted(f"hello paced-{i}" for i in range(48))
+    assert limits.global_429s == 0
+    assert limits.route_429s >= 1, "the spent channel answered 429 and the send was retried"
+    assert set((await statuses(harness)).values()) == {"sent"}
+    for channel in channels:  # each channel in the order its messages were queued
+        keys = [int(c.content.rsplit("-", 1)[1]) for c in harness.discord.channel_messages(channel)]
+        assert keys == sorted(keys)
+
+
+async def test_a_kill_among_paced_lanes_loses_and_doubles_nothing(harness: Harness, db_url: str,
+                                                                  clock: FixedClock) -> None:
+    harness.limit_rates(RateLimits(global_limit=20, global_window=0.1, channel_window=0.1),
+                        Pace(rate=150.0, claim=40, lanes=8, window=0.1))
+    for i in range(60):
+        await queue(harness, f"lane-{i}", channel=TEAM_CHANNEL + i % 5)
+    posts = 0
+
+    def kill_after_discord_accepts(call: object) -> None:
+        nonlocal posts
+        posts += 1
+        if posts == 17:
+            raise ProcessKilled
+
+    harness.discord.hooks.append(kill_after_discord_accepts)
+    with contextlib.suppress(ProcessKilled):
+        await harness.bot.courier.deliver_due()
+    harness.discord.hooks.clear()
+    await harness.bot.engine.dispose()
+    if not db_url.startswith("sqlite"):
+        clock.advance(seconds=LEASE.total_seconds() + 1)
+    bot = create_bot(harness.bot.settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)
+    restarted = Harness(bot)
+    restarted.discord = harness.discord
+    restarted.limit_rates(harness.discord.rate_limits, Pace(rate=150.0, claim=40, lanes=8, window=0.1))
+    await restarted.start()
+    try:
+        await bot.courier.recover()
+        await bot.courier.deliver_due()
+        contents = [c.content for c in harness.discord.channel_messages()]
+        assert sorted(contents) == sorted(f"hello lane-{i}" for i in range(60))
+        assert sum(c.duplicate for c in harness.discord.calls) >= 1, "the killed send was deduplicated"
+        async with bot.sessions() as s:
+            assert await s.scalar(select(func.count()).select_from(OutboxMessage)
+                                  .where(OutboxMessage.status != "sent")) == 0
+    finally:
+        await restarted.close()
+
+
+async def test_the_pacer_never_gives_more_turns_than_a_window_allows_even_after_a_stall() -> None:
+    pacer = Pacer(rate=100.0, window=0.05)  # 5 turns in any 50 ms
+    loop = asyncio.get_running_loop()
+    times: list[float] = []
+
+    async def take(i: int) -> None:
+        await pacer.turn()
+        times.append(loop.time())
+        if i == 3:
+            time.sleep(0.03)  # noqa: ASYNC251 - the event loop stalls: the turns due meanwhile must not bunch
+
+    await asyncio.gather(*(take(i) for i in range(20)))
+    times.sort()
+    assert all(later - earlier >= 0.05 - 1e-6 for earlier, later in zip(times, times[5:], strict=False))
+    assert times[-1] - times[0] < 0.5, "and it does give them: about 5 per 50 ms"
+
+
+async def test_a_paced_claim_takes_each_channels_first_rows_first_and_a_batch_of_one_at_most(
+        harness: Harness) -> None:
+    for channel in range(3):  # queued channel by channel: ten for the first, then ten for the next...
+        for i in range(10):
+            await queue(harness, f"c{channel}-{i}", channel=TEAM_CHANNEL + channel)
+    harness.bot.courier.pace = Pace()
+    claimed = await harness.bot.courier._claim(9, spread=True)
+    assert sorted(row.send_key for row in claimed) == sorted(f"c{c}-{i}" for c in range(3) for i in range(3))
+    for i in range(3 * BATCH):  # and a long queue for one channel: a claim takes BATCH of it at most
+        await queue(harness, f"busy-{i}", channel=TEAM_CHANNEL + 5)
+    busy = await harness.bot.courier._claim(100, spread=True)
+    assert sum(row.channel_id == TEAM_CHANNEL + 5 for row in busy) == BATCH
+    assert len(busy) == BATCH + 21, "and everything of the other channels"
+    unspread = await harness.bot.courier._claim(9)
+    assert [row.send_key for row in unspread] == [f"busy-{i}" for i in range(BATCH, BATCH + 9)], \
+        "the plain claim: oldest first"
+
+
+async def test_a_graceful_stop_among_paced_lanes_hands_the_rest_back(harness: Harness) -> None:
+    harness.limit_rates(RateLimits(global_limit=20, global_window=0.1, channel_window=0.1),
+                        Pace(rate=150.0, claim=40, lanes=8, window=0.1))
+    for i in range(40):
+        await queue(harness, f"stop-{i}", channel=TEAM_CHANNEL + i % 4)
+    courier = harness.bot.courier
+    harness.discord.hooks.append(lambda call: courier.stop() if len(harness.discord.channel_messages()) == 6
+                                 else None)
+    stats = await courier.deliver_due()
+    left = await statuses(harness)
+    assert "sending" not in left.values(), "nothing is left claimed"
+    assert stats.sent == list(left.values()).count("sent") == len(harness.discord.channel_messages()) < 40
+    courier.stopping = False  # the next process
+    await courier.deliver_due()
+    assert set((await statuses(harness)).values()) == {"sent"}
+    assert len(harness.discord.channel_messages()) == 40
