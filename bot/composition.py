@@ -38,6 +38,7 @@ from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
+from bot.services.seasons import SeasonService
 from bot.services.setup.gender_ask import GenderAskService
 from bot.services.setup.joins import JoinService
 from bot.services.setup.league_setup import LeagueSetupService
@@ -77,6 +78,7 @@ class Services:
     roster: RosterService
     rules: RulesLookupService
     schedule: ScheduleService
+    seasons: SeasonService
     setup: LeagueSetupService
     setup_teams: TeamSetupService
     shootout_orders: ShootoutOrderService
@@ -120,6 +122,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         roster=RosterService(sessions, clock),
         rules=RulesLookupService(sessions, clock),
         schedule=ScheduleService(sessions, clock),
+        seasons=SeasonService(sessions, clock),
         setup=league_setup,
         setup_teams=TeamSetupService(sessions, clock, league_setup),
         shootout_orders=ShootoutOrderService(sessions, clock, suspensions=discipline),

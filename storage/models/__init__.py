@@ -28,6 +28,7 @@ from storage.models.results import (
     StandingsPost,
 )
 from storage.models.rulebooks import Rulebook, RuleSection
+from storage.models.seasons import Season
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
@@ -36,7 +37,8 @@ __all__ = [
     "Appeal", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline", "DiscordProblem",
     "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "League", "LeagueSetup", "OutboxMessage",
     "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification", "RefereeAssignment", "Relay", "Result",
-    "ResultChange", "RosterDeparture", "RosterEntry", "RuleSection", "Rulebook", "SeedingDecision", "SetupChange",
+    "ResultChange", "RosterDeparture", "RosterEntry", "RuleSection", "Rulebook", "Season", "SeedingDecision",
+    "SetupChange",
     "Shootout", "ShootoutAttempt", "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest",
     "StandingsAdjustment", "StandingsPost", "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole",
     "TeamRoleMember", "UTCDateTime", "utcnow",
