@@ -95,6 +95,13 @@ async def season_range(session: AsyncSession, league_id: int | None, name: str |
     raise NotFound(f"There's no season “{name.strip()[:100]}” (seasons: {known}).")
 
 
+async def running_season(session: AsyncSession, league_id: int) -> Season | None:
+    """The season under way (the latest, unless ended); None between seasons or before the first."""
+    latest = await session.scalar(select(Season).where(Season.league_id == league_id)
+                                  .order_by(Season.starts_at.desc(), Season.id.desc()).limit(1))
+    return latest if latest is not None and latest.ended_at is None else None
+
+
 def parse_first_day(text: str) -> date:
     """A first day as YYYY-MM-DD (the league's calendar day)."""
     raw = (text or "").strip()
