@@ -136,7 +136,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         outbox_kinds=OutboxKinds(
             renderers={
                 outbox.TEXT_KIND: outbox.render_text,
-                reminders.REMINDER_KIND: reminders.render_reminder,
+                reminders.REMINDER_KIND: reminders.GameReminders(settings).render,
                 reminders.NOTICE_KIND: reminders.render_notice,
                 reminders.ALERT_KIND: LineupAlerts(settings, discipline).render,
                 deadlines.NUDGE_KIND: deadlines.render_nudge,

@@ -60,3 +60,19 @@ def season_index_at(starts: list[datetime], moment: datetime) -> int | None:
         if moment >= start:
             index = i
     return index
+
+
+def calendar_week(moment: datetime, tz: ZoneInfo, first_day: date | None = None) -> tuple[int, int]:
+    """Which week ``moment`` falls in: the season's week when a season runs (from its first day), else
+    the league's calendar week (Monday to Sunday), both by local dates."""
+    if first_day is not None:
+        return (0, (moment.astimezone(tz).date() - first_day).days // 7)
+    year, week, _ = moment.astimezone(tz).isocalendar()
+    return (year, week)
+
+
+def is_last_game_of_week(starts_at: datetime, others: list[datetime], tz: ZoneInfo,
+                         first_day: date | None = None) -> bool:
+    """Youth 2.15's cleanup duty falls on the week's last game: no other game later in its week."""
+    week = calendar_week(starts_at, tz, first_day)
+    return not any(o > starts_at and calendar_week(o, tz, first_day) == week for o in others)

@@ -48,3 +48,17 @@ def test_a_moment_belongs_to_the_last_season_started_and_the_first_holds_the_pas
     assert season_index_at(starts, datetime(2026, 8, 31, 23, 59, tzinfo=UTC)) == 0
     assert season_index_at(starts, datetime(2026, 9, 1, tzinfo=UTC)) == 1
     assert season_index_at([], datetime(2026, 9, 1, tzinfo=UTC)) is None
+
+
+def test_the_last_game_of_a_week_is_the_one_nothing_follows_in_that_week() -> None:
+    from bot.league.seasons import is_last_game_of_week
+
+    friday_7 = datetime(2030, 1, 25, 19, tzinfo=TORONTO)
+    friday_8 = datetime(2030, 1, 25, 20, tzinfo=TORONTO)
+    next_monday = datetime(2030, 1, 28, 19, tzinfo=TORONTO)
+    assert not is_last_game_of_week(friday_7, [friday_7, friday_8, next_monday], TORONTO)
+    assert is_last_game_of_week(friday_8, [friday_7, friday_8, next_monday], TORONTO)
+    # A season starting on a Wednesday has Wednesday-to-Tuesday weeks: Monday's game is in Friday's week.
+    assert not is_last_game_of_week(friday_8, [next_monday], TORONTO, date(2030, 1, 2))
+    sunday_late = datetime(2030, 1, 27, 23, 30, tzinfo=TORONTO)  # 04:30 UTC Monday: still Sunday's week
+    assert not is_last_game_of_week(friday_8, [sunday_late], TORONTO)
