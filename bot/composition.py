@@ -40,6 +40,7 @@ from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
+from bot.services.seasons import SeasonService
 from bot.services.setup.gender_ask import GenderAskService
 from bot.services.setup.joins import JoinService
 from bot.services.setup.league_setup import LeagueSetupService
@@ -81,6 +82,7 @@ class Services:
     roster: RosterService
     rules: RulesLookupService
     schedule: ScheduleService
+    seasons: SeasonService
     setup: LeagueSetupService
     setup_teams: TeamSetupService
     shootout_orders: ShootoutOrderService
@@ -125,6 +127,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         roster=RosterService(sessions, clock),
         rules=RulesLookupService(sessions, clock),
         schedule=ScheduleService(sessions, clock),
+        seasons=SeasonService(sessions, clock),
         setup=league_setup,
         setup_teams=TeamSetupService(sessions, clock, league_setup),
         shootout_orders=ShootoutOrderService(sessions, clock, suspensions=discipline),
@@ -138,7 +141,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         outbox_kinds=OutboxKinds(
             renderers={
                 outbox.TEXT_KIND: outbox.render_text,
-                reminders.REMINDER_KIND: reminders.render_reminder,
+                reminders.REMINDER_KIND: reminders.GameReminders(settings).render,
                 reminders.NOTICE_KIND: reminders.render_notice,
                 reminders.ALERT_KIND: LineupAlerts(settings, discipline).render,
                 deadlines.NUDGE_KIND: deadlines.render_nudge,

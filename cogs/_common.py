@@ -65,3 +65,13 @@ async def division_autocomplete(interaction: discord.Interaction, current: str) 
         return []
     names = await bot.services.standings.division_names(caller, current[:100])
     return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]
+
+
+async def season_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The league's seasons, newest first."""
+    bot = bot_of(interaction)
+    caller = suggesting_for(interaction)
+    if caller is None:
+        return []
+    names = await bot.services.seasons.names(caller, current[:100])
+    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]

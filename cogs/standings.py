@@ -19,7 +19,7 @@ from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
 from bot.services.standings import Publication, StandingsTable
 from bot.tree import NO_MENTIONS, requires
-from cogs._common import division_autocomplete, team_autocomplete
+from cogs._common import division_autocomplete, season_autocomplete, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -29,7 +29,8 @@ EMBED_LIMIT = 4000
 
 def standings_embed(table: StandingsTable) -> discord.Embed:
     """A code block per division: narrow columns that stay aligned on a phone."""
-    embed = discord.Embed(title=clip(f"Standings · {table.league_name}", 256), timestamp=table.generated_at)
+    title = f"Standings · {table.league_name}" + (f" · {table.season}" if table.season else "")
+    embed = discord.Embed(title=clip(title, 256), timestamp=table.generated_at)
     if not table.rows:
         embed.description = "No teams yet."
         return embed
@@ -93,12 +94,14 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
 
     @app_commands.command(name="show")
     @app_commands.describe(division="One division only; leave empty for all",
-                           public="Show it to the whole channel (default: only you)")
-    @app_commands.autocomplete(division=division_autocomplete)
+                           public="Show it to the whole channel (default: only you)",
+                           season="An earlier season; leave empty for the current one")
+    @app_commands.autocomplete(division=division_autocomplete, season=season_autocomplete)
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction, division: str | None = None, public: bool = False) -> None:
+    async def show(self, interaction: discord.Interaction, division: str | None = None, public: bool = False,
+                   season: app_commands.Range[str, 1, 100] | None = None) -> None:
         """The current table, ordered by the league's rules."""
-        table = await self.service.table(self.bot.caller(interaction), division)
+        table = await self.service.table(self.bot.caller(interaction), division, season)
         await interaction.response.send_message(embed=standings_embed(table), ephemeral=not public,
                                                 allowed_mentions=NO_MENTIONS)
 

@@ -1,7 +1,7 @@
 """The admin command line, `sideline`: one module per feature's subcommands, each adding its parsers.
 
 `run` (run.py), `health` (health.py), `db upgrade|backup` (database.py), `check-config` and
-`init-config` (config.py), `import` (imports.py), `rules`, `standings`, `relays`, `discipline`,
+`init-config` (config.py), `import` (imports.py), `rules`, `standings`, `season`, `relays`, `discipline`,
 `reminders` and `leagues`; what they share is in common.py, and how each expected failure reads (one
 line, its exit code) in failures.py.
 """
@@ -26,13 +26,14 @@ from bot.cli import (
     reminders,
     rules,
     run,
+    seasons,
     standings,
 )
 from bot.cli.common import load_discord_leagues
 from bot.settings import Settings, default_config_path, load_settings
 
-FEATURES = (run, health, database, config, imports, rules, standings, relays, discipline, reminders, leagues,
-            calendar)
+FEATURES = (run, health, database, config, imports, rules, standings, seasons, relays, discipline, reminders,
+            leagues, calendar)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ from sqlalchemy.engine import make_url
 
 from bot.cli.common import say
 from bot.cli.failures import USAGE, Failure
+from bot.services.discipline.reviews import admin_channel_warning
 from bot.services.leagues import check_against_database
 from bot.settings import ENVIRONMENT, TOKEN_ENV, Settings, check_strictly
 
@@ -39,10 +40,13 @@ async def cmd_check_config(args: argparse.Namespace, settings: Settings) -> int:
         human += "\nnote: no [[leagues]] in the file; set each league up in its server with /setup league"
     for key in settings.from_environment:  # where each value came from: only these beat the file
         human += f"\n{key} = {_shown(settings, key)} (from {ENVIRONMENT[key]}, over the file)"
+    warnings = [f"{lg.key}: {text}" for lg in settings.leagues if (text := admin_channel_warning(lg))]
+    human += "".join(f"\nwarning: {w}" for w in warnings)
     if Settings.token() is None:
         human += f"\nnote: {TOKEN_ENV} is not set; `sideline run` needs it"
     sources = {key: "environment" if key in settings.from_environment else "file" for key in ENVIRONMENT}
-    say(args, human, {"ok": True, "leagues": leagues, "database": database, "sources": sources})
+    say(args, human, {"ok": True, "leagues": leagues, "database": database, "sources": sources,
+                      "warnings": warnings})
     return 0
 
 

@@ -1,4 +1,4 @@
-"""`sideline standings --league KEY [--division NAME] [--json]`: the league table from the command line."""
+"""`sideline standings --league KEY [--division NAME] [--season NAME] [--json]`: the league table."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
     league = settings.league(args.league)
     try:
         async with open_database(settings) as db:
-            table = await db.services().standings.league_table(league, division=args.division)
+            table = await db.services().standings.league_table(league, division=args.division,
+                                                                   season=args.season)
     except UserFacingError as exc:
         return fail(exc.message)
     say(args, render_text(table), table.json_rows())
@@ -27,6 +28,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("standings", help="print a league's standings table")
     parser.add_argument("--league", required=True, help="league key from the config")
     parser.add_argument("--division", help="one division only")
+    parser.add_argument("--season", help="an earlier season by name (default: the current one)")
     parser.add_argument("--json", action="store_true",
                         help="rows as JSON, best first within each division")
     parser.set_defaults(handler=cmd_standings)

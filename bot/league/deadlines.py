@@ -6,15 +6,16 @@ stores what these functions compute; nothing here sleeps or sends.
 Choices the rulebooks leave open, decided here:
 - Offsets ("48h", "30m", "2d", "1w", "1d12h"; see ``bot.league.offsets``): days are calendar days
   in the league's time zone ("1d" before 19:00 is 19:00 the day before, across a clock change too),
-  hours and minutes are elapsed time ("24h" is 24 real hours). Day counts of rules (payment within
-  5 days, decisions within 5 days) are calendar days in the time zone of the datetime given.
+  hours and minutes are elapsed time ("24h" is 24 real hours). Day counts of rules (decisions within
+  5 days) are calendar days in the time zone of the datetime given.
 - Weeks of the season start on the season's first day (not on a fixed weekday). "End of week n"
   (`week_end`) is local midnight starting day 7n after the first day: being on time means strictly
   before it. Computed in the league's zone, so it is right across daylight-saving changes.
 - Trades (youth 1.9): "the deadline for trades is at the end of week 10" is read as: a trade must
-  take effect before the end of week 10, and be submitted at least 24 hours before it takes effect.
-- Injury replacements (youth 1.16): decided within 2 weeks of the disclosure and never after the
-  end of week 8, whichever comes first.
+  take effect before the end of week 10 (a player moved to another team after it is refused:
+  bot/services/roster.py). Youth 1.9's 24 hours' notice, 1.15's payment within 5 days and 1.16's
+  injury replacements are not settings: the bot keeps no trade requests, payments or injuries
+  (issue #25: no setting that does nothing); a commissioner tracks them with /deadline add.
 - Disputes: youth 2.2 gives the commissioners 5 days; the co-ed and indoor rulebooks are silent
   (co-ed: "the referee's call stands"), so their presets use the same 5 days as a league default.
 - Relays to referees (co-ed "Ref interaction": players tell their captain, who relays): a team's
@@ -45,9 +46,7 @@ from bot.league.offsets import zone as _zone
 class DeadlineCitations:
     """Where each deadline comes from ("" when it is a league default)."""
 
-    payment: str = ""
     trades: str = ""
-    injury_replacement: str = ""
     dispute: str = ""
     relay: str = ""
     cleanup: str = ""
@@ -57,16 +56,8 @@ class DeadlineCitations:
 class DeadlineRules:
     """The numbers behind deadlines and nudges; preset plus flat overrides."""
 
-    # Days after registering to pay; None = no payment deadline in the rules.
-    payment_due_days_after_registration: int | None = None
     # Trades must take effect before the end of this week of the season; None = no trades rule.
     trade_deadline_week: int | None = None
-    # Hours between submitting a trade and its taking effect; None = no notice needed.
-    trade_notice_hours: int | None = None
-    # Injured players may be replaced until the end of this week; None = no such rule.
-    injury_replacement_until_week: int | None = None
-    # Days after an injury is disclosed to decide on a replacement; None = no such rule.
-    injury_replacement_decision_days: int | None = None
     # Days the commissioners have to decide a captain's dispute.
     dispute_decision_days: int = 5
     # Captains may relay from this many hours before a game's start until as long after it.
@@ -85,17 +76,9 @@ class DeadlineRules:
     deadline_citations: DeadlineCitations = field(default_factory=DeadlineCitations)
 
     def __post_init__(self) -> None:
+        if self.trade_deadline_week is not None and self.trade_deadline_week < 1:
+            raise ValueError("rules.trade_deadline_week must be at least 1 (or unset)")
         for key in (
-            "payment_due_days_after_registration",
-            "trade_deadline_week",
-            "injury_replacement_until_week",
-        ):
-            value = getattr(self, key)
-            if value is not None and value < 1:
-                raise ValueError(f"rules.{key} must be at least 1 (or unset)")
-        for key in (
-            "trade_notice_hours",
-            "injury_replacement_decision_days",
             "dispute_decision_days",
             "relay_window_hours",
             "relay_limit_per_game",
@@ -115,12 +98,8 @@ _RELAY_COED = "Co-ed rules: Ref interaction (captains relay); limits are a leagu
 
 DEADLINE_PRESETS: dict[str, DeadlineRules] = {
     "coed-ball-hockey": DeadlineRules(
-        # Co-ed rules: a one-off tournament; no payment, trade or injury-replacement rules.
-        payment_due_days_after_registration=None,
+        # Co-ed rules: a one-off tournament; no trade rules.
         trade_deadline_week=None,
-        trade_notice_hours=None,
-        injury_replacement_until_week=None,
-        injury_replacement_decision_days=None,
         # Co-ed rules: silent ("the referee's call stands"); league default, youth 2.2's 5 days.
         dispute_decision_days=5,
         # League defaults.
@@ -130,14 +109,8 @@ DEADLINE_PRESETS: dict[str, DeadlineRules] = {
         deadline_citations=DeadlineCitations(dispute=_DEFAULT, relay=_RELAY_COED),
     ),
     "youth-ball-hockey": DeadlineRules(
-        # Youth 1.15 — payment within 5 days of submitting the registration form.
-        payment_due_days_after_registration=5,
-        # Youth 1.9 — trade deadline at the end of week 10; submitted 24 hours before effect.
+        # Youth 1.9 — trade deadline at the end of week 10.
         trade_deadline_week=10,
-        trade_notice_hours=24,
-        # Youth 1.16 — injured players replaced until the end of week 8, decided within 2 weeks.
-        injury_replacement_until_week=8,
-        injury_replacement_decision_days=14,
         # Youth 2.2 — disputes concluded within 5 days of submission.
         dispute_decision_days=5,
         # League defaults: the youth rulebook has no relay rule.
@@ -146,21 +119,15 @@ DEADLINE_PRESETS: dict[str, DeadlineRules] = {
         # Youth 2.15 — captains of the last game each week clear the arena.
         cleanup_duty_last_game_each_week=True,
         deadline_citations=DeadlineCitations(
-            payment="Youth 1.15",
             trades="Youth 1.9",
-            injury_replacement="Youth 1.16",
             dispute="Youth 2.2",
             relay="league default",
             cleanup="Youth 2.15",
         ),
     ),
     "indoor-soccer": DeadlineRules(
-        # Indoor soccer rules: no payment, trade, injury or dispute rules.
-        payment_due_days_after_registration=None,
+        # Indoor soccer rules: no trade or dispute rules.
         trade_deadline_week=None,
-        trade_notice_hours=None,
-        injury_replacement_until_week=None,
-        injury_replacement_decision_days=None,
         # League default, youth 2.2's 5 days.
         dispute_decision_days=5,
         relay_window_hours=24,
@@ -252,14 +219,6 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def payment_due(registered_at: datetime, rules: DeadlineRules) -> datetime | None:
-    """When a registrant's payment is due (youth 1.15); None when the league sets no deadline."""
-    _require_aware(registered_at, "registered_at")
-    if rules.payment_due_days_after_registration is None:
-        return None
-    return registered_at + timedelta(days=rules.payment_due_days_after_registration)
-
-
 def dispute_decision_due(filed_at: datetime, rules: DeadlineRules) -> datetime:
     """When the commissioners' decision on a captain's dispute is due (youth 2.2)."""
     _require_aware(filed_at, "filed_at")
@@ -271,70 +230,6 @@ def trade_deadline(season_start: date | datetime, tz: tzinfo | str, rules: Deadl
     if rules.trade_deadline_week is None:
         return None
     return week_end(season_start, rules.trade_deadline_week, tz)
-
-
-def check_trade(
-    submitted_at: datetime,
-    effective_at: datetime,
-    *,
-    season_start: date | datetime,
-    tz: tzinfo | str,
-    rules: DeadlineRules,
-) -> tuple[DeadlineViolation, ...]:
-    """What is wrong with a trade's timing (youth 1.9); empty when it is on time."""
-    _require_aware(submitted_at, "submitted_at")
-    _require_aware(effective_at, "effective_at")
-    rule = rules.deadline_citations.trades or "league setting"
-    found: list[DeadlineViolation] = []
-    deadline = trade_deadline(season_start, tz, rules)
-    if deadline is not None and effective_at >= deadline:
-        found.append(
-            DeadlineViolation(
-                "trade_deadline_passed",
-                f"Trades must take effect by the end of week {rules.trade_deadline_week} (before {_when(deadline)}).",
-                rule,
-            )
-        )
-    if rules.trade_notice_hours is not None:
-        notice = timedelta(hours=rules.trade_notice_hours)
-        if effective_at - submitted_at < notice:
-            found.append(
-                DeadlineViolation(
-                    "trade_notice_too_short",
-                    f"Trades must be submitted at least "
-                    f"{_plural(rules.trade_notice_hours, 'hour')} before they take effect "
-                    f"(submit by {_when(effective_at - notice)}).",
-                    rule,
-                )
-            )
-    return tuple(found)
-
-
-def injury_replacement_deadline(
-    season_start: date | datetime, tz: tzinfo | str, rules: DeadlineRules
-) -> datetime | None:
-    """The end of the last week an injured player may be replaced (youth 1.16)."""
-    if rules.injury_replacement_until_week is None:
-        return None
-    return week_end(season_start, rules.injury_replacement_until_week, tz)
-
-
-def injury_replacement_due(
-    disclosed_at: datetime,
-    *,
-    season_start: date | datetime,
-    tz: tzinfo | str,
-    rules: DeadlineRules,
-) -> datetime | None:
-    """When the captain must decide on replacing an injured player: the earlier of the 2 weeks
-    after disclosure and the end of the replacement week (youth 1.16); None without such rules.
-    """
-    _require_aware(disclosed_at, "disclosed_at")
-    candidates = [injury_replacement_deadline(season_start, tz, rules)]
-    if rules.injury_replacement_decision_days is not None:
-        candidates.append(disclosed_at + timedelta(days=rules.injury_replacement_decision_days))
-    present = [c for c in candidates if c is not None]
-    return min(present) if present else None
 
 
 def relay_window(game_starts_at: datetime, rules: DeadlineRules) -> tuple[datetime, datetime]:

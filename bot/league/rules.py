@@ -120,11 +120,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "appeal_decision_days": (0, 60),
     "appeals_allowed": (0, 10),
     # deadlines: days, weeks, hours, counts
-    "payment_due_days_after_registration": (1, 365),
     "trade_deadline_week": (1, 52),
-    "trade_notice_hours": (0, 720),
-    "injury_replacement_until_week": (1, 52),
-    "injury_replacement_decision_days": (0, 60),
     "dispute_decision_days": (0, 60),
     "relay_window_hours": (0, 168),
     "relay_limit_per_game": (0, 50),

@@ -38,6 +38,7 @@ from bot.league.playoffs import (
 )
 from bot.league.standings.presets import StandingsRules
 from bot.league.standings.table import StandingsRow, compute_standings
+from bot.services.seasons import season_range
 from bot.services.standings import game_results, point_adjustments, team_divisions
 from storage.models import PlayoffBracket, PlayoffDisqualification, SeedingDecision, Team
 
@@ -155,8 +156,9 @@ async def draws(session: AsyncSession, caller: Caller, rules: StandingsRules) ->
     divisions = await team_divisions(session, caller.league_id)
     by_division = rules.standings_playoffs_by_division and any(divisions.values())
     grouping = divisions if by_division else dict.fromkeys(divisions, SEEDING_TABLE)
-    table = compute_standings(rules, grouping, await game_results(session, caller.league_id),
-                              await point_adjustments(session, caller.league_id))
+    season = await season_range(session, caller.league_id)  # the current season's table seeds its playoffs
+    table = compute_standings(rules, grouping, await game_results(session, caller.league_id, season),
+                              await point_adjustments(session, caller.league_id, season))
     found: dict[str, list[StandingsRow]] = {}
     for row in table:  # a disqualified team's games still count for its opponents
         if row.team not in out:

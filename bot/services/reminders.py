@@ -37,8 +37,8 @@ import hashlib
 import logging
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -49,6 +49,7 @@ from bot.league.availability import status_with_away
 from bot.league.lineup.check import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
 from bot.league.lineup.presets import lineup_rules_for
 from bot.league.offsets import Offset, plan_reminders
+from bot.league.seasons import is_last_game_of_week
 from bot.services import outbox
 from bot.services.availability.away import away_marks
 from bot.services.availability.guests import guest_players
@@ -57,6 +58,7 @@ from bot.services.checkins.queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
+from bot.services.seasons import running_season
 from bot.services.spares.ids import request_button_id
 from bot.services.spares.queries import team_spares
 from bot.settings import LeagueSettings, Settings
@@ -361,6 +363,39 @@ async def _to_roster(session: AsyncSession, row: OutboxMessage, team: Team, mess
     """A team without a channel hears by DM, each rostered player once."""
     players = [e.player.discord_id for e in await core.roster(session, row.league_id, team.id)]
     return FanOut(tuple((str(u), u, message) for u in dict.fromkeys(players))) if players else None
+
+
+class GameReminders:
+    """The team channel's game reminder; where the league has cleanup duty (youth 2.15: "the captains
+    of the last game each week" clear the arena), the reminder of the week's last game tells its
+    captains, by name. Rendered at send time, so a rescheduled week is read as it is then."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    async def render(self, session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
+        rendered = await render_reminder(session, row, now)
+        league = self.settings.league_for_guild(row.guild_id)
+        if (not isinstance(rendered, Outgoing) or league is None
+                or not league.rules.deadlines.cleanup_duty_last_game_each_week):
+            return rendered
+        game = await session.get(Game, int(row.args["game_id"]))
+        team = await session.get(Team, int(row.args["team_id"]))
+        if game is None or team is None:
+            return rendered
+        others = list((await session.scalars(select(Game.starts_at).where(
+            Game.league_id == row.league_id, Game.status != "cancelled", Game.id != game.id,
+            Game.starts_at > game.starts_at, Game.starts_at < game.starts_at + timedelta(days=8)))).all())
+        season = await running_season(session, row.league_id)
+        if not is_last_game_of_week(game.starts_at, others, league.timezone,
+                                    season.first_day if season is not None else None):
+            return rendered
+        captains = await core.captain_ids(session, team.id)
+        who = " ".join(f"<@{c}>" for c in captains) or "Captains"
+        cite = league.rules.deadlines.deadline_citations.cleanup or "league setting cleanup_duty_last_game_each_week"
+        line = f"\n🧹 Cleanup duty: this is the week's last game. {who}: your team clears the arena after it ({cite})."
+        return replace(rendered, content=clip(rendered.content + line, CONTENT_LIMIT),
+                       ping_user_ids=tuple(dict.fromkeys((*rendered.ping_user_ids, *captains))))
 
 
 class LineupAlerts:

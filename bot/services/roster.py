@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -11,10 +12,12 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.league.deadlines import trade_deadline
 from bot.league.lineup.check import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.discord_sync import team_roles
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
+from bot.services.seasons import running_season
 from storage.models import Player, RosterDeparture, RosterEntry
 from storage.repos import core
 
@@ -100,6 +103,7 @@ class RosterService:
                 entry.position = position or entry.position
                 size = await core.roster_size(session, caller.league_id, team.id)
                 return RosterChange(team.name, player.name, "updated", size, limit)
+            await self._check_trade_deadline(session, caller, player.id, team.id)
             size = await core.roster_size(session, caller.league_id, team.id)
             breach = check_roster_limit(caller.league.rules.lineup, size + 1)
             if breach is not None:
@@ -108,6 +112,26 @@ class RosterService:
                                     position=position or "skater", added_at=self.clock.now()))
             await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
             return RosterChange(team.name, player.name, "added", size + 1, limit)
+
+    async def _check_trade_deadline(self, session: AsyncSession, caller: Caller, player_id: int, team_id: int) -> None:
+        """A player who left another team this season and joins this one is traded: refused after the
+        trade deadline week (youth 1.9: "the deadline for trades is at the end of week 10")."""
+        rules = caller.league.rules.deadlines
+        if rules.trade_deadline_week is None:
+            return
+        season = await running_season(session, caller.league_id)
+        if season is None:
+            return
+        moved = await session.scalar(select(RosterDeparture.id).where(
+            RosterDeparture.league_id == caller.league_id, RosterDeparture.player_id == player_id,
+            RosterDeparture.team_id != team_id, RosterDeparture.left_at >= season.starts_at).limit(1))
+        deadline = trade_deadline(season.first_day, caller.league.timezone, rules)
+        if moved is None or deadline is None or self.clock.now() < deadline:
+            return
+        cite = rules.deadline_citations.trades or "league setting trade_deadline_week"
+        raise Conflict(f"The trade deadline has passed: trades must take effect by the end of week "
+                       f"{rules.trade_deadline_week} of {season.name} (<t:{int(deadline.timestamp())}:F>) ({cite}). "
+                       "A commissioner can change rules.trade_deadline_week with /setup rule.")
 
     async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
         async with self.sessions.begin() as session:

@@ -28,6 +28,7 @@ from bot.league.standings.presets import TEAM_NAME_FALLBACK, TIEBREAKERS, Standi
 from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
 from bot.services import outbox
 from bot.services.outbox import Outgoing
+from bot.services.seasons import WHOLE_HISTORY, SeasonRange, season_range
 from bot.settings import LeagueSettings
 from storage.models import (
     Division,
@@ -64,6 +65,8 @@ class StandingsTable:
     generated_at: datetime
     #: Rendered divisions, shared by every table served from one cached computation (load_table).
     _rendered: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: The season the table counts (None: the league has no seasons, every game counts).
+    season: str | None = None
 
     @property
     def divisions(self) -> tuple[str, ...]:
@@ -149,10 +152,11 @@ async def team_divisions(session: AsyncSession, league_id: int) -> dict[str, str
     return {team: division or "" for team, division in ordered}
 
 
-async def game_results(session: AsyncSession, league_id: int) -> list[GameResult]:
-    """Every counted result as plain rows: one flat query, no ORM objects."""
+async def game_results(session: AsyncSession, league_id: int,
+                       season: SeasonRange = WHOLE_HISTORY) -> list[GameResult]:
+    """Every counted result of the season as plain rows: one flat query, no ORM objects."""
     home, away, forfeit = aliased(Team), aliased(Team), aliased(Team)
-    rows = (await session.execute(
+    query = (
         select(Game.code, home.name, away.name, Result.home_score, Result.away_score, Result.decided,
                Result.shootout_home, Result.shootout_away, forfeit.name, Result.penalty_waived, Game.kind)
         .select_from(Result)
@@ -161,7 +165,12 @@ async def game_results(session: AsyncSession, league_id: int) -> list[GameResult
         .join(away, Game.away_team_id == away.id)
         .outerjoin(forfeit, Result.forfeit_team_id == forfeit.id)
         .where(Result.league_id == league_id, Game.status == "final").order_by(Game.starts_at, Game.id)
-    )).all()
+    )
+    if season.starts_at is not None:
+        query = query.where(Game.starts_at >= season.starts_at)
+    if season.ends_at is not None:
+        query = query.where(Game.starts_at < season.ends_at)
+    rows = (await session.execute(query)).all()
     return [
         GameResult(game_id=code, home=h, away=a, home_goals=hs, away_goals=as_, decided=decided,
                    shootout_home=so_h, shootout_away=so_a, forfeit_team=ff,
@@ -170,12 +179,15 @@ async def game_results(session: AsyncSession, league_id: int) -> list[GameResult
     ]
 
 
-async def point_adjustments(session: AsyncSession, league_id: int) -> list[PointAdjustment]:
+async def point_adjustments(session: AsyncSession, league_id: int,
+                            season: SeasonRange = WHOLE_HISTORY) -> list[PointAdjustment]:
+    """The adjustments made during the season (they belong to the season they were made in)."""
     rows = (await session.scalars(
         select(StandingsAdjustment).where(StandingsAdjustment.league_id == league_id)
         .order_by(StandingsAdjustment.id)
     )).all()
-    return [PointAdjustment(team=a.team.name, points=a.points, reason=a.reason) for a in rows]
+    return [PointAdjustment(team=a.team.name, points=a.points, reason=a.reason) for a in rows
+            if season.holds(a.made_at)]
 
 
 # What the table is computed from, in one cheap query: every result write is audited in
@@ -211,12 +223,13 @@ class _Computed:
 
 
 #: The last table computed per (database, league): /standings is asked far more often than results change.
-_computed: weakref.WeakKeyDictionary[Any, dict[int, _Computed]] = weakref.WeakKeyDictionary()
+_computed: weakref.WeakKeyDictionary[Any, dict[tuple[int, SeasonRange], _Computed]] = weakref.WeakKeyDictionary()
 
 
 async def load_table(session: AsyncSession, league: LeagueSettings, league_id: int | None,
-                     now: datetime) -> StandingsTable:
-    """The whole league's table by the league's preset (plus its config overrides).
+                     now: datetime, season: str | None = None) -> StandingsTable:
+    """The whole league's table by the league's preset (plus its config overrides), for the named
+    season or else the current one.
 
     Recomputed only when its inputs changed since the last call on this database (any process's
     writes count: the check reads the database, not a flag in memory). A changed order of the
@@ -225,17 +238,18 @@ async def load_table(session: AsyncSession, league: LeagueSettings, league_id: i
     rules = league.rules.standings
     if league_id is None:  # the league has never been used: no teams yet
         return StandingsTable(league.key, league.name, rules, (), 0, now)
+    span = await season_range(session, league_id, season)
     inputs = tuple((await session.execute(_INPUTS_VERSION, {"league_id": league_id})).one())
     cache = _computed.setdefault(session.get_bind(), {})
-    hit = cache.get(league_id)
+    hit = cache.get((league_id, span))
     if hit is None or hit.inputs != inputs or hit.rules != rules:
         teams = await team_divisions(session, league_id)
-        results = await game_results(session, league_id)
-        adjustments = await point_adjustments(session, league_id)
+        results = await game_results(session, league_id, span)
+        adjustments = await point_adjustments(session, league_id, span)
         rows = tuple(compute_standings(rules, teams, results, adjustments))
         counted = sum(1 for r in results if r.kind in rules.standings_counted_kinds)
-        hit = cache[league_id] = _Computed(inputs, rules, rows, counted)
-    return StandingsTable(league.key, league.name, rules, hit.rows, hit.counted, now, hit.rendered)
+        hit = cache[(league_id, span)] = _Computed(inputs, rules, rows, counted)
+    return StandingsTable(league.key, league.name, rules, hit.rows, hit.counted, now, hit.rendered, span.name)
 
 
 def only_division(table: StandingsTable, division: str | None) -> StandingsTable:
@@ -248,7 +262,7 @@ def only_division(table: StandingsTable, division: str | None) -> StandingsTable
         known = ", ".join(d for d in table.divisions if d) or "none"
         raise NotFound(f"There's no division “{division.strip()[:100]}” in {table.league_name} (divisions: {known}).")
     return StandingsTable(table.league_key, table.league_name, table.rules, table.division_rows(match),
-                          table.games_counted, table.generated_at, table._rendered)
+                          table.games_counted, table.generated_at, table._rendered, table.season)
 
 
 # --- rendering ------------------------------------------------------------------------------------
@@ -333,17 +347,18 @@ class StandingsService:
         self.clock = clock
         self._locks = _Locks()
 
-    async def table(self, caller: Caller, division: str | None = None) -> StandingsTable:
-        """Everyone may see the table."""
+    async def table(self, caller: Caller, division: str | None = None, season: str | None = None) -> StandingsTable:
+        """Everyone may see the table: the current season's, or an earlier one's by name."""
         async with self.sessions() as session:
-            table = await load_table(session, caller.league, caller.league_id, self.clock.now())
+            table = await load_table(session, caller.league, caller.league_id, self.clock.now(), season)
         return only_division(table, division)
 
-    async def league_table(self, league: LeagueSettings, division: str | None = None) -> StandingsTable:
+    async def league_table(self, league: LeagueSettings, division: str | None = None,
+                           season: str | None = None) -> StandingsTable:
         """The table for the command line, by league key."""
         async with self.sessions() as session:
             league_id = await league_row_id(session, league)
-            table = await load_table(session, league, league_id, self.clock.now())
+            table = await load_table(session, league, league_id, self.clock.now(), season)
         return only_division(table, division)
 
     async def division_names(self, caller: Caller, text: str) -> list[str]:

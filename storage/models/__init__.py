@@ -29,6 +29,7 @@ from storage.models.results import (
     StandingsPost,
 )
 from storage.models.rulebooks import Rulebook, RuleSection
+from storage.models.seasons import Season
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
@@ -38,7 +39,7 @@ __all__ = [
     "DiscordProblem", "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "Guest", "League",
     "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
     "RefereeAssignment", "Relay", "ReminderPreference", "Result", "ResultChange", "RosterDeparture", "RosterEntry",
-    "RuleSection", "Rulebook", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt", "ShootoutOrder",
-    "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost", "Suspension",
-    "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
+    "RuleSection", "Rulebook", "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
+    "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost",
+    "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

@@ -52,6 +52,21 @@ def test_check_config_on_the_example_with_real_ids(tmp_path: Path) -> None:
     assert f"{config}: OK, 1 league(s)" in result.stdout
 
 
+def test_check_config_warns_when_a_league_has_no_admin_channel(tmp_path: Path) -> None:
+    """Review notices would go to announcements without the reason (issue #25 item 3)."""
+    config = write_config(tmp_path)
+    config.write_text(re.sub(r"\b\d{18}\b", lambda m: str(int(m[0]) + 7), config.read_text()))
+    result = sideline("check-config", str(config), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["warnings"] == [
+        "coed: no admin channel: suspensions waiting for commissioner review go to the announcements channel "
+        "without the reason (set channels.admin)"]
+    config.write_text(config.read_text().replace("# admin = 200000000000000011", "admin = 200000000000000011"))
+    result = sideline("check-config", str(config))
+    assert result.returncode == 0, result.stderr
+    assert "warning" not in result.stdout and "no admin channel" not in result.stdout
+
+
 def test_check_config_on_the_default_config_without_leagues() -> None:
     result = sideline("check-config", "config.example.toml")
     assert result.returncode == 0, result.stderr

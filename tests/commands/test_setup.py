@@ -81,6 +81,18 @@ async def test_setup_show_says_where_each_value_comes_from(harness: Harness, ser
     assert harness.bot.settings.league_for_guild(server.guild_id).rules.lineup.roster_limit == 20
 
 
+async def test_setup_show_warns_until_an_admin_channel_is_set(harness: Harness, server: Server) -> None:
+    """Without one, suspensions waiting for review are announced without the reason (issue #25 item 3)."""
+    await set_up(server)
+    admin = server.admin()
+    shown = await server.slash("/setup show", as_=admin)
+    assert ("**channels.admin** = not set · not set\n  ⚠️ no admin channel: suspensions waiting for commissioner "
+            "review go to the announcements channel without the reason (set channels.admin)") in shown.text
+    await server.slash("/setup channels", as_=admin, admin=discord.Object(CHANNEL_IDS["admin"]))
+    shown = await server.slash("/setup show", as_=admin)
+    assert f"**channels.admin** = <#{CHANNEL_IDS['admin']}>" in shown.text and "no admin channel" not in shown.text
+
+
 async def test_reminders_are_set_and_checked(harness: Harness, server: Server) -> None:
     await set_up(server)
     admin = server.admin()

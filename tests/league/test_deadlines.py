@@ -16,15 +16,11 @@ from bot.league.deadlines import (
     DeadlineRules,
     Offset,
     check_relay,
-    check_trade,
     dispute_decision_due,
     format_offset,
-    injury_replacement_deadline,
-    injury_replacement_due,
     nudge_times,
     parse_offset,
     parse_offsets,
-    payment_due,
     relay_window,
     trade_deadline,
     week_end,
@@ -274,19 +270,6 @@ def test_week_of(when: datetime, week: int) -> None:
 # --------------------------------------------------------------------------- youth deadlines
 
 
-def test_payment_due_five_days_after_registering() -> None:
-    """Youth 1.15: payment within 5 days of the registration form being submitted."""
-    registered = datetime(2024, 9, 1, 20, 30, tzinfo=TORONTO)
-    assert payment_due(registered, YOUTH) == datetime(2024, 9, 6, 20, 30, tzinfo=TORONTO)
-    assert payment_due(registered, COED) is None
-
-
-def test_payment_due_is_calendar_days_across_dst() -> None:
-    registered = datetime(2024, 3, 8, 20, 0, tzinfo=TORONTO)
-    due = payment_due(registered, YOUTH)
-    assert due is not None and (due.day, due.hour) == (13, 20)
-
-
 def test_dispute_decision_due_in_five_days() -> None:
     """Youth 2.2: disputes concluded within 5 days; co-ed and indoor use the same default."""
     filed = datetime(2024, 9, 1, 12, 0, tzinfo=UTC)
@@ -300,62 +283,6 @@ def test_trade_deadline_is_end_of_week_10() -> None:
     """Youth 1.9: the deadline for trades is at the end of week 10."""
     assert trade_deadline(WINTER_START, TORONTO, YOUTH) == datetime(2024, 3, 18, tzinfo=TORONTO)
     assert trade_deadline(WINTER_START, TORONTO, COED) is None
-
-
-TRADE_DEADLINE = datetime(2024, 3, 18, tzinfo=TORONTO)
-
-
-@pytest.mark.parametrize(
-    ("submitted", "effective", "codes"),
-    [
-        pytest.param(TRADE_DEADLINE - 48 * H, TRADE_DEADLINE - 24 * H, [], id="on-time-24h-notice"),
-        pytest.param(
-            TRADE_DEADLINE - 48 * H,
-            TRADE_DEADLINE - timedelta(seconds=1),
-            [],
-            id="last-second-of-week-10",
-        ),
-        pytest.param(
-            TRADE_DEADLINE - 48 * H,
-            TRADE_DEADLINE,
-            ["trade_deadline_passed"],
-            id="1.9-after-week-10",
-        ),
-        pytest.param(
-            TRADE_DEADLINE - 30 * H,
-            TRADE_DEADLINE - 10 * H,
-            ["trade_notice_too_short"],
-            id="1.9-less-than-24h-notice",
-        ),
-        pytest.param(
-            TRADE_DEADLINE - H,
-            TRADE_DEADLINE + H,
-            ["trade_deadline_passed", "trade_notice_too_short"],
-            id="1.9-both",
-        ),
-    ],
-)
-def test_check_trade(submitted: datetime, effective: datetime, codes: list[str]) -> None:
-    found = check_trade(submitted, effective, season_start=WINTER_START, tz=TORONTO, rules=YOUTH)
-    assert [v.code for v in found] == codes
-    assert all(v.rule == "Youth 1.9" and v.message for v in found)
-
-
-def test_coed_has_no_trade_rules() -> None:
-    late = TRADE_DEADLINE + timedelta(days=30)
-    assert check_trade(late, late, season_start=WINTER_START, tz=TORONTO, rules=COED) == ()
-
-
-def test_injury_replacements_until_end_of_week_8() -> None:
-    """Youth 1.16: replacements until the end of week 8, decided within 2 weeks of disclosure."""
-    week8 = datetime(2024, 3, 4, tzinfo=TORONTO)
-    assert injury_replacement_deadline(WINTER_START, TORONTO, YOUTH) == week8
-    early = datetime(2024, 1, 20, 12, 0, tzinfo=TORONTO)
-    kwargs = {"season_start": WINTER_START, "tz": TORONTO, "rules": YOUTH}
-    assert injury_replacement_due(early, **kwargs) == early + timedelta(days=14)
-    late = datetime(2024, 2, 28, 12, 0, tzinfo=TORONTO)
-    assert injury_replacement_due(late, **kwargs) == week8
-    assert injury_replacement_due(late, season_start=WINTER_START, tz=TORONTO, rules=COED) is None
 
 
 # --------------------------------------------------------------------------- relays
@@ -390,14 +317,11 @@ def test_check_relay(now: datetime, sent: int, codes: list[str]) -> None:
 def test_presets() -> None:
     assert set(DEADLINE_PRESETS) == {"coed-ball-hockey", "youth-ball-hockey", "indoor-soccer"}
     assert (
-        YOUTH.payment_due_days_after_registration,
         YOUTH.trade_deadline_week,
-        YOUTH.trade_notice_hours,
-        YOUTH.injury_replacement_until_week,
         YOUTH.dispute_decision_days,
         YOUTH.relay_limit_per_game,
         YOUTH.cleanup_duty_last_game_each_week,
-    ) == (5, 10, 24, 8, 5, 5, True)
+    ) == (10, 5, 5, True)
     for rules in DEADLINE_PRESETS.values():
         assert parse_offsets(rules.default_nudge_offsets) == (hours(72), hours(24), hours(2))
         assert parse_offsets(rules.game_reminder_offsets) == (Offset(days=2), Offset(days=1), hours(2))
@@ -411,3 +335,13 @@ def test_rules_validation_names_the_key() -> None:
         DeadlineRules(trade_deadline_week=0)
     with pytest.raises(ValueError, match=r"rules\.relay_limit_per_game"):
         DeadlineRules(relay_limit_per_game=-1)
+
+
+@pytest.mark.parametrize("removed", ["payment_due_days_after_registration", "trade_notice_hours",
+                                     "injury_replacement_until_week", "injury_replacement_decision_days"])
+def test_settings_that_did_nothing_are_unknown_now(removed: str) -> None:
+    """Issue #25: the bot keeps no payments, trade requests or injuries, so these had no effect."""
+    from bot.league.rules import RulesError, build_rules
+
+    with pytest.raises(RulesError, match="unknown rule setting"):
+        build_rules("youth-ball-hockey", {removed: 5})

@@ -218,7 +218,5 @@ def exercise(rules: Any) -> None:
     deadlines.parse_offsets(rules_d.game_reminder_offsets)
     deadlines.parse_offsets(rules_d.captain_alert_lead_times)
     deadlines.check_relay(now + timedelta(hours=1), now, 1, rules_d)
-    deadlines.payment_due(now, rules_d)
     deadlines.dispute_decision_due(now, rules_d)
     deadlines.trade_deadline(date(2026, 5, 1), "America/Toronto", rules_d)
-    deadlines.injury_replacement_deadline(date(2026, 5, 1), "America/Toronto", rules_d)

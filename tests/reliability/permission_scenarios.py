@@ -30,6 +30,7 @@ AFTER_WEEK_2 = datetime(2030, 1, 19, 12, 0, tzinfo=UTC)  # G1-G4 have been playe
 AFTER_P1 = datetime(2030, 1, 13, 2, 0, tzinfo=UTC)  # the indoor playoff game P1 went to a shootout
 INDOOR = make_settings(league_config("indoor", preset="indoor-soccer"))
 NEWCOMER = Member(id=800_000_000_000_000_003, name="New Nell")
+WINTER_2030 = {"name": "Winter 2030", "first_day": "2030-01-07", "weeks": 8}
 HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
 OWLS_IN = ("Omar Fox", "Pia Lund", "Quin Ash", "Ray Moss", "Uma Reed")
 
@@ -277,6 +278,9 @@ SCENARIOS: dict[str, Scenario] = {
                             setup=(SHORT_OF_A_WOMAN, SPARE_WENDY)),
     "/spare request": Scenario(by("captain"), {"game": "G1"}, "Asking spares for Hawks",
                                ("spare_requests", "outbox"), setup=(SHORT_OF_A_WOMAN, SPARE_WENDY)),
+    "/season end": Scenario(by("commissioner"), {}, "Ended **Winter 2030**", ("seasons",),
+                            setup=(do("/season start", commissioner, WINTER_2030),)),
+    "/season start": Scenario(by("commissioner"), WINTER_2030, "Started **Winter 2030**", ("seasons",)),
     "/standings adjust": Scenario(by("commissioner"), {"team": "Owls", "points": -3, "reason": "bench brawl"},
                                   "Owls: -3 standings points", ("standings_adjustments",)),
     "/standings post": Scenario(by("commissioner"), {}, "Posted the standings in", ("standings_posts",)),

@@ -302,6 +302,8 @@ class IsolationWorld(World):
         for member_id, name in LYNX_IN:
             await self.ok("/checkin", Member(member_id, name), guild=OTHER_GUILD, status="in", game="G1")
         await self.ok("/deadline add", kay, name=f"{SECRET} team fees", due="2030-02-01 12:00", audience="team:Hawks")
+        # Its name is no secret: the probes ask the second server for it (/standings show season:).
+        await self.ok("/season start", kay, name="Winter 2030", first_day="2030-01-01", weeks=8)
         await self.ok("/deadline add", self.olga, OTHER_GUILD, name="Second kit order", due="2030-02-01 12:00",
                       audience="team:Lynx")
         await self.ok("/tellcaptain", s.player("Bea Quinn"), message=f"{SECRET} note for the captain")
@@ -402,7 +404,7 @@ PUBLIC_OPTIONS = {"preset": "coed-ball-hockey", "timezone": "America/Toronto", "
                   "section": "lineup"}
 NAMED_OPTIONS = ("game", "team", "home", "away", "forfeit_team", "winner", "division", "matchup", "audience",
                  "citation", "question", "shooter", "shooters", "players", "preferred", "infraction", "code",
-                 "starts_at", "due", "nudges", "name", *PUBLIC_OPTIONS, *ID_OPTIONS)
+                 "starts_at", "due", "nudges", "name", "season", *PUBLIC_OPTIONS, *ID_OPTIONS)
 FIRST_SERVER_FILES = {
     # a team of the second league pointed at a channel of the first server
     "/import teams": f"team,division,captain_discord_ids,channel_id\nRavens,East,{OLGA},600000000000000001\n",
@@ -442,7 +444,7 @@ def probe_options(world: IsolationWorld, command: LeafCommand, k: int) -> dict[s
                 "shooter": ("Alice Hart", "Omar Fox")[k % 2], "shooters": "Alice Hart, Carl Diaz, Dan Roy",
                 "players": "Alice Hart, Carl Diaz, Dan Roy", "preferred": "Alice Hart, Carl Diaz, Dan Roy",
                 "infraction": "slashing", "code": "G2", "starts_at": "2030-02-15 19:00", "due": "2030-02-15 19:00",
-                "nudges": "24h", "name": TEAMS[k % 3], **PUBLIC_OPTIONS,
+                "nudges": "24h", "name": TEAMS[k % 3], "season": "Winter 2030", **PUBLIC_OPTIONS,
             }[name]
         elif not option.get("required"):
             continue

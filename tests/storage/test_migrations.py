@@ -81,3 +81,57 @@ async def test_a_database_built_at_e02906626356_with_rows_upgrades_keeping_every
         assert (row.league_id, row.division) == (1, "") and "Hawks" in str(row.seeds)
     finally:
         await engine.dispose()
+
+
+async def test_a_database_built_at_840599be67e2_with_rows_gets_a_first_season_keeping_every_row(
+        empty_db_url: str) -> None:
+    """Issue #25's seasons: every row is kept, and each league with games gets one first season that
+    starts on its first game's day and lasts until its last game's week (the date puts them all in it)."""
+    from datetime import date
+
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "840599be67e2"))
+        async with engine.begin() as conn:
+            for statement in (
+                "INSERT INTO leagues (id, key, name, guild_id, preset) "
+                "VALUES (1, 'coed', 'Coed', 11, 'coed-ball-hockey'), (2, 'quiet', 'Quiet', 12, 'coed-ball-hockey')",
+                "INSERT INTO teams (id, league_id, name) VALUES (1, 1, 'Hawks'), (2, 1, 'Owls'), (3, 2, 'Lone')",
+                "INSERT INTO players (id, league_id, discord_id, name) VALUES (1, 1, 21, 'Alice')",
+                "INSERT INTO roster_entries (id, league_id, team_id, player_id, position, added_at) "
+                "VALUES (1, 1, 1, 1, 'skater', '2030-01-01 00:00:00+00:00')",
+                "INSERT INTO games (id, league_id, code, home_team_id, away_team_id, starts_at, venue, kind, status) "
+                "VALUES (1, 1, 'G1', 1, 2, '2030-01-12 00:30:00+00:00', '', 'regular', 'final'), "
+                "(2, 1, 'G2', 2, 1, '2030-02-20 19:00:00+00:00', '', 'regular', 'scheduled')",
+                "INSERT INTO results (id, league_id, game_id, home_score, away_score, decided, penalty_waived, "
+                "entered_at) "
+                "VALUES (1, 1, 1, 3, 1, 'regulation', false, '2030-01-12 02:00:00+00:00')",
+                "INSERT INTO standings_adjustments (id, league_id, team_id, points, reason, made_at) "
+                "VALUES (1, 1, 2, -1, 'brawl', '2030-01-05 00:00:00+00:00')",
+            ):
+                await conn.execute(text(statement))
+
+        async def counts() -> dict[str, int]:
+            async with engine.connect() as conn:
+                names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+                return {n: (await conn.execute(text(f'SELECT COUNT(*) FROM "{n}"'))).scalar_one()
+                        for n in sorted(names) if n != "alembic_version"}
+
+        before = await counts()
+        assert sum(before.values()) == 11
+        assert await migrate.upgrade(engine) == ("840599be67e2", migrate.head_revision())
+        after = await counts()
+        assert {n: c for n, c in after.items() if n in before} == before, "every row is kept"
+        async with engine.connect() as conn:
+            seasons = (await conn.execute(
+                text("SELECT league_id, name, first_day, weeks, ended_at FROM seasons"))).all()
+        assert len(seasons) == 1, "the league without games gets none"
+        league_id, name, first_day, weeks, ended_at = seasons[0]
+        assert (league_id, name, ended_at) == (1, "Season 1", None)
+        assert str(first_day)[:10] == date(2030, 1, 12).isoformat() and weeks == 6  # 12 Jan .. 20 Feb
+    finally:
+        await engine.dispose()

@@ -18,8 +18,10 @@ Choices the spec leaves open, decided here:
 - Several suspensions of one player add up: each is served in the team's games after the earlier
   ones' (consecutive games, youth 1.20.1). An overturned one takes no games.
 - With ``suspensions_carry_into_playoffs`` off, a suspension issued before the team's playoffs ends
-  when the team's first playoff game has a result (it is marked served). Seasons are not stored, so
-  ``suspensions_carry_into_next_season`` cannot be turned off: unserved games always carry.
+  when the team's first playoff game has a result (it is marked served). Likewise with
+  ``suspensions_carry_into_next_season`` off, a suspension ends when the first game of a later season
+  (storage/models/seasons.py: the season a game's date falls in) has a result; on (youth 1.20.2), its
+  unserved games carry into the next season in which the player is on a team's roster.
 - Served-ness is computed from games and results; ``Suspension.games_served`` and ``status`` are kept
   up to date by the result hook (and after appeal decisions) so that lists and exports can read them.
 """
@@ -42,11 +44,12 @@ from bot.league.discipline import suspensions as suspension_rules
 from bot.league.discipline.infractions import DisciplineError
 from bot.league.discipline.presets import DisciplineRules
 from bot.league.rules import preset
+from bot.league.seasons import season_index_at
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline
 from bot.services.outbox import Outgoing
 from bot.settings import LeagueSettings
-from storage.models import Appeal, Game, League, Penalty, Result, RosterDeparture, RosterEntry, Suspension
+from storage.models import Appeal, Game, League, Penalty, Result, RosterDeparture, RosterEntry, Season, Suspension
 
 log = logging.getLogger("sideline.discipline")
 
@@ -106,7 +109,7 @@ class Serving:
     games: tuple[Game, ...]  # the games it is served in, played or still to come (as scheduled now)
     served: int
     completed: frozenset[int] = frozenset()  # ids of its games that have a result
-    lapsed: bool = False  # ended at the playoffs (suspensions_carry_into_playoffs off)
+    lapsed: bool = False  # ended at the playoffs or at a new season (suspensions_carry_into_* off)
 
     @property
     def remaining(self) -> int:
@@ -167,6 +170,8 @@ async def serving_plan(session: AsyncSession, league_id: int, player_id: int,
     completed = set((await session.scalars(
         select(Result.game_id).where(Result.league_id == league_id, Result.game_id.in_([g.id for g in games]))
     )).all()) if games else set()
+    season_starts = [] if rules.suspensions_carry_into_next_season else list((await session.scalars(
+        select(Season.starts_at).where(Season.league_id == league_id).order_by(Season.starts_at))).all())
     consumed: set[int] = set()
     plan: list[Serving] = []
     for row in rows:
@@ -177,6 +182,11 @@ async def serving_plan(session: AsyncSession, league_id: int, player_id: int,
         if not rules.suspensions_carry_into_playoffs and not await _issued_in_playoffs(session, row):
             lapsed = any(g.kind == "playoff" and g.id in completed for g in pool)
             pool = [g for g in pool if g.kind != "playoff"]
+        if season_starts:  # suspensions_carry_into_next_season off: the season it was issued in only
+            issued_in = season_index_at(season_starts, row.issued_at)
+            later = [g for g in pool if season_index_at(season_starts, g.starts_at) != issued_in]
+            lapsed = lapsed or any(g.id in completed for g in later)
+            pool = [g for g in pool if g not in later]
         taken = tuple(pool[: row.games])
         consumed.update(g.id for g in taken)
         served = sum(1 for g in taken if g.id in completed)

@@ -24,6 +24,7 @@ from bot.league.offsets import parse_offsets
 from bot.league.rule_settings import contradiction, current_value, read_value, rule_settings, show_value
 from bot.league.rules import PRESET_NAMES, RulesError, build_rules
 from bot.league.timezones import TimezoneError, parse_timezone
+from bot.services.discipline.reviews import admin_channel_warning
 from bot.services.setup import stored
 from bot.settings import LeagueSettings, Settings, SettingsError
 from storage.models import League, LeagueSetup, SetupChange
@@ -305,7 +306,9 @@ class LeagueSetupService:
             for name in names:
                 value = getattr(getattr(league, kind), name)
                 mention = "not set" if value is None else (f"<@&{value}>" if kind == "roles" else f"<#{value}>")
-                shown.append(ShownSetting(f"{kind}.{name}", mention, source(f"{kind}.{name}", "not set"), ""))
+                note = admin_channel_warning(league) if (kind, name) == ("channels", "admin") else ""
+                shown.append(ShownSetting(f"{kind}.{name}", mention, source(f"{kind}.{name}", "not set"), "",
+                                          note))
         for flag in stored.FLAG_NAMES:
             shown.append(ShownSetting(flag, str(getattr(league, flag)).lower(), source(flag, "default"), ""))
         for column, offsets in (("game_offsets", league.game_reminder_offsets),

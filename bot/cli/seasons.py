@@ -1,0 +1,67 @@
+"""`sideline season start|end|show --league KEY`: a league's seasons from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bot.cli.common import fail, open_database, say, stored_league_id
+from bot.errors import UserFacingError
+from bot.services.seasons import SeasonsShown, SeasonView
+from bot.settings import Settings
+
+
+def _line(season: SeasonView) -> str:
+    return (f"{season.name}: from {season.first_day.isoformat()}, {season.weeks} regular-season weeks, "
+            f"{season.games} games; {season.when}")
+
+
+def _shown(shown: SeasonsShown) -> str:
+    if shown.current is None:
+        return f"{shown.league_name}: no seasons yet (sideline season start)."
+    lines = [("current " if shown.current.ended_at is None else "last ") + _line(shown.current)]
+    lines += ["earlier " + _line(s) for s in shown.earlier]
+    return "\n".join(lines)
+
+
+async def cmd_season(args: argparse.Namespace, settings: Settings) -> int:
+    league = settings.league(args.league)  # SettingsError names the known keys
+    try:
+        async with open_database(settings) as db:
+            service = db.services().seasons
+            if args.season_command == "show":
+                async with db.sessions() as session:
+                    league_id = await stored_league_id(session, league)
+                shown = await service.show_league(league, league_id)
+                say(args, _shown(shown), shown.as_json())
+                return 0
+            await db.register_leagues()  # a league never used yet gets its row, as the bot gives it at start
+            async with db.sessions() as session:
+                league_id = await stored_league_id(session, league)
+            assert league_id is not None  # registered just above
+            if args.season_command == "start":
+                season = await service.start_league(league, league_id, args.name, args.first_day, args.weeks)
+                say(args, "started " + _line(season), season.as_json())
+            else:
+                season = await service.end_league(league, league_id)
+                say(args, "ended " + _line(season), season.as_json())
+    except UserFacingError as exc:
+        return fail(exc.message.replace("/season end", "sideline season end")
+                    .replace("/season start", "sideline season start"))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add `sideline season start|end|show` (called by bot/cli/__init__.py)."""
+    season = subparsers.add_parser("season", help="a league's seasons: start, end, show")
+    sub = season.add_subparsers(dest="season_command", required=True, metavar="COMMAND")
+    start = sub.add_parser("start", help="start a season (standings count from its first day)")
+    start.add_argument("--name", required=True, help="the season's name, e.g. 'Fall 2026'")
+    start.add_argument("--first-day", required=True, help="its first day, YYYY-MM-DD in the league's time zone")
+    start.add_argument("--weeks", required=True, type=int, help="weeks of regular season")
+    sub.add_parser("end", help="end the running season")
+    sub.add_parser("show", help="the current season, its week, and the earlier ones")
+    for parser in sub.choices.values():
+        parser.add_argument("--league", required=True, help="league key from the config")
+        parser.add_argument("--json", action="store_true", help="the season(s) as JSON")
+        parser.set_defaults(handler=cmd_season)

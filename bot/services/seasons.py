@@ -1,0 +1,205 @@
+"""A league's seasons: start, end, show; and which stretch of games "the current season" means.
+
+A season is a stretch of the calendar (bot/league/seasons.py): games, results and point adjustments
+belong to the season their time falls in, so nothing that creates a game has to know about seasons.
+A league without any season row is one open season (how it was before seasons existed).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller, Role
+from bot.clock import Clock
+from bot.discord_text import clean_user_text
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.league.seasons import MAX_WEEKS, SeasonSpan, season_start, week_label
+from bot.settings import LeagueSettings
+from storage.models import Game, Season
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True)
+class SeasonRange:
+    """The games of one season: from ``starts_at`` (None: from the beginning) until ``ends_at`` (None: on)."""
+
+    name: str | None
+    starts_at: datetime | None
+    ends_at: datetime | None
+
+    def holds(self, moment: datetime) -> bool:
+        return (self.starts_at is None or moment >= self.starts_at) and (self.ends_at is None or moment < self.ends_at)
+
+
+#: A league that never started a season: every game counts, as before seasons existed.
+WHOLE_HISTORY = SeasonRange(None, None, None)
+
+
+@dataclass(frozen=True)
+class SeasonView:
+    name: str
+    first_day: date
+    weeks: int
+    ended_at: datetime | None
+    games: int
+    when: str  # "week 3 of 10", "playoffs (after week 10)", "starts 2027-01-04", "ended"
+
+    def as_json(self) -> dict[str, object]:
+        return {"name": self.name, "first_day": self.first_day.isoformat(), "weeks": self.weeks,
+                "ended_at": self.ended_at, "games": self.games, "when": self.when}
+
+
+@dataclass(frozen=True)
+class SeasonsShown:
+    league_name: str
+    current: SeasonView | None  # the latest season (ended or not); None before the first
+    earlier: tuple[SeasonView, ...]  # newest first
+
+    def as_json(self) -> dict[str, object]:
+        return {"current": self.current.as_json() if self.current else None,
+                "earlier": [s.as_json() for s in self.earlier]}
+
+
+async def _seasons(session: AsyncSession, league_id: int) -> list[Season]:
+    return list((await session.scalars(
+        select(Season).where(Season.league_id == league_id).order_by(Season.starts_at, Season.id))).all())
+
+
+def _ranges(seasons: list[Season]) -> list[SeasonRange]:
+    return [SeasonRange(s.name, None if i == 0 else s.starts_at,
+                        seasons[i + 1].starts_at if i + 1 < len(seasons) else None)
+            for i, s in enumerate(seasons)]
+
+
+async def season_range(session: AsyncSession, league_id: int | None, name: str | None = None) -> SeasonRange:
+    """The named season's games (case-insensitive), else the current (latest) season's; NotFound names them."""
+    if league_id is None:
+        if name and name.strip():
+            raise NotFound("This league has no seasons yet.")
+        return WHOLE_HISTORY
+    seasons = await _seasons(session, league_id)
+    ranges = _ranges(seasons)
+    if not name or not name.strip():
+        return ranges[-1] if ranges else WHOLE_HISTORY
+    wanted = name.strip().casefold()
+    for found in ranges:
+        if (found.name or "").casefold() == wanted:
+            return found
+    known = ", ".join(s.name for s in seasons) or "none yet"
+    raise NotFound(f"There's no season “{name.strip()[:100]}” (seasons: {known}).")
+
+
+async def running_season(session: AsyncSession, league_id: int) -> Season | None:
+    """The season under way (the latest, unless ended); None between seasons or before the first."""
+    latest = await session.scalar(select(Season).where(Season.league_id == league_id)
+                                  .order_by(Season.starts_at.desc(), Season.id.desc()).limit(1))
+    return latest if latest is not None and latest.ended_at is None else None
+
+
+def parse_first_day(text: str) -> date:
+    """A first day as YYYY-MM-DD (the league's calendar day)."""
+    raw = (text or "").strip()
+    try:
+        if not _ISO_DAY.fullmatch(raw):
+            raise ValueError
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise InvalidInput(f"Give the first day as YYYY-MM-DD, e.g. 2027-01-04 (not “{raw[:40]}”).") from None
+
+
+class SeasonService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.sessions = sessions
+        self.clock = clock
+
+    # --- commands -------------------------------------------------------------------------------
+    async def start(self, caller: Caller, name: str, first_day: str, weeks: int) -> SeasonView:
+        """Commissioners start a season."""
+        caller.require(Role.COMMISSIONER)
+        return await self.start_league(caller.league, caller.league_id, name, first_day, weeks, by=caller.discord_id)
+
+    async def end(self, caller: Caller) -> SeasonView:
+        """Commissioners end the running season (its games and table stay; the next starts with /season start)."""
+        caller.require(Role.COMMISSIONER)
+        return await self.end_league(caller.league, caller.league_id)
+
+    async def show(self, caller: Caller) -> SeasonsShown:
+        """Everyone may see the seasons."""
+        return await self.show_league(caller.league, caller.league_id)
+
+    async def names(self, caller: Caller, text: str) -> list[str]:
+        """Season names for autocomplete, newest first."""
+        async with self.sessions() as session:
+            names = [s.name for s in reversed(await _seasons(session, caller.league_id))]
+        needle = text.strip().casefold()
+        return [n for n in names if needle in n.casefold()][:25]
+
+    # --- by league (the command line too) -------------------------------------------------------
+    async def start_league(self, league: LeagueSettings, league_id: int, name: str, first_day: str, weeks: int,
+                           *, by: int | None = None) -> SeasonView:
+        title = clean_user_text(name or "", 100)
+        if not title:
+            raise InvalidInput("Give the season a name, e.g. Fall 2026.")
+        day = parse_first_day(first_day)
+        if isinstance(weeks, bool) or not isinstance(weeks, int) or not 1 <= weeks <= MAX_WEEKS:
+            raise InvalidInput(f"Weeks of regular season must be a whole number from 1 to {MAX_WEEKS}.")
+        starts_at = season_start(day, league.timezone)
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            seasons = await _seasons(session, league_id)
+            if any(s.name.casefold() == title.casefold() for s in seasons):
+                raise Conflict(f"{league.name} already has a season called “{title}”.")
+            if seasons:
+                last = seasons[-1]
+                if last.ended_at is None:
+                    raise Conflict(f"{last.name} is still running: end it first with /season end.")
+                if starts_at <= last.starts_at:
+                    raise InvalidInput(f"A new season must start after {last.name} started "
+                                       f"({last.first_day.isoformat()}).")
+            # The first season holds everything before it too: only a later one can take played games.
+            played = seasons and await session.scalar(select(func.count(Game.id)).where(
+                Game.league_id == league_id, Game.starts_at >= starts_at, Game.status == "final"))
+            if played:
+                raise Conflict(f"Games on or after {day.isoformat()} already have results ({played}): they would "
+                               "leave the previous season. Pick a later first day.")
+            season = Season(league_id=league_id, name=title, first_day=day, weeks=weeks, starts_at=starts_at,
+                            ended_at=None, created_by=by, created_at=now)
+            session.add(season)
+            await session.flush()
+            return await self._view(session, league, season, SeasonRange(title, starts_at, None), now)
+
+    async def end_league(self, league: LeagueSettings, league_id: int) -> SeasonView:
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            seasons = await _seasons(session, league_id)
+            if not seasons or seasons[-1].ended_at is not None:
+                raise Conflict("No season is running: start one with /season start.")
+            season = seasons[-1]
+            season.ended_at = now
+            return await self._view(session, league, season, _ranges(seasons)[-1], now)
+
+    async def show_league(self, league: LeagueSettings, league_id: int | None) -> SeasonsShown:
+        now = self.clock.now()
+        async with self.sessions() as session:
+            seasons = await _seasons(session, league_id) if league_id is not None else []
+            views = [await self._view(session, league, s, r, now) for s, r in zip(seasons, _ranges(seasons),
+                                                                                  strict=True)]
+        return SeasonsShown(league.name, views[-1] if views else None, tuple(reversed(views[:-1])))
+
+    async def _view(self, session: AsyncSession, league: LeagueSettings, season: Season, span: SeasonRange,
+                    now: datetime) -> SeasonView:
+        query = select(func.count(Game.id)).where(Game.league_id == season.league_id)
+        if span.starts_at is not None:
+            query = query.where(Game.starts_at >= span.starts_at)
+        if span.ends_at is not None:
+            query = query.where(Game.starts_at < span.ends_at)
+        games = int(await session.scalar(query) or 0)
+        when = "ended" if season.ended_at is not None else week_label(
+            SeasonSpan(season.name, season.first_day, season.weeks), now, league.timezone)
+        return SeasonView(season.name, season.first_day, season.weeks, season.ended_at, games, when)

@@ -1,0 +1,67 @@
+"""/season start|end|show: the league's seasons, which standings and "week N" count from."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Role
+from bot.client import SidelineBot
+from bot.discord_text import clip
+from bot.services.seasons import SeasonsShown, SeasonView
+from bot.tree import NO_MENTIONS, requires
+
+
+def season_line(season: SeasonView) -> str:
+    return (f"**{season.name}**: from {season.first_day.isoformat()}, {season.weeks} regular-season "
+            f"week{'s' if season.weeks != 1 else ''}, {season.games} game{'s' if season.games != 1 else ''}; "
+            f"{season.when}.")
+
+
+def seasons_text(shown: SeasonsShown) -> str:
+    if shown.current is None:
+        return f"{shown.league_name} has no seasons yet: a commissioner starts one with /season start."
+    lines = [("Current season: " if shown.current.ended_at is None else "Last season: ") + season_line(shown.current)]
+    if shown.earlier:
+        lines.append("Earlier: " + ", ".join(s.name for s in shown.earlier[:20])
+                     + (" …" if len(shown.earlier) > 20 else "") + " (see them with /standings show season:)")
+    return clip("\n".join(lines), 2000)
+
+
+@app_commands.guild_only()
+class SeasonCog(commands.GroupCog, group_name="season", group_description="The league's seasons."):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = bot.services.seasons
+
+    @app_commands.command(name="start", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(name="The season's name, e.g. Fall 2026",
+                           first_day="Its first day, YYYY-MM-DD (week 1 starts that day)",
+                           weeks="Weeks of regular season (then playoffs)")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
+                    first_day: app_commands.Range[str, 1, 20], weeks: app_commands.Range[int, 1, 52]) -> None:
+        """Start a season (commissioners): standings count from its first day."""
+        season = await self.service.start(self.bot.caller(interaction), name, first_day, weeks)
+        await interaction.response.send_message(f"Started {season_line(season)}", ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="end", extras=requires(Role.COMMISSIONER))
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the running season (commissioners); its table stays under /standings show season:."""
+        season = await self.service.end(self.bot.caller(interaction))
+        await interaction.response.send_message(f"Ended {season_line(season)}", ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="show")
+    @app_commands.guild_only()
+    async def show(self, interaction: discord.Interaction) -> None:
+        """The current season, its week, and the earlier seasons."""
+        shown = await self.service.show(self.bot.caller(interaction))
+        await interaction.response.send_message(seasons_text(shown), ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(SeasonCog(bot))

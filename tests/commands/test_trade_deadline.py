@@ -1,0 +1,44 @@
+"""Youth 1.9, "the deadline for trades is at the end of week 10": with seasons, trade_deadline_week has
+an effect. A player who left another team this season can't join a new one after the deadline week."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import select
+
+from storage.models import RosterEntry
+from tests.conftest import SampleLeague, league_config, make_settings
+from tests.harness import Harness, Member
+
+YOUTH = make_settings(league_config(preset="youth-ball-hockey"))
+WEEK_10_ENDS = datetime(2030, 3, 18, 4, tzinfo=UTC)  # midnight 18 March in Toronto: Monday of week 11
+
+
+async def on_teams(h: Harness) -> int:
+    async with h.bot.sessions() as session:
+        return len((await session.scalars(select(RosterEntry.id))).all())
+
+
+@pytest.mark.parametrize("settings", [YOUTH])
+async def test_a_move_after_the_trade_deadline_week_is_refused(harness: Harness, league: SampleLeague) -> None:
+    boss, alice = league.commissioner(), league.player("Alice Hart")
+    await harness.slash("/season start", as_=boss, name="Winter 2030", first_day="2030-01-07", weeks=12)
+    harness.bot.clock.set(datetime(2030, 3, 18, 3, 59, tzinfo=UTC))  # type: ignore[attr-defined]
+    await harness.slash("/roster remove", as_=boss, player=league.player("Bea Quinn"))
+    moved = await harness.slash("/roster add", as_=boss, player=league.player("Bea Quinn"), team="Owls")
+    assert "is now on Owls" in moved.content, "a minute before the deadline a trade is fine"
+
+    harness.bot.clock.set(WEEK_10_ENDS)  # type: ignore[attr-defined]
+    await harness.slash("/roster remove", as_=boss, player=alice)
+    before = await on_teams(harness)
+    refused = await harness.slash("/roster add", as_=boss, player=alice, team="Owls")
+    assert refused.ephemeral
+    assert refused.content.startswith("The trade deadline has passed: trades must take effect by the end of week 10 "
+                                      f"of Winter 2030 (<t:{int(WEEK_10_ENDS.timestamp())}:F>) (Youth 1.9).")
+    assert await on_teams(harness) == before
+    # Someone new to the league isn't traded: the roster still takes them.
+    newcomer = Member(id=800_000_000_000_000_077, name="New Nia")
+    added = await harness.slash("/roster add", as_=boss, player=newcomer, team="Owls")
+    assert "is now on Owls" in added.content, added.content
