@@ -72,7 +72,7 @@ async def database(pg: str | None) -> AsyncIterator[str]:
 async def start_bots(url: str, processes: int, rate: float) -> list[Any]:
     from bot.app import create_bot
     from bot.clock import FixedClock
-    from bot.courier import Pace
+    from bot.pace import Pace
     from bot.settings import parse_settings
     from storage.db import create_engine
     from tests.harness import Harness

@@ -28,6 +28,7 @@ from bot.services.discord_sync import events, team_roles
 from bot.services.discord_sync.service import DiscordSyncService
 from bot.services.games import GameService
 from bot.services.imports import ImportService
+from bot.services.late_dropouts import LateDropouts
 from bot.services.messages import notes
 from bot.services.messages.disputes import DisputeService
 from bot.services.messages.notes import NoteService
@@ -35,7 +36,7 @@ from bot.services.messages.relays import RelayService
 from bot.services.outbox import OutboxKinds
 from bot.services.playoffs import PlayoffService
 from bot.services.profile import ProfileService
-from bot.services.reminders import LateDropouts, LineupAlerts
+from bot.services.reminders import LineupAlerts
 from bot.services.results import ResultService
 from bot.services.roster import RosterService
 from bot.services.rules_lookup import RulesLookupService

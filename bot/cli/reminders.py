@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from bot.cli.common import open_database, say, stored_league_id
-from bot.services.reminders import queued_messages
+from bot.services.queued import queued_messages
 from bot.settings import Settings
 
 STATUSES = ("pending", "sent", "failed", "skipped", "cancelled")

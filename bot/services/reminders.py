@@ -41,9 +41,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.clock import Clock
 from bot.discord_text import clip, timestamp
 from bot.league.availability import status_with_away
 from bot.league.lineup.check import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
@@ -62,7 +61,7 @@ from bot.services.seasons import running_season
 from bot.services.spares.ids import request_button_id
 from bot.services.spares.queries import team_spares
 from bot.settings import LeagueSettings, Settings
-from storage.models import CaptainAlert, Game, League, OutboxMessage, RosterEntry, Team
+from storage.models import CaptainAlert, Game, OutboxMessage, Team
 from storage.repos import core
 
 log = logging.getLogger("sideline.reminders")
@@ -498,121 +497,3 @@ async def _record_alerts(session: AsyncSession, league_id: int, game: Game, team
         new.append((code, digest, message))
     await session.flush()
     return new
-
-
-# --- late drop-outs -----------------------------------------------------------------------------------
-class LateDropouts:
-    """The hook the check-in feature calls after a late drop-out (bound to one bot's database)."""
-
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings) -> None:
-        self.sessions = sessions
-        self.clock = clock
-        self.settings = settings
-
-    async def __call__(self, league_id: int, game_id: int, player_id: int) -> None:
-        now = self.clock.now()
-        async with self.sessions.begin() as session:
-            game = await session.get(Game, game_id)
-            entry = await session.scalar(select(RosterEntry).where(
-                RosterEntry.league_id == league_id, RosterEntry.player_id == player_id))
-            if game is None or entry is None or game.league_id != league_id or entry.team_id not in game.team_ids():
-                return
-            league_row = await session.get(League, league_id)
-            league = self.settings.league_for_guild(league_row.guild_id) if league_row else None
-            if league is None:
-                return  # another bot's league (several bots share one process in tests)
-            team = await core.team_by_id(session, league_id, entry.team_id)
-            assert team is not None
-            text = clip(f"❗ {team.name}: {entry.player.name} dropped out (was in) of {game_heading(game)}\n"
-                        "Check your lineup with `/lineup`.", CONTENT_LIMIT)
-            key = f"late-dropout:{game.id}:{player_id}:{_epoch(now)}"
-            captains = await core.captain_ids(session, team.id)
-            for captain in captains:
-                await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=f"{key}:{captain}",
-                                     due_at=now, message=Outgoing(content=text), user_id=captain,
-                                     expires_at=game.starts_at)
-            if not captains and team.channel_id:
-                await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=key, due_at=now,
-                                     message=Outgoing(content=text), channel_id=team.channel_id,
-                                     expires_at=game.starts_at)
-            await outbox.enqueue(
-                session, league_id=league_id, guild_id=league.guild_id,
-                key=f"{game_prefix(game.id)}{team.id}:alert:dropout:{player_id}:{_epoch(now)}", due_at=now,
-                kind=ALERT_KIND, args={"game_id": game.id, "team_id": team.id, "offset": 0, "offsets": []},
-                user_id=FANOUT_USER, expires_at=game.starts_at)
-
-
-# --- what is queued (sideline reminders list) ------------------------------------------------------------
-#: What each kind of queued message is, for an operator.
-KIND_NAMES = {REMINDER_KIND: "game reminder", ALERT_KIND: "lineup check", NOTICE_KIND: "game notice"}
-
-
-@dataclass(frozen=True)
-class QueuedLine:
-    """One outbox row as an operator sees it: what, for which game and team, when, and to where."""
-
-    send_key: str
-    kind: str
-    status: str
-    to: str  # "Hawks' channel 2001", "user <id> (DM)", or "DMs decided at send time"
-    due_at: datetime
-    expires_at: datetime | None
-    sent_at: datetime | None
-    attempts: int
-    last_error: str | None
-    game: str | None = None  # "G7: Hawks vs Wolves"
-    game_starts_at: datetime | None = None
-    team: str | None = None
-
-    @property
-    def what(self) -> str:
-        return KIND_NAMES.get(self.kind, self.kind.replace("_", " "))
-
-    def as_json(self) -> dict[str, object]:
-        return {"key": self.send_key, "kind": self.kind, "what": self.what, "status": self.status,
-                "game": self.game, "game_starts_at": self.game_starts_at and self.game_starts_at.isoformat(),
-                "team": self.team, "to": self.to,
-                "due_at": self.due_at.isoformat(), "expires_at": self.expires_at and self.expires_at.isoformat(),
-                "sent_at": self.sent_at and self.sent_at.isoformat(), "attempts": self.attempts,
-                "last_error": self.last_error}
-
-
-async def queued_messages(session: AsyncSession, league_id: int, statuses: Sequence[str],
-                          limit: int = 500) -> list[QueuedLine]:
-    """The league's outbox rows with these statuses ("pending" includes rows being sent), by due time,
-    each with the game and team it is about (when it is about one)."""
-    wanted = set(statuses) | ({"sending"} if "pending" in statuses else set())
-    found = (await session.scalars(
-        select(OutboxMessage).where(OutboxMessage.league_id == league_id, OutboxMessage.status.in_(wanted))
-        .order_by(OutboxMessage.due_at, OutboxMessage.id).limit(limit))).all()
-    game_ids = {_int_arg(r, "game_id") for r in found} - {None}
-    team_ids = {_int_arg(r, "team_id") for r in found} - {None}
-    games = {g.id: g for g in (await session.scalars(
-        select(Game).where(Game.league_id == league_id, Game.id.in_(game_ids)))).unique()} if game_ids else {}
-    teams = {t.id: t for t in (await session.scalars(
-        select(Team).where(Team.league_id == league_id, Team.id.in_(team_ids)))).unique()} if team_ids else {}
-    lines = []
-    for r in found:
-        game, team = games.get(_int_arg(r, "game_id") or 0), teams.get(_int_arg(r, "team_id") or 0)
-        lines.append(QueuedLine(
-            r.send_key, r.kind, r.status, _recipient(r, team), r.due_at, r.expires_at, r.sent_at, r.attempts,
-            r.last_error, game=f"{game.code}: {game.home.name} vs {game.away.name}" if game else None,
-            game_starts_at=game.starts_at if game else None, team=team.name if team else None))
-    return lines
-
-
-def _int_arg(row: OutboxMessage, name: str) -> int | None:
-    value = (row.args or {}).get(name)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _recipient(row: OutboxMessage, team: Team | None = None) -> str:
-    if row.user_id == FANOUT_USER:
-        return "DMs decided at send time"
-    if row.user_id is None and row.channel_id is None:
-        return "the server (a scheduled event or a team role)"
-    if row.user_id is not None:
-        return f"user {row.user_id} (DM)"
-    if team is not None and row.channel_id is not None and row.channel_id == team.channel_id:
-        return f"{team.name}'s channel {row.channel_id}"
-    return f"channel {row.channel_id}"

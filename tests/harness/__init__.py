@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType
 
 from bot.app import SidelineBot
-from bot.courier import UNPACED, Pace
+from bot.pace import UNPACED, Pace
 from tests.harness.fake_discord import Call, FakeDiscord, Fault, next_id, settle
 from tests.harness.rate_limits import RateLimits
 

@@ -12,7 +12,8 @@ from sqlalchemy import func, select
 
 from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import BATCH, LEASE, STUCK_AFTER, Pace, Pacer
+from bot.courier import LEASE, STUCK_AFTER
+from bot.pace import BATCH, Pace, Pacer
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage.db import create_engine
