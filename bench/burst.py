@@ -23,18 +23,15 @@ import asyncio
 import os
 import random
 import re
-import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from bench.league_data import NOW, TEAMS, build, player_id
-from bench.machine import describe, percentile, reproduce
+from bench.machine import describe, fresh_database, percentile, reproduce
 from tests.harness.fake_discord import settle
 
 DEADLINE_S = 3.0
@@ -223,29 +220,10 @@ async def background(harness: Any, done: asyncio.Event) -> dict[str, float]:
     return timings
 
 
-@asynccontextmanager
-async def database(kind: str):  # type: ignore[no-untyped-def]
-    if kind == "sqlite":
-        with tempfile.TemporaryDirectory() as tmp:
-            yield f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
-        return
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    base = make_url(os.environ["SIDELINE_BENCH_PG_URL"])
-    name = f"sideline_bench_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(host=base.host, port=base.port or 5432, user=base.username,
-                                  password=base.password, database=base.database or "postgres")
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield base.set(database=name).render_as_string(hide_password=False)
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
 
 
 async def bench(kind: str, rates: list[int], seconds: float, with_background: bool, mix: list[str] = MIX) -> None:
-    async with database(kind) as url:
+    async with fresh_database(None if kind == "sqlite" else os.environ["SIDELINE_BENCH_PG_URL"], "bench") as url:
         harness, upcoming, team_index = await build(url, roster_limit=80)
         rng = random.Random(7)
         try:

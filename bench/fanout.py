@@ -18,18 +18,13 @@ import argparse
 import asyncio
 import random
 import time
-import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from tempfile import TemporaryDirectory
 from typing import Any
 
 from bench.idle import league
 from bench.league_data import NOW
-from bench.machine import describe, reproduce
+from bench.machine import describe, fresh_database, reproduce
 
 GLOBAL_LIMIT = 50
 FIRST_CHANNEL = 10**15
@@ -47,26 +42,6 @@ class Result:
     per_process: list[int]
 
 
-@asynccontextmanager
-async def database(pg: str | None) -> AsyncIterator[str]:
-    """A fresh database: a temporary SQLite file, or a new PostgreSQL database dropped afterwards."""
-    if pg is None:
-        with TemporaryDirectory() as tmp:
-            yield f"sqlite+aiosqlite:///{Path(tmp) / 'fanout.db'}"
-        return
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    base = make_url(pg)
-    name = f"sideline_fanout_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(host=base.host, port=base.port or 5432, user=base.username,
-                                  password=base.password, database=base.database or "postgres")
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield base.set(database=name).render_as_string(hide_password=False)
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
 
 
 async def start_bots(url: str, processes: int, rate: float) -> list[Any]:
@@ -130,7 +105,7 @@ async def drain(bot: Any, limit: float) -> None:
 
 
 async def run(reminders: int, channels: int, pg: str | None, processes: int, rate: float, limit: float) -> Result:
-    async with database(pg) as url:
+    async with fresh_database(pg, "fanout") as url:
         harnesses = await start_bots(url, processes, rate)
         fake = harnesses[0].discord
         try:

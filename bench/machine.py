@@ -6,8 +6,12 @@ import os
 import platform
 import resource
 import sys
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from tempfile import TemporaryDirectory
 
 
 def describe() -> str:
@@ -36,3 +40,25 @@ def percentile(values: list[float], pct: float) -> float:
 
 def reproduce(module: str, *args: str) -> str:
     return "reproduce: " + " ".join([".venv/bin/python -m", module, *args])
+
+
+@asynccontextmanager
+async def fresh_database(pg: str | None, name: str) -> AsyncIterator[str]:
+    """A fresh database: a temporary SQLite file, or a new PostgreSQL database dropped afterwards."""
+    if pg is None:
+        with TemporaryDirectory() as tmp:
+            yield f"sqlite+aiosqlite:///{Path(tmp) / f'{name}.db'}"
+        return
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(pg)
+    database = f"sideline_{name}_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(host=base.host, port=base.port or 5432, user=base.username,
+                                  password=base.password, database=base.database or "postgres")
+    await admin.execute(f'CREATE DATABASE "{database}"')
+    try:
+        yield base.set(database=database).render_as_string(hide_password=False)
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        await admin.close()

@@ -10,28 +10,11 @@ from sqlalchemy import String, cast, delete, func, literal, select
 
 from bot.imports.csv_rows import CsvImportError
 from bot.imports.importer import Importer
-from bot.services.discipline.core import Discipline
 from bot.settings import LeagueSettings
-from storage import migrate
-from storage.db import create_engine, session_factory
 from storage.models import Division, Game, OutboxMessage, Player, RosterEntry, Team, TeamCaptain
-from tests.conftest import make_settings
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 NOW = datetime(2029, 12, 1, tzinfo=UTC)
-
-
-@pytest.fixture
-async def importer(db_url: str):  # type: ignore[no-untyped-def]
-    engine = create_engine(db_url)
-    await migrate.upgrade(engine)
-    yield Importer(session_factory(engine), on_result=Discipline(make_settings().leagues).count_down)
-    await engine.dispose()
-
-
-@pytest.fixture
-def coed() -> LeagueSettings:
-    return make_settings().leagues[0]
 
 
 async def counts(importer: Importer) -> dict[str, int]:

@@ -12,10 +12,7 @@ from sqlalchemy import func, select
 
 from bot.imports.csv_rows import CsvImportError
 from bot.imports.importer import Importer
-from bot.services.discipline.core import Discipline
 from bot.settings import LeagueSettings
-from storage import migrate
-from storage.db import create_engine, session_factory
 from storage.models import Division, Game, Player, RosterEntry, Team, TeamCaptain
 from tests.conftest import league_config, make_settings
 
@@ -23,19 +20,6 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 NOW = datetime(2029, 12, 1, tzinfo=UTC)
 PLAYERS = "discord_id,name,team,position,gender\n"
 GAMES = "game_id,starts_at,home,away,venue,kind\n"
-
-
-@pytest.fixture
-async def importer(db_url: str):  # type: ignore[no-untyped-def]
-    engine = create_engine(db_url)
-    await migrate.upgrade(engine)
-    yield Importer(session_factory(engine), on_result=Discipline(make_settings().leagues).count_down)
-    await engine.dispose()
-
-
-@pytest.fixture
-def coed() -> LeagueSettings:
-    return make_settings().leagues[0]
 
 
 @pytest.fixture
