@@ -85,7 +85,7 @@ async def import_while_checking_in(harness: Harness, league: SampleLeague,
     return reply, checkins, sum(ANSWERED in t for t in texts[:answered]), status
 
 
-LARGE = 1_000
+LARGE = 2_000  # large enough that a check-in lands during it on PostgreSQL too, under a loaded CI
 ANSWERED = "for Owls vs Hawks"  # a check-in's answer for G3
 
 
