@@ -191,14 +191,6 @@ def week_end(season_start: date | datetime, week_n: int, tz: tzinfo | str) -> da
     return _local_midnight(first_day + timedelta(days=7 * week_n), zone)
 
 
-def week_of(season_start: date | datetime, when: datetime, tz: tzinfo | str) -> int:
-    """The week of the season `when` falls in (1 = the first week; 0 or less = before it)."""
-    _require_aware(when, "when")
-    zone = _zone(tz)
-    first_day = _local_date(season_start, zone, "season_start")
-    return (when.astimezone(zone).date() - first_day).days // 7 + 1
-
-
 # --------------------------------------------------------------------------- deadlines
 
 
