@@ -37,6 +37,8 @@ def attendance_embed(att: Attendance) -> discord.Embed:
         embed.add_field(name=f"{label} ({len(lines)})", value=clip(_names(lines), 1024), inline=False)
     if att.spares:
         embed.add_field(name=f"🙋 Spares ({len(att.spares)})", value=clip(_names(att.spares), 1024), inline=False)
+    if att.guests:
+        embed.add_field(name=f"🎟️ Guests ({len(att.guests)})", value=clip(_names(att.guests), 1024), inline=False)
     embed.set_footer(text="(G) = goalie · answer with /checkin or the buttons under game reminders")
     return embed
 

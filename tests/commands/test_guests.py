@@ -45,6 +45,8 @@ async def test_an_uncleared_guest_does_not_count_and_a_cleared_one_does(harness:
     assert "Needs 4 players to start; has 3 players." in pending.text
     assert "Jo Walker (guest): Jo Walker (guest) is not on the roster and has no staff approval" in pending.text
     assert "Guests waiting to be cleared (not counted)\nJo Walker (guest)" in pending.text
+    listed = await harness.slash("/whoisin", as_=league.player(THREE_IN[0]), game="G1")
+    assert "Guests (1)\nJo Walker “waiting to be cleared”" in listed.text, listed.text
 
     cleared = await harness.slash("/guest clear", as_=league.referee(), game="G1", name_or_member="jo walker")
     assert cleared.ephemeral and "Jo Walker is cleared as a guest of Hawks for `G1` (counts in /lineup)" in cleared.text
@@ -52,6 +54,8 @@ async def test_an_uncleared_guest_does_not_count_and_a_cleared_one_does(harness:
     assert "Minimum to start\n✅ met" in counted.text, counted.text
     assert "In (4)" in counted.text and "Jo Walker (guest)" in counted.text
     assert "Excluded" not in counted.text and "waiting to be cleared" not in counted.text
+    listed = await harness.slash("/whoisin", as_=league.player(THREE_IN[0]), game="G1")
+    assert "Guests (1)\nJo Walker\n" in listed.text + "\n" and "waiting" not in listed.text, listed.text
     assert await guests(harness) == [("Jo Walker", True)]
 
 

@@ -33,7 +33,7 @@ from bot.league.lineup.check import CheckedInPlayer, LineupReport, check_lineup
 from bot.league.lineup.presets import lineup_rules_for
 from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.availability.away import away_marks
-from bot.services.availability.guests import guest_players
+from bot.services.availability.guests import game_guests, guest_players
 from bot.services.checkins.queries import (
     CheckInContext,
     CheckInContextQuery,
@@ -94,6 +94,7 @@ class Attendance:
     no_reply: tuple[AttendanceLine, ...]
     spares: tuple[AttendanceLine, ...] = ()  # spares who took a spot (issue #26)
     away: tuple[AttendanceLine, ...] = ()  # out for the game by /away (and no answer since)
+    guests: tuple[AttendanceLine, ...] = ()  # added by a captain for this game (/guest add)
 
 
 @dataclass(frozen=True)
@@ -230,8 +231,12 @@ class CheckInService:
                 groups[status].append(AttendanceLine(r.name, r.position == "goalie", note))
             spares = tuple(AttendanceLine(s.name, s.position == "goalie")
                            for s in await team_spares(session, caller.league_id, game.id, team.id))
+            waits = caller.league.rules.lineup.guests_need_approval
+            guests = tuple(AttendanceLine(g.name, False, "waiting to be cleared" if waits and g.cleared_at is None
+                                          else "") for g in await game_guests(session, caller.league_id,
+                                                                             game.id, team.id))
             return Attendance(game.ref, team.name, tuple(groups["in"]), tuple(groups["out"]),
-                              tuple(groups["maybe"]), tuple(groups[None]), spares, tuple(groups[AWAY]))
+                              tuple(groups["maybe"]), tuple(groups[None]), spares, tuple(groups[AWAY]), guests)
 
     async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
                                  game_code: str | None) -> tuple[TeamRef, GameSides]:
