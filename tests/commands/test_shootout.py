@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -491,3 +491,19 @@ async def test_a_youth_playoff_order_of_three_is_told_which_rule_applies(db_url:
         assert five.content.startswith("Saved Hawks's shootout order for `P1`"), five.content
     finally:
         await h.close()
+
+
+async def test_a_player_who_went_away_after_checking_in_cannot_shoot(harness: Harness, ready: SampleLeague,
+                                                                     clock: FixedClock) -> None:
+    """/away after an "in" makes the player out for the game (as /whoisin and /lineup read it): they can't shoot."""
+    away = await harness.slash("/away set", as_=ready.player("Bea Quinn"), **{"from": "2030-01-11", "to": "2030-01-11"})
+    assert "away" in away.text, away.text
+    reply = await harness.slash("/shootout submit", as_=ready.captain("Hawks"), game="G1",
+                                shooters="Alice Hart, Bea Quinn, Carl Diaz")
+    assert "Shooter 2: Bea Quinn is away for G1 (/away) (Co-ed rules: Shootouts)" in reply.content, reply.content
+    assert await orders(harness) == []
+    clock.set(clock.now() + timedelta(minutes=5))
+    await check_in(harness, ready, ("Bea Quinn",))  # answering "in" again, after the away range, counts
+    again = await harness.slash("/shootout submit", as_=ready.captain("Hawks"), game="G1",
+                                shooters="Alice Hart, Bea Quinn, Carl Diaz")
+    assert "Bea Quinn is away" not in again.content, again.content

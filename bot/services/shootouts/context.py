@@ -23,11 +23,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
 from bot.errors import Conflict, InvalidInput, NotAllowed
+from bot.league.availability import AWAY, status_with_away
 from bot.league.shootout.eligibility import Shooter, ShootoutPool, Violation
 from bot.league.shootout.order import validate_order
 from bot.league.shootout.presets import ShootoutError, ShootoutRules, Side
 from bot.league.shootout.scoring import Attempt, ShootoutState, score_shootout
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
+from bot.services.availability.away import away_marks
 from bot.services.checkins.queries import checkins_for_game
 from bot.services.discipline.eligibility import SuspensionCheck
 from bot.services.name_resolution import Candidate
@@ -192,7 +194,7 @@ async def load(session: AsyncSession, caller: Caller, game_code: str, suspension
     attempts = list((await session.scalars(select(ShootoutAttempt).where(
         ShootoutAttempt.league_id == caller.league_id, ShootoutAttempt.game_id == game.id)
         .order_by(ShootoutAttempt.seq))).all())
-    answers = {c.player_id: c.status for c in await checkins_for_game(session, caller.league_id, game.id)}
+    answers = await _answers(session, caller.league_id, game)
     pools: dict[Side, TeamPool] = {}
     for side in SIDES:
         team = game.home if side == "home" else game.away
@@ -210,12 +212,21 @@ async def load(session: AsyncSession, caller: Caller, game_code: str, suspension
                            await is_game_referee(session, caller, game), pools, shootout, orders, attempts, names)
 
 
+async def _answers(session: AsyncSession, league_id: int, game: Game) -> dict[int, str | None]:
+    """Each player's answer as it reads for the game: an "in" given before the player marked themselves
+    away for it (/away) reads "away", as in /whoisin and /lineup."""
+    checkins = await checkins_for_game(session, league_id, game.id)
+    away = await away_marks(session, league_id, [c.player_id for c in checkins], game.starts_at)
+    return {c.player_id: status_with_away(c.status, c.updated_at, away[c.player_id].since)
+            if c.player_id in away else c.status for c in checkins}
+
+
 def _side(game: Game, team_id: int) -> Side | None:
     return "home" if team_id == game.home_team_id else "away" if team_id == game.away_team_id else None
 
 
 async def _pool(session: AsyncSession, league_id: int, game: Game, team: Team, side: Side,
-                answers: dict[int, str], floor: list[int] | None, suspensions: SuspensionCheck) -> TeamPool:
+                answers: dict[int, str | None], floor: list[int] | None, suspensions: SuspensionCheck) -> TeamPool:
     entries = sorted(await core.roster(session, league_id, team.id), key=lambda e: e.id)
     shooters: list[Shooter] = []
     why: dict[int, str] = {}
@@ -223,6 +234,7 @@ async def _pool(session: AsyncSession, league_id: int, game: Game, team: Team, s
         status = answers.get(e.player_id)
         if status != "in":
             why[e.player_id] = (f"hasn't checked in for {game.code}" if status is None
+                                else f"is away for {game.code} (/away)" if status == AWAY
                                 else f"answered “{status}” for {game.code}, not “in”")
             continue
         if await suspensions.reason(session, league_id=league_id, player_id=e.player_id, game_id=game.id):
