@@ -181,22 +181,30 @@ class SetupCog(commands.GroupCog, group_name="setup",
 
     @app_commands.command(name="team", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(name="The team's name (an existing team's exact name updates it)",
-                           channel="The team's channel", captain="A captain to add to the team")
+                           channel="The team's channel", captain="A captain to add to the team",
+                           division="The team's division (youth: junior or senior)")
     @app_commands.autocomplete(name=team_autocomplete)
     async def team(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
-                   channel: Channel | None = None, captain: discord.Member | None = None) -> None:
-        """Create or update a team, its channel and a captain."""
+                   channel: Channel | None = None, captain: discord.Member | None = None,
+                   division: app_commands.Range[str, 1, 100] | None = None) -> None:
+        """Create or update a team, its channel, division and a captain."""
         self.service.check(interaction.guild_id, actor_of(interaction))
         await check_channels({f"team {name}": channel})
         saved = await self.teams.save(interaction.guild_id or 0, actor_of(interaction), name=name,
                                       channel_id=channel.id if channel else None,
-                                      captain_id=captain.id if captain else None)
+                                      captain_id=captain.id if captain else None, division=division)
         text = f"{saved.team}: " + (", ".join(saved.changes) if saved.changes else "nothing to change") + "."
         league = self.bot.settings.league_for_guild(interaction.guild_id)
         role = league.roles.captain if league else None
         if captain is not None and role and role not in {r.id for r in captain.roles}:
             text += f" Give {captain.display_name} the <@&{role}> role so they can use captain commands."
         await self.reply(interaction, text)
+
+    @team.autocomplete("division")
+    async def division_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        names = await self.teams.divisions(interaction.guild_id)
+        return [app_commands.Choice(name=n, value=n) for n in names if current.casefold() in n.casefold()][:25]
 
     @app_commands.command(name="team-remove", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(name="The team to remove")

@@ -244,3 +244,40 @@ async def test_a_config_league_may_not_take_a_discord_leagues_key(harness: Harne
     await again.close()
     async with harness.bot.sessions() as s:
         assert await s.scalar(select(League.guild_id).where(League.key == key)) == server.guild_id
+
+
+async def test_a_youth_team_is_put_in_junior_or_senior_and_nothing_else(harness: Harness, server: Server) -> None:
+    """Youth 1.1: junior and senior divisions, each with its court size; a team without one would be checked
+    against the wrong court and left out of its division's bracket."""
+    admin = server.admin()
+    await server.slash("/setup league", as_=admin, preset="youth-ball-hockey", name="Youth", timezone="America/Toronto")
+    before = await stored(harness)
+    missing = await server.slash("/setup team", as_=admin, name="Hawks")
+    assert missing.ephemeral and "Youth plays in divisions: give the team one with division: (junior, senior)" \
+        in missing.content, missing.content
+    typo = await server.slash("/setup team", as_=admin, name="Hawks", division="Senoir")
+    assert typo.ephemeral and "“Senoir” isn't one of this league's divisions. Did you mean senior?" in typo.content
+    assert await stored(harness) == before
+    made = await server.slash("/setup team", as_=admin, name="Hawks", division="SENIOR")
+    assert made.content == "Hawks: created, division senior.", made.content
+    moved = await server.slash("/setup team", as_=admin, name="Hawks", division="junior")
+    assert moved.content == "Hawks: division junior.", moved.content
+    offered = await harness.autocomplete("/setup team", focused="division", as_=admin, guild_id=server.guild_id,
+                                         name="Hawks", division="")
+    assert [c["value"] for c in offered.autocomplete_choices] == ["junior", "senior"]
+    async with harness.bot.sessions() as s:
+        team = await s.scalar(select(Team).where(Team.name == "Hawks"))
+        assert team is not None and team.division is not None and team.division.name == "junior"
+        audit = (await s.scalars(select(SetupChange.key).where(SetupChange.key.like("teams.Hawks.division")))).all()
+        assert len(audit) == 2
+
+
+async def test_elsewhere_a_division_is_optional_and_any_name_goes(harness: Harness, server: Server) -> None:
+    await set_up(server)
+    admin = server.admin()
+    plain = await server.slash("/setup team", as_=admin, name="Hawks")
+    assert plain.content == "Hawks: created.", plain.content
+    named = await server.slash("/setup team", as_=admin, name="Owls", division="North")
+    assert named.content == "Owls: created, division North.", named.content
+    same = await server.slash("/setup team", as_=admin, name="Hawks", division="north")
+    assert same.content == "Hawks: division North.", same.content

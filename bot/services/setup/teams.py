@@ -10,8 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import Clock
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NoLeague, NotFound
+from bot.league.typos import did_you_mean
 from bot.services.setup.league_setup import START, Actor, LeagueSetupService
-from storage.models import Game, League, SetupChange, Team, TeamCaptain
+from storage.models import Division, Game, League, SetupChange, Team, TeamCaptain
 from storage.repos import core
 
 
@@ -35,13 +36,16 @@ class TeamSetupService:
         return league_id
 
     async def save(self, guild_id: int, actor: Actor, *, name: str, channel_id: int | None,
-                   captain_id: int | None) -> TeamChange:
+                   captain_id: int | None, division: str | None = None) -> TeamChange:
         """Create the team, or update the one with exactly this name; a name differing only in case clashes."""
-        if self.leagues.check(guild_id, actor) is None:
+        league = self.leagues.check(guild_id, actor)
+        if league is None:
             raise NoLeague(START)
         name = " ".join(clean_text(name).split())[:100]
         if not name:
             raise InvalidInput("Give the team a name.")
+        division = " ".join(clean_text(division or "").split())[:100] or None
+        fixed = tuple(league.rules.lineup.court_sizes_by_division)
         async with self.sessions.begin() as session:
             league_id = await self._league_id(session, guild_id)
             team = await core.team_by_name(session, league_id, name)
@@ -49,12 +53,22 @@ class TeamSetupService:
                 raise Conflict(f"There is already a team called {team.name}; team names can't differ only in "
                                f"case. Use /setup team name:{team.name} to change it.")
             created = team is None
+            if created and fixed and division is None:
+                raise InvalidInput(f"{league.name} plays in divisions: give the team one with division: "
+                                   f"({', '.join(fixed)}).")
             changes: list[str] = []
             if team is None:
                 team = Team(league_id=league_id, name=name)
                 session.add(team)
                 await session.flush()
                 changes.append("created")
+            if division is not None:
+                found = await self._division(session, league_id, division, fixed)
+                if team.division_id != found.id:
+                    old = team.division.name if team.division_id is not None and team.division else None
+                    self._audit(session, league_id, actor, f"teams.{name}.division", old, found.name)
+                    team.division_id = found.id
+                    changes.append(f"division {found.name}")
             if channel_id is not None and team.channel_id != channel_id:
                 self._audit(session, league_id, actor, f"teams.{name}.channel", team.channel_id, channel_id)
                 team.channel_id = channel_id
@@ -69,6 +83,37 @@ class TeamSetupService:
             if created:
                 self._audit(session, league_id, actor, f"teams.{name}", None, "created")
             return TeamChange(team.name, created, changes)
+
+    async def _division(self, session: AsyncSession, league_id: int, given: str, fixed: tuple[str, ...]) -> Division:
+        """Where the rules size the court by division (youth: junior and senior) it must be one of those, as
+        a CSV import requires (a "U14" team would break /lineup later); elsewhere any name, matched in any case."""
+        stored = list((await session.scalars(select(Division).where(Division.league_id == league_id))).all())
+        if fixed:
+            name = next((d for d in fixed if d.casefold() == given.casefold()), None)
+            if name is None:
+                meant = did_you_mean(given, fixed)
+                hint = f"Did you mean {meant}? " if meant else ""
+                raise InvalidInput(f"“{given}” isn't one of this league's divisions. {hint}"
+                                   f"Use one of: {', '.join(fixed)} (rules.court_sizes_by_division).")
+        else:
+            name = given
+        found = next((d for d in stored if d.name.casefold() == name.casefold()), None)
+        if found is None:
+            found = Division(league_id=league_id, name=name)
+            session.add(found)
+            await session.flush()
+        return found
+
+    async def divisions(self, guild_id: int | None) -> list[str]:
+        """The divisions a team may be put in: the rules' (youth: junior, senior), else the ones in use."""
+        league = self.leagues.settings.league_for_guild(guild_id) if guild_id is not None else None
+        if league is None:
+            return []
+        if league.rules.lineup.court_sizes_by_division:
+            return list(league.rules.lineup.court_sizes_by_division)
+        async with self.sessions() as session:
+            return list((await session.scalars(select(Division.name).join(League, League.id == Division.league_id)
+                                               .where(League.guild_id == guild_id).order_by(Division.name))).all())
 
     async def remove(self, guild_id: int, actor: Actor, name: str) -> str:
         """Retire a team that never played; one with games on the schedule stays (its history matters)."""
