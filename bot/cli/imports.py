@@ -38,7 +38,9 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
             print(json.dumps({"error": f"{path}: nothing was imported", "exit_code": 1, "problems": problems}))
         return 1
     say(args, f"{path}: {report.summary()}", {"kind": report.kind, "created": report.created,
-                                              "updated": report.updated, "unchanged": report.unchanged})
+                                              "updated": report.updated, "unchanged": report.unchanged,
+                                              "delimiter": report.delimiter, "warnings": report.warnings,
+                                              "notes": report.notes})
     return 0
 
 

@@ -21,11 +21,11 @@ class ImportReport:
     warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        """One line of counts, then a line per warning."""
+        """One line of counts, then a line per note (a bracket moving on) and per warning."""
         read_as = f" (read as {DELIMITERS[self.delimiter]}-separated)" if self.delimiter != "," else ""
         counts = (f"{self.kind}: {self.created} created, {self.updated} updated, "
                   f"{self.unchanged} unchanged{read_as}")
-        return "\n".join([counts, *(f"warning: {w}" for w in self.warnings)])
+        return "\n".join([counts, *self.notes, *(f"warning: {w}" for w in self.warnings)])
 
     def count(self, created: bool, changed: bool) -> None:
         if created:

@@ -151,7 +151,22 @@ def test_db_upgrade_then_import_samples(tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         assert "created" in result.stdout
     again = sideline("import", "games", str(DATA / "games.csv"), "--league", "coed", "--config", config, "--json")
-    assert json.loads(again.stdout) == {"kind": "games", "created": 0, "updated": 0, "unchanged": 6}
+    assert json.loads(again.stdout) == {"kind": "games", "created": 0, "updated": 0, "unchanged": 6,
+                                        "delimiter": ",", "warnings": [], "notes": []}
+
+
+def test_import_json_says_how_the_file_was_read_and_warns_as_the_text_does(tmp_path: Path) -> None:
+    """A script reading --json learns what a person reading the text learns: the delimiter and the warnings."""
+    config = str(write_config(tmp_path))
+    assert sideline("import", "teams", str(DATA / "teams.csv"), "--league", "coed", "--config", config).returncode == 0
+    players = tmp_path / "players.csv"
+    players.write_text("discord_id;name;team;position\n101;Al Roy;Hawks;skater\n102;Al Roy;Hawks;skater\n")
+    text = sideline("import", "players", str(players), "--league", "coed", "--config", config)
+    warning = next(line.removeprefix("warning: ") for line in text.stdout.splitlines() if line.startswith("warning: "))
+    again = sideline("import", "players", str(players), "--league", "coed", "--config", config, "--json")
+    answer = json.loads(again.stdout)
+    assert answer["delimiter"] == ";" and answer["unchanged"] == 2
+    assert answer["warnings"] == [warning], (answer, text.stdout)
 
 
 def test_a_bad_import_lists_problems_with_line_numbers(tmp_path: Path) -> None:

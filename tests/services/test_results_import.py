@@ -170,3 +170,15 @@ async def test_an_imported_forfeit_takes_the_leagues_forfeit_score_not_5_0(
     async with harness.bot.sessions() as s:
         row = await s.scalar(select(Result))
     assert (row.home_score, row.away_score, row.decided, row.forfeit_team.name) == (3, 0, "forfeit", "Owls")
+
+
+def test_the_summary_shows_what_the_import_did_to_the_bracket_then_its_warnings() -> None:
+    from bot.imports.report import ImportReport
+
+    report = ImportReport("results", created=1, delimiter=";", notes=["Hawks go on to the final."],
+                          warnings=["line 3: score 12-0 is unusually high"])
+    assert report.summary().splitlines() == [
+        "results: 1 created, 0 updated, 0 unchanged (read as semicolon-separated)",
+        "Hawks go on to the final.",
+        "warning: line 3: score 12-0 is unusually high",
+    ]
