@@ -18,18 +18,16 @@ EXTRA = "prometheus_client"
 
 
 class MetricsUnavailable(RuntimeError):
-    """``[bot] metrics_port`` is set but the ``metrics`` extra is not installed."""
-
-    def __init__(self, port: int, where: str = "bot.metrics_port") -> None:
-        super().__init__(f"{where} = {port}: the metrics need prometheus-client, which is not installed (pip "
-                         "install 'sideline[metrics]'; in a source tree: .venv/bin/pip install -e '.[metrics]'; "
-                         "or unset it)")
+    """``[bot] metrics_port`` is set but can't be served: the ``metrics`` extra is not installed, or the
+    port is taken. The message is the operator's one line (bot/cli/failures.py)."""
 
 
 def check_available(port: int | None, where: str = "bot.metrics_port") -> None:
     """Refuse to start a bot whose metrics can't be served, before it connects; imports nothing."""
     if port is not None and importlib.util.find_spec(EXTRA) is None:
-        raise MetricsUnavailable(port, where)
+        raise MetricsUnavailable(f"{where} = {port}: the metrics need prometheus-client, which is not installed "
+                                 "(pip install 'sideline[metrics]'; in a source tree: .venv/bin/pip install -e "
+                                 "'.[metrics]'; or unset it)")
 
 
 class Recorder:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -211,7 +212,14 @@ class MetricsServer:
 
     async def start(self) -> None:
         await self.runner.setup()
-        await web.TCPSite(self.runner, self.host, self.port).start()
+        try:
+            await web.TCPSite(self.runner, self.host, self.port).start()
+        except OSError as exc:  # taken, or an address this machine doesn't have: say so, not "Discord"
+            await self.runner.cleanup()
+            why = os.strerror(exc.errno).lower() if exc.errno else str(exc)
+            raise metrics.MetricsUnavailable(
+                f"bot.metrics_port = {self.port}: can't listen on {self.host}:{self.port} ({why}) (stop what "
+                "listens there, or pick another port or metrics_host)") from exc
         log.info("metrics served on http://%s:%d/metrics", self.host, self.port)
 
     async def stop(self) -> None:

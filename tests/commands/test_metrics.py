@@ -10,6 +10,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -233,3 +234,25 @@ def test_set_without_the_extra_the_bot_refuses_to_start_in_one_line(
                                 "installed (pip install 'sideline[metrics]'; in a source tree: .venv/bin/pip "
                                 "install -e '.[metrics]'; or unset it)"]
     assert not (tmp_path / "bot.db").exists()  # refused before it touched the database
+
+
+async def test_a_port_already_taken_stops_the_start_in_one_line(db_url: str) -> None:
+    from bot.app import create_bot
+    from bot.cli import failures
+    from bot.metrics import MetricsUnavailable
+    from storage.db import create_engine
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = dataclasses.replace(make_settings(league_config()), metrics_port=port)
+        harness = Harness(create_bot(settings, engine=create_engine(db_url), run_scheduler=False))
+        try:
+            with pytest.raises(MetricsUnavailable) as refused:
+                await harness.start()
+        finally:
+            await harness.close()
+    assert failures.explain(refused.value) == (
+        f"bot.metrics_port = {port}: can't listen on 127.0.0.1:{port} (address already in use) (stop what "
+        "listens there, or pick another port or metrics_host)", failures.USAGE)
