@@ -269,10 +269,10 @@ def _ignored(context_rules: list[str]) -> Callable[[str, list[str]], set[str]]:
 def test_the_build_stage_run_in_a_fresh_venv_installs_a_working_sideline_and_no_test_tools(tmp_path: Path) -> None:
     """The build stage's own instructions, in order: its ENV, WORKDIR, COPY (exactly those files, less
     what .dockerignore keeps out) and RUN (``python -m venv``, then the one ``pip install``), with the
-    image's absolute paths under ``tmp_path`` and pip configured as for `make setup` (this machine's
-    and CI's package index, no other network). Then what the runtime stage runs of it: `sideline
-    --version`, `check-config` of the config the image ships, and its HEALTHCHECK against a database in
-    its volume, by the runtime stage's ENV."""
+    image's absolute paths under ``tmp_path`` and pip configured as for `make setup` (pip's config:
+    the package indexes and its cache; it needs what `make setup` needs, no more). Then what the runtime
+    stage runs of it: `sideline --version`, `check-config` of the config the image ships, and its
+    HEALTHCHECK against a database in its volume, by the runtime stage's ENV."""
     _, stages = dockerfile()
     build, runtime = stages[0], stages[-1]
     image = tmp_path / "image"  # the image's file system
@@ -287,7 +287,10 @@ def test_the_build_stage_run_in_a_fresh_venv_installs_a_working_sideline_and_no_
     interpreter.mkdir(parents=True)
     (interpreter / "python").symlink_to(sys.executable)
     environ = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
-    environ |= {"PATH": f"{interpreter}{os.pathsep}{environ.get('PATH', '')}", **build.env()}
+    # The stage's ENV but its PIP_NO_CACHE_DIR (an image keeps no cache): with pip's cache, nothing is
+    # fetched that `make setup` did not fetch already.
+    stage_env = {k: v for k, v in build.env().items() if k != "PIP_NO_CACHE_DIR"}
+    environ |= {"PATH": f"{interpreter}{os.pathsep}{environ.get('PATH', '')}", **stage_env}
     context_rules = [ln.strip() for ln in (ROOT / ".dockerignore").read_text().splitlines()]
     workdir = image  # "/" until a WORKDIR
     image.mkdir()
