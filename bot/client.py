@@ -12,6 +12,7 @@ import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot import metrics
 from bot.access import Caller
 from bot.clock import Clock, SystemClock
 from bot.composition import build_services
@@ -19,13 +20,14 @@ from bot.courier import CheckInView, Courier
 from bot.errors import NoLeague
 from bot.scheduler import Scheduler
 from bot.services.leagues import register_leagues
-from bot.settings import LeagueSettings, Settings
+from bot.settings import ENVIRONMENT, LeagueSettings, Settings
 from bot.tree import IN_A_DM, NO_MENTIONS, SidelineTree, hide_commissioner_commands
 from storage import migrate
 from storage.db import create_engine, create_reader, session_factory
 
 if TYPE_CHECKING:
     from bot.feed_server import FeedServer
+    from bot.metrics_server import MetricsServer, PrometheusRecorder
 
 log = logging.getLogger("sideline")
 
@@ -52,6 +54,9 @@ class SidelineBot(commands.Bot):
     def __init__(self, settings: Settings, *, extensions: Sequence[str], checkin_view: CheckInView,
                  engine: AsyncEngine | None = None, clock: Clock | None = None, run_scheduler: bool = True,
                  **kwargs: Any) -> None:
+        recorder = _recorder(settings)
+        if recorder is not None:
+            kwargs["http_trace"] = recorder.http_trace()  # each answer Discord gives, timed and counted
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # no privileged intents
@@ -60,6 +65,7 @@ class SidelineBot(commands.Bot):
             help_command=None,
             **kwargs,
         )
+        self.metrics: metrics.Recorder = recorder or metrics.OFF  # the tree and the scheduler count here
         # Its own copy: leagues set up in Discord belong to this bot, not to whoever else holds the config.
         self.settings = dataclasses.replace(settings, in_discord=dict(settings.in_discord))
         self.engine = engine or create_engine(settings.database_url)
@@ -69,7 +75,7 @@ class SidelineBot(commands.Bot):
         self.league_ids: dict[int, int] = {}  # guild id -> league row id
         self.services = build_services(self.settings, self.sessions, self.clock)
         self.courier = Courier(self, self.services.outbox_kinds, checkin_view=checkin_view)
-        self.scheduler = Scheduler(self, self.courier)
+        self.scheduler = Scheduler(self, self.courier, self.metrics)
         self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
         self.extensions_to_load = tuple(extensions)
         # The calendar feed server, when [bot] calendar_port is set: started with the bot, stopped with it.
@@ -78,6 +84,14 @@ class SidelineBot(commands.Bot):
             from bot.feed_server import FeedServer  # aiohttp's web server (2 MB) only where feeds are served
 
             self.feed_server = FeedServer(self.settings.calendar_server, self.services.calendar)
+        # The Prometheus endpoint, when [bot] metrics_port is set: the same life as the feed server's.
+        self.metrics_server: MetricsServer | None = None
+        if recorder is not None and settings.metrics_port is not None:
+            from bot.metrics_server import MetricsServer
+
+            self.metrics_server = MetricsServer(settings.metrics_host, settings.metrics_port, recorder,
+                                                sessions=self.sessions, clock=self.clock,
+                                                totals=lambda: self.courier.totals)
         self._said_ready = False
 
     async def setup_hook(self) -> None:
@@ -92,6 +106,8 @@ class SidelineBot(commands.Bot):
             await self.scheduler.start()
         if self.feed_server is not None:
             await self.feed_server.start()
+        if self.metrics_server is not None:
+            await self.metrics_server.start()
 
     async def _register_leagues(self) -> None:
         """Mirror the configured leagues into the database: a renamed key keeps its server's data, and
@@ -177,9 +193,23 @@ class SidelineBot(commands.Bot):
     async def close(self) -> None:
         if self.feed_server is not None:  # no new feed request reaches the database being closed
             await self.feed_server.stop()
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
         self.scheduler.shutdown()
         await super().close()
         await self.courier.close()
         if self.reader is not None:
             await self.reader.dispose()
         await self.engine.dispose()
+
+
+def _recorder(settings: Settings) -> PrometheusRecorder | None:
+    """The metrics' recorder when ``metrics_port`` is set (MetricsUnavailable without the extra); else
+    None, and prometheus-client is never imported."""
+    if settings.metrics_port is None:
+        return None
+    where = ENVIRONMENT["metrics_port"] if "metrics_port" in settings.from_environment else "bot.metrics_port"
+    metrics.check_available(settings.metrics_port, where)
+    from bot.metrics_server import PrometheusRecorder
+
+    return PrometheusRecorder()

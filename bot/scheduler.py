@@ -12,9 +12,11 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from apscheduler.events import EVENT_JOB_SUBMITTED, JobSubmissionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot import metrics
 from bot.clock import Clock
 from bot.courier import Courier
 from bot.services import outbox
@@ -34,12 +36,14 @@ class SchedulerHost(Protocol):
 
 
 class Scheduler:
-    def __init__(self, bot: SchedulerHost, courier: Courier) -> None:
+    def __init__(self, bot: SchedulerHost, courier: Courier, recorder: metrics.Recorder = metrics.OFF) -> None:
         self.bot = bot
         self.courier = courier
         self.aps = AsyncIOScheduler(timezone=UTC, job_defaults={
             "misfire_grace_time": 24 * 3600, "coalesce": True, "max_instances": 1})
         self._armed_for: datetime | None = None
+        if recorder.enabled:
+            self.aps.add_listener(lambda event: _woke(recorder, event), EVENT_JOB_SUBMITTED)
 
     async def start(self) -> None:
         await self.courier.announce_presence()
@@ -83,6 +87,12 @@ class Scheduler:
             await self.courier.deliver_due()
         finally:
             await self.rearm()
+
+
+def _woke(recorder: metrics.Recorder, event: JobSubmissionEvent) -> None:
+    """How late a wake-up (or a sweep) was handed to the loop after its due time (a stalled loop, a busy
+    round before it); APScheduler coalesces missed runs into the latest, so that is the one measured."""
+    recorder.scheduler_woke(max(0.0, (datetime.now(UTC) - min(event.scheduled_run_times)).total_seconds()))
 
 
 def _wall_clock(due: datetime, league_now: datetime) -> datetime:

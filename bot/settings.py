@@ -2,7 +2,7 @@
 
 Errors name the file and the key, so an operator can fix a config without reading code.
 The bot token never lives in a file: it comes from ``SIDELINE_TOKEN`` only. What an operator sets
-per deployment (database, log level and format) may come from the environment too, and the
+per deployment (database, log level and format, metrics port) may come from the environment too, and the
 environment beats the file (``apply_environment``), as containers and systemd units expect.
 """
 
@@ -35,7 +35,7 @@ _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 #: The ``[bot]`` keys an operator may set per deployment from the environment, and their variables.
 ENVIRONMENT = {"database_url": "SIDELINE_DATABASE_URL", "log_level": "SIDELINE_LOG_LEVEL",
-               "log_format": "SIDELINE_LOG_FORMAT"}
+               "log_format": "SIDELINE_LOG_FORMAT", "metrics_port": "SIDELINE_METRICS_PORT"}
 _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 #: `sideline health` fails when a due message has waited longer than this (bot/health.py).
 DEFAULT_MAX_BACKLOG_AGE = "10m"
@@ -128,6 +128,8 @@ class Settings:
     max_backlog_age: timedelta = timedelta(minutes=10)
     source: Path | None = None
     calendar_server: CalendarServer | None = None  # off unless [bot] calendar_port is set
+    metrics_port: int | None = None  # Prometheus /metrics (bot/metrics_server.py), off unless set
+    metrics_host: str = "127.0.0.1"
     from_environment: tuple[str, ...] = ()  # the [bot] keys the environment set (ENVIRONMENT), for check-config
     # Leagues set up with /setup, by server: loaded from the database at start and replaced on each
     # change, so every service that asks ``league_for_guild`` sees them without a restart.
@@ -201,19 +203,24 @@ def load_settings(path: str | os.PathLike[str], environ: Mapping[str, str] | Non
 
 
 def apply_environment(settings: Settings, environ: Mapping[str, str]) -> Settings:
-    """``SIDELINE_DATABASE_URL``, ``SIDELINE_LOG_LEVEL`` and ``SIDELINE_LOG_FORMAT`` over the file's
-    values, checked as strictly; an empty variable counts as unset (compose's ``${X:-}``). An error
-    names the variable: ``environment: SIDELINE_LOG_FORMAT: must be text or json, not 'xml'``."""
-    values: dict[str, str] = {}
+    """The ``ENVIRONMENT`` variables over the file's values, checked as strictly; an empty variable
+    counts as unset (compose's ``${X:-}``). An error names the variable:
+    ``environment: SIDELINE_LOG_FORMAT: must be text or json, not 'xml'``."""
+    values: dict[str, Any] = {}
     for key, variable in ENVIRONMENT.items():
         value = environ.get(variable, "").strip()
         if value:
-            values[key] = _checked(key, value, "environment", variable)
+            values[key] = (_port(int(value) if value.isdigit() else value, "environment", variable)
+                           if key == "metrics_port" else _checked(key, value, "environment", variable))
     if not values:
         return settings
-    return replace(settings, database_url=values.get("database_url", settings.database_url),
-                   log_level=values.get("log_level", settings.log_level),
-                   log_format=values.get("log_format", settings.log_format), from_environment=tuple(values))
+    return replace(settings, **values, from_environment=tuple(values))
+
+
+def _port(value: object, path: Path | str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+        raise SettingsError(path, where, f"must be a port number from 1 to 65535, not {value!r}")
+    return value
 
 
 def _checked(key: str, value: str, path: Path | str, where: str) -> str:
@@ -238,7 +245,7 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     bot = reader.table(raw, "bot")
     reader.reject_unknown(bot, "bot", {"database_url", "log_level", "log_format", "token",
                                        "health_max_backlog_age", "calendar_port", "calendar_host",
-                                       "calendar_base_url"})
+                                       "calendar_base_url", "metrics_port", "metrics_host"})
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = _checked("database_url", reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL),
@@ -256,9 +263,11 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
         raise SettingsError(path, "leagues", "must be an array of tables ([[leagues]])")
     leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
     _check_unique(path, leagues)
+    metrics_port = _port(bot["metrics_port"], path, "bot.metrics_port") if "metrics_port" in bot else None
     return Settings(database_url=database_url, log_level=log_level, log_format=log_format, leagues=leagues,
                     source=Path(path), max_backlog_age=max_backlog_age,
-                    calendar_server=_calendar_server(reader, bot))
+                    calendar_server=_calendar_server(reader, bot), metrics_port=metrics_port,
+                    metrics_host=reader.string(bot, "bot.metrics_host", "127.0.0.1"))
 
 
 def _calendar_server(reader: _Reader, bot: Mapping[str, Any]) -> CalendarServer | None:
@@ -268,9 +277,7 @@ def _calendar_server(reader: _Reader, bot: Mapping[str, Any]) -> CalendarServer 
             if key in bot:
                 raise reader.fail(f"bot.{key}", "needs bot.calendar_port (the feed server is off without it)")
         return None
-    port = bot["calendar_port"]
-    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
-        raise reader.fail("bot.calendar_port", f"must be a port number from 1 to 65535, not {port!r}")
+    port = _port(bot["calendar_port"], reader.path, "bot.calendar_port")
     host = reader.string(bot, "bot.calendar_host", "127.0.0.1")
     base_url = bot.get("calendar_base_url")
     if base_url is not None:

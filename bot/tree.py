@@ -7,6 +7,7 @@ from its bot (``redbot/core/tree.py``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -15,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import logs
+from bot import logs, metrics
 from bot.access import Role
 from bot.errors import UserFacingError
 from bot.settings import Settings
@@ -46,6 +47,8 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         error.__cause__ is not None
     ):
         error = error.__cause__
+    refused = isinstance(error, UserFacingError | app_commands.CheckFailure | app_commands.TransformerError)
+    metrics.of(interaction.client).interaction_outcome(interaction.id, metrics.REFUSED if refused else metrics.ERROR)
     if isinstance(error, UserFacingError):
         text = error.message
     elif isinstance(error, app_commands.CheckFailure):
@@ -75,9 +78,13 @@ def unreadable_option(interaction: discord.Interaction[Any], error: app_commands
 
 
 async def answer_reporting_errors(interaction: discord.Interaction[Any],
-                                  answer: Callable[[discord.Interaction[Any]], Awaitable[None]]) -> None:
+                                  answer: Callable[[discord.Interaction[Any]], Awaitable[None]],
+                                  name: str | None = None) -> None:
     """Run a component's answer; discord.py only logs what a button or form raises, so route it to the
-    user like a command's error. Its log lines carry the interaction's ids, as a command's do."""
+    user like a command's error. Its log lines carry the interaction's ids, as a command's do. Metrics
+    count it as ``component:<name>`` (the item's class; by default the answer's function)."""
+    recorder = metrics.of(interaction.client)
+    recorder.interaction_started(interaction.id, f"{interaction.type.name}:{name or _named(answer)}")
     with logs.bound(**interaction_ids(interaction)):
         data: dict[str, object] = dict(interaction.data or {})
         log.debug("%s %s", interaction.type.name, data.get("custom_id"))
@@ -85,6 +92,13 @@ async def answer_reporting_errors(interaction: discord.Interaction[Any],
             await answer(interaction)
         except Exception as error:
             await report_error(interaction, error)
+        finally:
+            recorder.interaction_finished(interaction.id)
+
+
+def _named(answer: Callable[..., object]) -> str:
+    """A bounded name for metrics: ``handle_answer`` for ``handle_answer.<locals>.answer``."""
+    return getattr(answer, "__qualname__", "answer").split(".")[0]
 
 
 def interaction_ids(interaction: discord.Interaction[Any]) -> dict[str, object]:
@@ -102,7 +116,7 @@ class ReportingItem:
     """
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await answer_reporting_errors(interaction, self.answer)
+        await answer_reporting_errors(interaction, self.answer, type(self).__name__)
 
     async def answer(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
@@ -117,6 +131,14 @@ class SidelineTree(app_commands.CommandTree[Any]):
         logs.bind(**interaction_ids(interaction))
         if interaction.command is not None:
             log.debug("%s /%s", interaction.type.name, interaction.command.qualified_name)
+        recorder = metrics.of(self.client)
+        if recorder.enabled and interaction.type is discord.InteractionType.application_command:
+            # Counted once the task discord.py runs it in ends: after the command, or its error's answer.
+            name = interaction.command.qualified_name if interaction.command is not None else "(unknown)"
+            recorder.interaction_started(interaction.id, name)
+            task = asyncio.current_task()
+            if task is not None:
+                task.add_done_callback(lambda _: recorder.interaction_finished(interaction.id))
         return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:

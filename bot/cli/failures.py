@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import UserFacingError
+from bot.metrics import MetricsUnavailable
 from bot.settings import SettingsError, UnknownLeague
 from storage.backup import BackupError
 from storage.db import DatabaseUnreachable
@@ -94,6 +95,8 @@ def explain(exc: BaseException) -> tuple[str, int] | None:
         return _database(exc), USAGE
     if isinstance(exc, BackupError):
         return f"db backup: {exc}", USAGE
+    if isinstance(exc, MetricsUnavailable):  # metrics_port set without the metrics extra: before connecting
+        return str(exc), USAGE
     return _from_discord(exc) or _other(exc)
 
 

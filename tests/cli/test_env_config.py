@@ -1,6 +1,6 @@
-"""Configuration from the environment (issue #28, item 2): SIDELINE_DATABASE_URL, SIDELINE_LOG_LEVEL and
-SIDELINE_LOG_FORMAT beat the file; check-config says which did; a bad value is one line naming the
-variable, exit 2; the token stays environment-only."""
+"""Configuration from the environment (issue #28, item 2): SIDELINE_DATABASE_URL, SIDELINE_LOG_LEVEL,
+SIDELINE_LOG_FORMAT and SIDELINE_METRICS_PORT beat the file; check-config says which did; a bad value
+is one line naming the variable, exit 2; the token stays environment-only."""
 
 from __future__ import annotations
 
@@ -27,9 +27,20 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_the_environment_beats_the_file(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'from-env.db'}"
     settings = load_settings(EXAMPLE, {"SIDELINE_DATABASE_URL": url, "SIDELINE_LOG_LEVEL": "debug",
-                                       "SIDELINE_LOG_FORMAT": "JSON"})
+                                       "SIDELINE_LOG_FORMAT": "JSON", "SIDELINE_METRICS_PORT": "9464"})
     assert (settings.database_url, settings.log_level, settings.log_format) == (url, "DEBUG", "json")
-    assert settings.from_environment == ("database_url", "log_level", "log_format")
+    assert settings.metrics_port == 9464 and settings.metrics_host == "127.0.0.1"
+    assert settings.from_environment == ("database_url", "log_level", "log_format", "metrics_port")
+
+
+def test_the_metrics_port_from_the_environment_beats_the_files(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[bot]\nmetrics_port = 9100\nmetrics_host = "0.0.0.0"\n')
+    assert (load_settings(path, {}).metrics_port, load_settings(path, {}).from_environment) == (9100, ())
+    settings = load_settings(path, {"SIDELINE_METRICS_PORT": " 9464 "})
+    assert (settings.metrics_port, settings.metrics_host) == (9464, "0.0.0.0")
+    assert settings.from_environment == ("metrics_port",)
+    assert load_settings(EXAMPLE, {}).metrics_port is None  # off by default
 
 
 def test_without_the_environment_the_file_holds_and_empty_counts_as_unset() -> None:
@@ -37,6 +48,7 @@ def test_without_the_environment_the_file_holds_and_empty_counts_as_unset() -> N
         settings = load_settings(EXAMPLE, environ)
         assert settings.database_url == f"sqlite+aiosqlite:///{EXAMPLE.parent.resolve() / 'sideline.db'}"
         assert (settings.log_level, settings.log_format, settings.from_environment) == ("INFO", "text", ())
+        assert settings.metrics_port is None
 
 
 def test_the_file_may_set_the_log_format_too(tmp_path: Path) -> None:
@@ -57,6 +69,9 @@ def test_the_file_may_set_the_log_format_too(tmp_path: Path) -> None:
      "'mysql' is not supported (use one of: sqlite+aiosqlite, postgresql+asyncpg)"),
     ("SIDELINE_DATABASE_URL", "not a url",
      "is not a database URL (e.g. sqlite+aiosqlite:///sideline.db or postgresql+asyncpg://user@host/dbname)"),
+    ("SIDELINE_METRICS_PORT", "http", "must be a port number from 1 to 65535, not 'http'"),
+    ("SIDELINE_METRICS_PORT", "70000", "must be a port number from 1 to 65535, not 70000"),
+    ("SIDELINE_METRICS_PORT", "-1", "must be a port number from 1 to 65535, not '-1'"),
 ])
 @pytest.mark.parametrize("command", [["check-config"], ["run"], ["db", "upgrade"]])
 def test_a_bad_value_is_one_line_naming_the_variable_and_exit_2(
@@ -76,15 +91,17 @@ def test_check_config_says_which_values_came_from_the_environment(
     url = f"sqlite+aiosqlite:///{tmp_path / 'env.db'}"
     monkeypatch.setenv("SIDELINE_DATABASE_URL", url)
     monkeypatch.setenv("SIDELINE_LOG_FORMAT", "json")
+    monkeypatch.setenv("SIDELINE_METRICS_PORT", "9464")
     code, out, _ = run(capsys, "check-config", str(EXAMPLE))
     assert code == 0
     lines = out.splitlines()
     assert f"database_url = {url} (from SIDELINE_DATABASE_URL, over the file)" in lines
     assert "log_format = json (from SIDELINE_LOG_FORMAT, over the file)" in lines
+    assert "metrics_port = 9464 (from SIDELINE_METRICS_PORT, over the file)" in lines
     assert not any(line.startswith("log_level") for line in lines)  # the file's
     code, out, _ = run(capsys, "check-config", str(EXAMPLE), "--json")
     assert json.loads(out)["sources"] == {"database_url": "environment", "log_level": "file",
-                                          "log_format": "environment"}
+                                          "log_format": "environment", "metrics_port": "environment"}
 
 
 def test_check_config_never_prints_the_database_password(
@@ -147,5 +164,6 @@ def test_every_variable_is_documented_in_the_readme_and_the_example_config() -> 
     example = EXAMPLE.read_text()
     for key, variable in ENVIRONMENT.items():
         assert f"| `{variable}` | `[bot] {key}` |" in readme
-        assert f"#   {variable}" in example and f"\n{key} = " in example
+        assert f"#   {variable}" in example
+        assert f"\n{key} = " in example or f"\n# {key} = " in example  # an optional one, commented out
     assert load_settings(EXAMPLE, {}).log_format == "text"

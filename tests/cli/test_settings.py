@@ -164,3 +164,17 @@ def test_discord_features_are_off_unless_turned_on_and_must_be_true_or_false() -
     with pytest.raises(SettingsError) as err:
         parse_settings({"leagues": [league_config(team_roles="yes")]})
     assert err.value.key == "leagues[0].team_roles" and "true or false" in err.value.problem
+
+
+def test_the_metrics_keys_are_off_unless_set_and_checked() -> None:
+    assert (parse_settings({}).metrics_port, parse_settings({}).metrics_host) == (None, "127.0.0.1")
+    settings = parse_settings({"bot": {"metrics_port": 9464, "metrics_host": "0.0.0.0"}})
+    assert (settings.metrics_port, settings.metrics_host) == (9464, "0.0.0.0")
+    for bad in (0, 70000, "9464", True, 94.64):
+        with pytest.raises(SettingsError) as caught:
+            parse_settings({"bot": {"metrics_port": bad}})
+        assert (caught.value.key, caught.value.problem) == (
+            "bot.metrics_port", f"must be a port number from 1 to 65535, not {bad!r}")
+    with pytest.raises(SettingsError) as caught:
+        parse_settings({"bot": {"metrics_port": 9464, "metrics_host": ""}})
+    assert caught.value.key == "bot.metrics_host"

@@ -137,6 +137,9 @@ class Harness:
             return await http.request(discord.http.Route("GET", "/users/@me"))
 
         self.bot.http.static_login = static_login  # type: ignore[method-assign]
+        if self.bot.http.http_trace is not None:  # as aiohttp.ClientSession does with its trace_configs
+            self.bot.http.http_trace.freeze()
+            fake.trace_configs = [self.bot.http.http_trace]
         self.bot._connection.query_members = self._query_members  # type: ignore[method-assign]
 
     def add_league_guilds(self, extra_channels: dict[int, Iterable[int]] | None = None) -> None:

@@ -11,12 +11,14 @@ import itertools
 import json
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+import aiohttp
 from multidict import CIMultiDict
+from yarl import URL
 
 from tests.harness.fake_guild import FakeGuilds
 from tests.harness.rate_limits import RateLimits
@@ -119,8 +121,10 @@ class Fault:
 
 
 class FakeResponse:
-    def __init__(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, status: int, data: Any, headers: dict[str, str] | None = None,
+                 traced: Callable[[FakeResponse], Awaitable[None]] | None = None) -> None:
         self.status = status
+        self.traced = traced
         self.reason = {200: "OK", 204: "No Content", 403: "Forbidden", 404: "Not Found",
                        429: "Too Many Requests", 500: "Internal Server Error",
                        503: "Service Unavailable"}.get(status, "")
@@ -141,6 +145,8 @@ class FakeResponse:
         return json.loads(self._text) if self._text else None
 
     async def __aenter__(self) -> FakeResponse:
+        if self.traced is not None:  # aiohttp signals the end of a request before handing the response over
+            await self.traced(self)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -179,6 +185,9 @@ class FakeDiscord:
         self.files: dict[str, bytes] = {}  # attachment URL -> bytes
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
         self.rate_limits: RateLimits | None = None  # Discord's rate limits, opt-in (tests/harness/rate_limits.py)
+        # The bot's ``http_trace`` (discord.py's Client option; the metrics use it): told of every answer,
+        # as an aiohttp session with it in ``trace_configs`` tells it.
+        self.trace_configs: list[aiohttp.TraceConfig] = []
 
     # --- aiohttp.ClientSession surface used by discord.py ---------------------------------
     def request(self, method: str, url: str, **kwargs: Any) -> FakeResponse:
@@ -193,7 +202,14 @@ class FakeDiscord:
         self.calls.append(call)
         for hook in self.hooks:
             hook(call)
-        return FakeResponse(status, data, headers)
+        return FakeResponse(status, data, headers, self._trace(method, url) if self.trace_configs else None)
+
+    def _trace(self, method: str, url: str) -> Callable[[FakeResponse], Awaitable[None]]:
+        async def request_end(response: FakeResponse) -> None:
+            for config in self.trace_configs:
+                params = aiohttp.TraceRequestEndParams(method, URL(url), CIMultiDict(), response)
+                await config.on_request_end.send(self, config.trace_config_ctx(), params)
+        return request_end
 
     def get(self, url: str, **kwargs: Any) -> FakeResponse:
         """The CDN: attachment downloads."""

@@ -2,8 +2,9 @@
 
 CI has neither a Docker daemon nor a registry, so these read the files as the tools would: the
 Dockerfile's stages and instructions, docker-compose.yml as YAML with its ``${...}`` interpolation,
-the unit as INI. What they hold to: the image installs what the tests run (``.[postgres]`` from this
-pyproject, no test tools), runs as a user, keeps its data in a volume and checks its health with a
+the unit as INI. What they hold to: the image installs what the tests run (``.[postgres,metrics]`` from
+this pyproject, no test tools: one test runs the build stage's steps in a fresh virtual environment and
+the installed `sideline` there), runs as a user, keeps its data in a volume and checks its health with a
 real `sideline` subcommand; compose starts the bot once PostgreSQL is healthy and keeps secrets out of
 the file; the unit restarts the bot and gives its graceful stop the time it needs.
 """
@@ -12,9 +13,14 @@ from __future__ import annotations
 
 import configparser
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,7 +112,7 @@ def test_the_build_stage_installs_this_project_with_postgres_and_nothing_for_tes
     installs = [i for run in build.all("RUN") for i in pip_installs(run)]
     assert len(installs) == 1, installs
     pip, targets = installs[0]
-    assert targets == [".[postgres]"]
+    assert targets == [".[postgres,metrics]"]  # an operator who sets metrics_port has prometheus-client
     extras = set(re.fullmatch(r"\.\[([\w,]+)\]", targets[0])[1].split(","))
     assert extras <= set(PYPROJECT["project"]["optional-dependencies"]) and "test" not in extras
     # ... into a virtual environment the runtime stage copies whole, from the build stage by name
@@ -246,3 +252,122 @@ def test_the_systemd_unit_restarts_the_bot_and_waits_for_its_graceful_stop() -> 
     text = (ROOT / "deploy" / "sideline.service").read_text()
     assert "SIDELINE_TOKEN=" not in "".join(ln for ln in text.splitlines() if not ln.startswith("#"))
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+# --- the image's install, run for real ------------------------------------------------------------
+def _requirement_names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0].lower().replace("_", "-") for r in requirements}
+
+
+def _ignored(context_rules: list[str]) -> Callable[[str, list[str]], set[str]]:
+    """What .dockerignore keeps out of the build context below the allowed folders (``**/x``)."""
+    patterns = [rule.removeprefix("**/") for rule in context_rules if rule.startswith("**/")]
+    return shutil.ignore_patterns(*patterns)
+
+
+@pytest.mark.slow
+def test_the_build_stage_run_in_a_fresh_venv_installs_a_working_sideline_and_no_test_tools(tmp_path: Path) -> None:
+    """The build stage's own instructions, in order: its ENV, WORKDIR, COPY (exactly those files, less
+    what .dockerignore keeps out) and RUN (``python -m venv``, then the one ``pip install``), with the
+    image's absolute paths under ``tmp_path`` and pip configured as for `make setup` (pip's config:
+    the package indexes and its cache; it needs what `make setup` needs, no more). Then what the runtime
+    stage runs of it: `sideline --version`, `check-config` of the config the image ships, and its
+    HEALTHCHECK against a database in its volume, by the runtime stage's ENV."""
+    _, stages = dockerfile()
+    build, runtime = stages[0], stages[-1]
+    image = tmp_path / "image"  # the image's file system
+    tops = {part.split("/")[1] for kw, args in build.instructions + runtime.instructions
+            for part in re.findall(r"(?<![\w.:])/\w[\w/.-]*", args)}
+
+    def inside(text: str) -> str:
+        """The image's absolute paths (/opt/sideline, /src, /data...) under ``image``."""
+        return re.sub(rf"(?<![\w.])/(?=(?:{'|'.join(map(re.escape, sorted(tops)))})\b)", f"{image}/", text)
+
+    interpreter = tmp_path / "python-image" / "bin"  # `python` is the base image's: here, this one
+    interpreter.mkdir(parents=True)
+    (interpreter / "python").symlink_to(sys.executable)
+    environ = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    # The stage's ENV but its PIP_NO_CACHE_DIR (an image keeps no cache): with pip's cache, nothing is
+    # fetched that `make setup` did not fetch already.
+    stage_env = {k: v for k, v in build.env().items() if k != "PIP_NO_CACHE_DIR"}
+    environ |= {"PATH": f"{interpreter}{os.pathsep}{environ.get('PATH', '')}", **stage_env}
+    context_rules = [ln.strip() for ln in (ROOT / ".dockerignore").read_text().splitlines()]
+    workdir = image  # "/" until a WORKDIR
+    image.mkdir()
+    copied: list[Path] = []
+    for keyword, args in build.instructions:
+        if keyword == "ENV":
+            continue  # applied above, for every step
+        if keyword == "WORKDIR":
+            workdir = Path(inside(args))
+            workdir.mkdir(parents=True, exist_ok=True)
+        elif keyword == "COPY":
+            # Docker's rules: a folder's contents go into the destination; files go into it when it
+            # ends with "/" (several sources must), else a file is copied to that name.
+            *sources, destination = shlex.split(args)
+            target = workdir / destination
+            into = destination.endswith("/") or len(sources) > 1
+            for source in sources:
+                origin = ROOT / source
+                if origin.is_dir():
+                    shutil.copytree(origin, target, ignore=_ignored(context_rules), dirs_exist_ok=True)
+                    copied += [p for p in target.rglob("*") if p.is_file()]
+                else:
+                    (target if into else target.parent).mkdir(parents=True, exist_ok=True)
+                    copied.append(shutil.copy2(origin, target / origin.name if into else target))
+        elif keyword == "RUN":
+            done = subprocess.run(["/bin/sh", "-c", inside(args)], cwd=workdir, env=environ, capture_output=True,
+                                  text=True, timeout=600)
+            assert done.returncode == 0, f"RUN {args}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        else:
+            pytest.fail(f"the build stage has a {keyword}: teach this test what the image does with it")
+    sources = {str(p.resolve().relative_to(workdir.resolve())).split("/")[0] for p in map(Path, copied)}
+    assert sources == {"README.md", "bot", "cogs", "pyproject.toml", "storage"}
+    assert not [p for p in copied if "__pycache__" in str(p) or str(p).endswith(".pyc")]  # .dockerignore's
+
+    ((pip, _),) = [i for run in build.all("RUN") for i in pip_installs(run)]
+    venv = Path(inside(pip.removesuffix("/bin/pip")))
+    outside = tmp_path / "elsewhere"  # nothing of the source tree on the path
+    outside.mkdir()
+    listed = subprocess.run([venv / "bin" / "python", "-c", "import bot, importlib.metadata as m, json; print("
+                             "json.dumps([bot.__file__, sorted(d.metadata['Name'] for d in m.distributions())]))"],
+                            cwd=outside, env=environ, capture_output=True, text=True, check=True)
+    where, installed = json.loads(listed.stdout)
+    assert Path(where).is_relative_to(venv / "lib"), where  # the installed package, not this checkout
+    names = _requirement_names(installed)
+    project = PYPROJECT["project"]
+    extras = project["optional-dependencies"]
+    runtime_needs = _requirement_names(project["dependencies"] + extras["postgres"] + extras["metrics"])
+    assert runtime_needs | {"sideline"} <= names
+    test_tools = _requirement_names(extras["test"]) - runtime_needs
+    assert {"pytest", "ruff", "mypy"} <= test_tools
+    assert not names & test_tools, f"test tools in the image: {sorted(names & test_tools)}"
+
+    # The runtime stage: its ENV (PATH first to the venv, the config it copies, the database in /data).
+    env = runtime.env()
+    environ |= {name: inside(value).replace("$PATH", environ["PATH"]) for name, value in env.items()}
+    for args in runtime.all("COPY"):
+        if not args.startswith("--from"):
+            source, destination = shlex.split(args)
+            Path(inside(destination)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / source, inside(destination))
+    Path(inside("/data")).mkdir()
+    assert shutil.which("sideline", path=environ["PATH"]) == str(venv / "bin" / "sideline")
+
+    def sideline(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["sideline", *argv], cwd=outside, env=environ, capture_output=True, text=True,
+                              timeout=120)
+
+    version = sideline("--version")
+    assert version.returncode == 0 and version.stdout.strip() == f"sideline {project['version']}", version
+    checked = sideline("check-config")
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.startswith(f"{inside(env['SIDELINE_CONFIG'])}: OK, 0 league(s)"), checked.stdout
+    upgraded = sideline("db", "upgrade")  # the migrations are in the package (package-data), not only here
+    assert upgraded.returncode == 0 and upgraded.stdout.startswith("database upgraded to revision "), upgraded
+    healthcheck = json.loads(runtime.all("HEALTHCHECK")[0].partition(" CMD ")[2])
+    assert healthcheck[0] == "sideline"
+    health = sideline(*healthcheck[1:])
+    assert health.returncode == 0, health.stdout + health.stderr
+    assert json.loads(health.stdout)["ok"] is True
+    assert Path(inside("/data/sideline.db")).is_file()
