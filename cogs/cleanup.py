@@ -36,8 +36,8 @@ def withdrawn_reply(withdrawn: MissedCleanupWithdrawn) -> str:
     where = f" {withdrawn.lands_on.code} no longer starts with it." if withdrawn.lands_on is not None else ""
     told = " Their captains are told." if withdrawn.captains_told else ""
     return clip(f"Withdrawn (#{withdrawn.id}): the record that {withdrawn.team} didn't clean up after "
-                f"{withdrawn.game.code}, and its {withdrawn.minutes}-minute bench minor.{where} The record is kept, marked withdrawn by you.{told}",
-                2000)
+                f"{withdrawn.game.code}, and its {withdrawn.minutes}-minute bench minor.{where} The record is kept, "
+                f"marked withdrawn by you.{told}", 2000)
 
 
 @app_commands.guild_only()

@@ -16,8 +16,8 @@ from bot.access import Caller
 from bot.clock import FixedClock
 from bot.composition import build_services
 from bot.league.rules import build_rules
-from bot.services.discipline.cleanup import CleanupService
 from bot.services.discipline.appeals import AppealService
+from bot.services.discipline.cleanup import CleanupService
 from bot.services.discipline.penalties import PenaltyService
 from bot.services.discipline.suspensions import SuspensionService
 from bot.settings import load_settings
