@@ -20,8 +20,10 @@ from bot.services.calendar.service import CalendarService
 from bot.services.checkins.service import LATE_DROPOUT_WINDOW, CheckInService
 from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
+from bot.services.discipline.cleanup import CleanupService
 from bot.services.discipline.core import Discipline
 from bot.services.discipline.penalties import PenaltyService
+from bot.services.discipline.penalty_log import PenaltyLogService
 from bot.services.discipline.reviews import SuspensionReviewService
 from bot.services.discipline.suspensions import SuspensionService
 from bot.services.discord_sync import events, team_roles
@@ -66,6 +68,7 @@ class Services:
     away: AwayService
     calendar: CalendarService
     checkins: CheckInService
+    cleanup: CleanupService
     deadlines: DeadlineService
     discord_sync: DiscordSyncService
     disputes: DisputeService
@@ -76,6 +79,7 @@ class Services:
     joins: JoinService
     notes: NoteService
     penalties: PenaltyService
+    penalty_log: PenaltyLogService
     playoffs: PlayoffService
     profile: ProfileService
     relays: RelayService
@@ -111,6 +115,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         away=AwayService(sessions, clock, on_late_dropout=late_dropouts, late_window=LATE_DROPOUT_WINDOW),
         calendar=CalendarService(sessions, clock, settings, away=away_stretches),
         checkins=CheckInService(sessions, clock, suspensions=discipline, on_late_dropout=late_dropouts),
+        cleanup=CleanupService(sessions, clock),
         deadlines=DeadlineService(sessions, clock),
         discord_sync=DiscordSyncService(sessions, clock, settings),
         disputes=DisputeService(sessions, clock),
@@ -121,6 +126,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         joins=JoinService(sessions, clock),
         notes=note_service,
         penalties=PenaltyService(sessions, clock),
+        penalty_log=PenaltyLogService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),
         profile=ProfileService(sessions, clock),
         relays=RelayService(sessions, clock),

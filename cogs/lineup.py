@@ -63,6 +63,9 @@ def lineup_embed(lineup: TeamLineup) -> discord.Embed:
     if report.excluded:
         embed.add_field(name="Excluded", value=clip("\n".join(f"{x.player.name}: {x.reason}" for x in report.excluded),
                                                     1024), inline=False)
+    if lineup.starts_with:
+        embed.add_field(name="Penalty to serve at the start", value=clip("\n".join(
+            f"⏱️ {lineup.team} {b.text()}" for b in lineup.starts_with), 1024), inline=False)
     checks = "\n".join(f"• {f.message} — *{f.rule}*" for f in report.findings) or "✅ Nothing wrong."
     embed.add_field(name="Rules check", value=clip(checks, 1024), inline=False)
     if lineup.guests_pending:

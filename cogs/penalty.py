@@ -10,10 +10,12 @@ from bot.access import Role
 from bot.client import SidelineBot
 from bot.discord_text import clip, local_label, timestamp
 from bot.errors import NoLeague
+from bot.league.discipline.cleanup import MINUTES_SETTING, cited
 from bot.services.discipline.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
+from bot.services.discipline.penalty_log import PenaltyLog
 from bot.services.discipline.suspensions import MAX_GAMES
 from bot.tree import NO_MENTIONS, requires
-from cogs._common import bot_of, suggesting_for
+from cogs._common import bot_of, game_autocomplete, suggesting_for
 
 Minute = app_commands.Range[int, 0, MAX_MINUTE]
 
@@ -39,6 +41,30 @@ def penalty_reply(recorded: PenaltyRecorded, minute: int | None) -> str:
     elif outcome.pending_review:
         lines.append("Reported to the commissioners for review.")
     return clip("\n".join(lines), 2000)
+
+
+def penalty_log_embed(log: PenaltyLog) -> discord.Embed:
+    """A game's penalty log: what each team starts with, then every call, and the minutes per team."""
+    game = log.game
+    embed = discord.Embed(title=clip(f"Penalty log · {game.home} vs {game.away}", 256))
+    embed.description = f"{timestamp(game.starts_at)} · `{game.code}`"
+    if log.at_start:
+        embed.add_field(name="Served at the start of the game", value=clip("\n".join(
+            f"• {b.team} {b.text()}" for b in log.at_start), 1024), inline=False)
+    calls = [f"#{p.id}" + (f" · min {p.minute}" if p.minute is not None else "")
+             + f" · {p.player} ({p.team}): {clip(p.summary, 300)}" for p in log.penalties]
+    embed.add_field(name=f"Calls ({len(log.penalties)})", value=clip("\n".join(calls) or "None recorded.", 1024),
+                    inline=False)
+    if log.cleanup_missed:
+        embed.add_field(name="Didn't clean up after this game", value=clip("\n".join(
+            f"• {m.team}: a {m.minutes}-minute bench minor at the start of "
+            + (f"{m.lands_on.code} ({timestamp(m.lands_on.starts_at, 'f')})" if m.lands_on is not None
+               else "their next game (none scheduled yet)")
+            + f" ({cited(m.citation, MINUTES_SETTING)})" for m in log.cleanup_missed), 1024), inline=False)
+    embed.add_field(name="Penalty minutes", value=clip(" · ".join(f"{team} {minutes}" for team, minutes
+                                                                  in log.minutes_by_team), 1024), inline=False)
+    embed.set_footer(text="Private: shown only to referees and commissioners.")
+    return embed
 
 
 async def started_game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -84,6 +110,16 @@ class PenaltyCog(commands.Cog):
         recorded = await self.service.record(self.bot.caller(interaction), game_code=game, discord_id=player.id,
                                              infraction=infraction, minute=minute, suspend=suspend)
         await interaction.response.send_message(penalty_reply(recorded, minute), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="penalties", extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.describe(game="The game whose penalties to list")
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def penalties(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
+        """A game's penalty log: bench minors at the start, then each call (referees)."""
+        log = await self.bot.services.penalty_log.game_log(self.bot.caller(interaction), game)
+        await interaction.response.send_message(embed=penalty_log_embed(log), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
 
 

@@ -18,6 +18,8 @@ Choices the rulebooks leave open, decided here:
   (issue #25: no setting that does nothing); a commissioner tracks them with /deadline add.
 - Disputes: youth 2.2 gives the commissioners 5 days; the co-ed and indoor rulebooks are silent
   (co-ed: "the referee's call stands"), so their presets use the same 5 days as a league default.
+- Cleanup duty (youth 2.15) falls on each week's last game (bot/league/seasons.py); a team that misses
+  it starts its next game with a bench minor (bot/league/discipline/cleanup.py).
 - Relays to referees (co-ed "Ref interaction": players tell their captain, who relays): a team's
   captains may relay from `relay_window_hours` before a game's start until as long after it, at
   most `relay_limit_per_game` times per team and game. Both numbers are league defaults (24 h, 5);
@@ -64,8 +66,12 @@ class DeadlineRules:
     relay_window_hours: int = 24
     # Relays per team and game.
     relay_limit_per_game: int = 5
-    # The captains of each week's last game are reminded to clean up.
+    # The captains of each week's last game are reminded to clean up, and a referee can record a team that
+    # didn't (/cleanup missed).
     cleanup_duty_last_game_each_week: bool = False
+    # Minutes of the bench minor a team that didn't clean up after the week's last game serves at the start
+    # of its next game (a referee records it with /cleanup missed); None = no penalty.
+    cleanup_missed_bench_minor_minutes: int | None = None
     # Nudges before any deadline (appeals, payments, trades, custom), longest first.
     default_nudge_offsets: tuple[str, ...] = ("72h", "24h", "2h")
     # Game reminders to the team's channel (docs/product.md §5; config reminders.game_offsets):
@@ -82,6 +88,7 @@ class DeadlineRules:
             "dispute_decision_days",
             "relay_window_hours",
             "relay_limit_per_game",
+            "cleanup_missed_bench_minor_minutes",
         ):
             value = getattr(self, key)
             if value is not None and value < 0:
@@ -116,8 +123,10 @@ DEADLINE_PRESETS: dict[str, DeadlineRules] = {
         # League defaults: the youth rulebook has no relay rule.
         relay_window_hours=24,
         relay_limit_per_game=5,
-        # Youth 2.15 — captains of the last game each week clear the arena.
+        # Youth 2.15 — captains of the last game each week clear the arena; a team that doesn't is
+        # "assessed a two-minute bench minor to be served at the beginning of their next game".
         cleanup_duty_last_game_each_week=True,
+        cleanup_missed_bench_minor_minutes=2,
         deadline_citations=DeadlineCitations(
             trades="Youth 1.9",
             dispute="Youth 2.2",

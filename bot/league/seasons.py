@@ -8,9 +8,13 @@ another week.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
+from typing import TypeVar
 from zoneinfo import ZoneInfo
+
+T = TypeVar("T")
 
 #: How many regular-season weeks a season may have (a year; a typo such as 100 is refused).
 MAX_WEEKS = 52
@@ -71,8 +75,17 @@ def calendar_week(moment: datetime, tz: ZoneInfo, first_day: date | None = None)
     return (year, week)
 
 
+def later_in_week(starts_at: datetime, others: Iterable[tuple[T, datetime]], tz: ZoneInfo,
+                  first_day: date | None = None) -> T | None:
+    """The first of ``others`` (each with its start) later than ``starts_at`` in the same week, or None
+    when nothing follows it that week: youth 2.15's "last game each week"."""
+    week = calendar_week(starts_at, tz, first_day)
+    later = sorted(((o, item) for item, o in others if o > starts_at and calendar_week(o, tz, first_day) == week),
+                   key=lambda pair: pair[0])
+    return later[0][1] if later else None
+
+
 def is_last_game_of_week(starts_at: datetime, others: list[datetime], tz: ZoneInfo,
                          first_day: date | None = None) -> bool:
     """Youth 2.15's cleanup duty falls on the week's last game: no other game later in its week."""
-    week = calendar_week(starts_at, tz, first_day)
-    return not any(o > starts_at and calendar_week(o, tz, first_day) == week for o in others)
+    return later_in_week(starts_at, ((o, o) for o in others), tz, first_day) is None

@@ -38,7 +38,7 @@ import logging
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -48,7 +48,6 @@ from bot.league.availability import status_with_away
 from bot.league.lineup.check import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
 from bot.league.lineup.presets import lineup_rules_for
 from bot.league.offsets import Offset, plan_reminders
-from bot.league.seasons import is_last_game_of_week
 from bot.services import outbox
 from bot.services.availability.away import away_marks
 from bot.services.availability.guests import guest_players
@@ -57,7 +56,7 @@ from bot.services.checkins.queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
-from bot.services.seasons import running_season
+from bot.services.seasons import later_game_in_week
 from bot.services.spares.ids import request_button_id
 from bot.services.spares.queries import team_spares
 from bot.settings import LeagueSettings, Settings
@@ -382,12 +381,7 @@ class GameReminders:
         team = await session.get(Team, int(row.args["team_id"]))
         if game is None or team is None:
             return rendered
-        others = list((await session.scalars(select(Game.starts_at).where(
-            Game.league_id == row.league_id, Game.status != "cancelled", Game.id != game.id,
-            Game.starts_at > game.starts_at, Game.starts_at < game.starts_at + timedelta(days=8)))).all())
-        season = await running_season(session, row.league_id)
-        if not is_last_game_of_week(game.starts_at, others, league.timezone,
-                                    season.first_day if season is not None else None):
+        if await later_game_in_week(session, row.league_id, league.timezone, game) is not None:
             return rendered
         captains = await core.captain_ids(session, team.id)
         who = " ".join(f"<@{c}>" for c in captains) or "Captains"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -18,7 +19,7 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.league.seasons import MAX_WEEKS, SeasonSpan, season_start, week_label
+from bot.league.seasons import MAX_WEEKS, SeasonSpan, later_in_week, season_index_at, season_start, week_label
 from bot.settings import LeagueSettings
 from storage.models import Game, Season
 
@@ -100,6 +101,28 @@ async def running_season(session: AsyncSession, league_id: int) -> Season | None
     latest = await session.scalar(select(Season).where(Season.league_id == league_id)
                                   .order_by(Season.starts_at.desc(), Season.id.desc()).limit(1))
     return latest if latest is not None and latest.ended_at is None else None
+
+
+async def week_first_day(session: AsyncSession, league_id: int, moment: datetime) -> date | None:
+    """The first day the weeks around ``moment`` are counted from: the season it falls in, unless that
+    season had ended by then; None for the league's calendar weeks (Monday to Sunday)."""
+    seasons = await _seasons(session, league_id)
+    index = season_index_at([s.starts_at for s in seasons], moment)
+    if index is None:
+        return None
+    season = seasons[index]
+    return season.first_day if season.ended_at is None or season.ended_at > moment else None
+
+
+async def later_game_in_week(session: AsyncSession, league_id: int, tz: ZoneInfo, game: Game) -> Game | None:
+    """A game of the league later than ``game`` in its week, or None when ``game`` is the week's last
+    (youth 2.15: its teams clear the arena). The reminders and /cleanup missed both ask this."""
+    others = (await session.scalars(select(Game).where(
+        Game.league_id == league_id, Game.status != "cancelled", Game.id != game.id,
+        Game.starts_at > game.starts_at, Game.starts_at < game.starts_at + timedelta(days=8))
+        .order_by(Game.starts_at, Game.id))).unique().all()
+    first_day = await week_first_day(session, league_id, game.starts_at)
+    return later_in_week(game.starts_at, ((g, g.starts_at) for g in others), tz, first_day)
 
 
 def parse_first_day(text: str) -> date:

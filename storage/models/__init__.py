@@ -15,7 +15,7 @@ from storage.models.core import (
     TeamCaptain,
 )
 from storage.models.deadlines import CaptainAlert, Deadline
-from storage.models.discipline import Appeal, Penalty, Suspension, SuspensionReview
+from storage.models.discipline import Appeal, MissedCleanup, Penalty, Suspension, SuspensionReview
 from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
 from storage.models.outbox import OutboxMessage
 from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
@@ -37,7 +37,7 @@ from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
 __all__ = [
     "Appeal", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline",
     "DiscordProblem", "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "Guest", "League",
-    "LeagueSetup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
+    "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
     "RefereeAssignment", "Relay", "ReminderPreference", "Result", "ResultChange", "RosterDeparture", "RosterEntry",
     "RuleSection", "Rulebook", "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost",

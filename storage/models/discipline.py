@@ -1,10 +1,11 @@
-"""Discipline: penalties called in games, suspensions served in the team's next games, and appeals."""
+"""Discipline: penalties called in games, suspensions served in the team's next games, appeals, and cleanup
+duty missed (a team's bench minor at the start of its next game)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.league.discipline.appeals import APPEAL_OUTCOMES, AppealOutcome
@@ -130,3 +131,35 @@ class SuspensionReview(Base):
     note: Mapped[str] = mapped_column(String(1000), default="")
     decided_by: Mapped[int] = mapped_column(Snowflake)
     decided_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class MissedCleanup(Base):
+    """A team that didn't clear the arena after the week's last game (youth 2.15), as a referee recorded it.
+
+    Its bench minor is served at the start of the team's next game, which is worked out from the schedule
+    whenever it is shown (bot/league/discipline/cleanup.py), so no game id of it is stored. A commissioner
+    withdraws a mistaken record: the row stays, with who withdrew it, when and why (the audit).
+    """
+
+    __tablename__ = "missed_cleanups"
+    __table_args__ = (
+        CheckConstraint("minutes > 0", name="minutes"),
+        # One standing record per team and game: a second /cleanup missed finds it on record.
+        Index("uq_missed_cleanups_standing", "league_id", "game_id", "team_id", unique=True,
+              sqlite_where=text("withdrawn_at IS NULL"), postgresql_where=text("withdrawn_at IS NULL")),
+        Index("ix_missed_cleanups_team", "league_id", "team_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))  # the game not cleaned up after
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    minutes: Mapped[int]  # the bench minor, as the league's setting stood when it was recorded
+    recorded_by: Mapped[int] = mapped_column(Snowflake)
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    withdrawn_by: Mapped[int | None] = mapped_column(Snowflake)
+    withdrawal_note: Mapped[str] = mapped_column(String(1000), default="")
+
+    game: Mapped[Game] = relationship(lazy="joined")
+    team: Mapped[Team] = relationship(lazy="joined")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import dataclasses
 import io
 import json
 from datetime import UTC, datetime
@@ -14,7 +15,9 @@ import pytest
 from bot.access import Caller
 from bot.clock import FixedClock
 from bot.composition import build_services
+from bot.league.rules import build_rules
 from bot.services.discipline.appeals import AppealService
+from bot.services.discipline.cleanup import CleanupService
 from bot.services.discipline.penalties import PenaltyService
 from bot.services.discipline.suspensions import SuspensionService
 from bot.settings import load_settings
@@ -27,7 +30,8 @@ REFEREE, COMMISSIONER = 700_000_000_000_000_001, 700_000_000_000_000_002
 
 
 async def seed(config: Path) -> None:
-    """The sample league, a referee's severe-offence call in G1, and a commissioner's suspension with an appeal."""
+    """The sample league, a referee's severe-offence call in G1, a commissioner's suspension with an appeal, and
+    Bears' missed cleanup after G2 (the league's cleanup duty turned on for it)."""
     settings = load_settings(config)
     league = settings.league("coed")
     engine = create_engine(settings.database_url)
@@ -51,6 +55,11 @@ async def seed(config: Path) -> None:
             caller(COMMISSIONER, league.roles.commissioner), discord_id=OMAR, games=2,
             reason='=HYPERLINK("http://x") and, a comma')
         await AppealService(sessions, clock).file(caller(OMAR), issued.id, "I was defending myself")
+        on_duty = dataclasses.replace(league, rules=build_rules("coed-ball-hockey", {
+            "cleanup_duty_last_game_each_week": True, "cleanup_missed_bench_minor_minutes": 2}))
+        await CleanupService(sessions, clock).missed(
+            dataclasses.replace(caller(REFEREE, league.roles.referee), league=on_duty), game_code="G2",
+            team_name="Bears")
     finally:
         await engine.dispose()
 
@@ -66,8 +75,8 @@ def test_csv_export_has_every_record_in_one_table(config: Path) -> None:
     result = sideline("discipline", "export", "--league", "coed", "--csv", "--config", str(config))
     assert result.returncode == 0, result.stderr
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert [r["record"] for r in rows] == ["penalty", "suspension", "suspension", "appeal"]
-    penalty, from_penalty, by_commissioner, appeal = rows
+    assert [r["record"] for r in rows] == ["penalty", "suspension", "suspension", "appeal", "missed_cleanup"]
+    penalty, from_penalty, by_commissioner, appeal, cleanup = rows
     assert (penalty["game"], penalty["player"], penalty["infraction"], penalty["category"]) == (
         "G1", "Alice Hart", "slashing", "severe")
     assert penalty["minute"] == "12" and penalty["referee_discord_id"] == str(REFEREE)
@@ -79,6 +88,9 @@ def test_csv_export_has_every_record_in_one_table(config: Path) -> None:
     assert by_commissioner["issued_by"] == str(COMMISSIONER)
     assert (appeal["suspension_id"], appeal["filed_by"], appeal["outcome"]) == (by_commissioner["id"], str(OMAR), "")
     assert appeal["filed_at"] == "2030-01-12T01:00:00+00:00"
+    # Served at the start of Bears' next game, G4, as the schedule stands now.
+    assert (cleanup["game"], cleanup["team"], cleanup["minutes"], cleanup["served_in"]) == ("G2", "Bears", "2", "G4")
+    assert cleanup["recorded_by"] == str(REFEREE) and cleanup["withdrawn_at"] == ""
 
 
 def test_only_one_kind_has_just_its_columns(config: Path) -> None:
@@ -91,9 +103,9 @@ def test_only_one_kind_has_just_its_columns(config: Path) -> None:
 
 def test_json_and_the_summary(config: Path) -> None:
     data = json.loads(sideline("discipline", "export", "--league", "coed", "--json", "--config", str(config)).stdout)
-    assert [len(data[k]) for k in ("penalties", "suspensions", "appeals")] == [1, 2, 1]
+    assert [len(data[k]) for k in ("penalties", "suspensions", "appeals", "missed_cleanups")] == [1, 2, 1, 1]
     summary = sideline("discipline", "export", "--league", "coed", "--config", str(config))
-    assert summary.stdout.strip() == ("league coed: 1 penalties, 2 suspensions, 1 appeals "
+    assert summary.stdout.strip() == ("league coed: 1 penalties, 2 suspensions, 1 appeals, 1 missed cleanups "
                                       "(use --csv or --json for the records)")
 
 

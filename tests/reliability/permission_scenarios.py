@@ -29,6 +29,7 @@ AFTER_G1 = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)  # G1 has been played, G3-G6
 AFTER_WEEK_2 = datetime(2030, 1, 19, 12, 0, tzinfo=UTC)  # G1-G4 have been played
 AFTER_P1 = datetime(2030, 1, 13, 2, 0, tzinfo=UTC)  # the indoor playoff game P1 went to a shootout
 INDOOR = make_settings(league_config("indoor", preset="indoor-soccer"))
+YOUTH = make_settings(league_config("youth", preset="youth-ball-hockey"))  # cleanup duty (youth 2.15)
 NEWCOMER = Member(id=800_000_000_000_000_003, name="New Nell")
 WINTER_2030 = {"name": "Winter 2030", "first_day": "2030-01-07", "weeks": 8}
 HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
@@ -203,6 +204,14 @@ SCENARIOS: dict[str, Scenario] = {
     "/bracket create": Scenario(by("commissioner"), {"teams": 4}, "== Semifinals ==", ("playoff_brackets",)),
     "/bracket seed": Scenario(by("commissioner"), {"teams": "Wolves, Owls, Hawks, Bears"}, "Seeding order recorded",
                               ("seeding_decisions",)),
+    # Only the youth rulebook has cleanup duty; G2 (Bears v Wolves) is the week's last game.
+    "/cleanup missed": Scenario(by("referee", "commissioner"), {"game": "G2", "team": "Bears"},
+                                "Recorded (#1): Bears didn't clean up after G2", ("missed_cleanups", "outbox"),
+                                setup=(at(AFTER_G1),), settings=YOUTH),
+    "/cleanup withdraw": Scenario(
+        by("commissioner"), {"game": "G2", "team": "Bears", "note": "Bears did help"},
+        "Withdrawn (#1): the record that Bears didn't clean up after G2", ("missed_cleanups", "outbox"),
+        setup=(at(AFTER_G1), do("/cleanup missed", referee, {"game": "G2", "team": "Bears"})), settings=YOUTH),
     "/deadline add": Scenario(
         by("commissioner"), {"name": "Team fees", "due": "2030-01-08 12:00", "audience": "team:Hawks"},
         "Added `#1` **Team fees**", ("deadlines",)),
@@ -238,6 +247,10 @@ SCENARIOS: dict[str, Scenario] = {
         by("referee", "commissioner"), lambda lg: {"game": "G1", "player": lg.player("Omar Fox"),
                                                    "infraction": "tripping"},
         "Penalty #", ("penalties",), setup=(at(AFTER_G1),)),
+    "/penalties": Scenario(
+        by("referee", "commissioner"), {"game": "G1"}, "Calls (1)\n#1 · Omar Fox (Owls): Tripping",
+        setup=(at(AFTER_G1), do("/penalty", referee, lambda lg: {"game": "G1", "player": lg.player("Omar Fox"),
+                                                                  "infraction": "tripping"}))),
     "/relay inbox": Scenario(by("referee", "commissioner"), {}, "Unanswered relays (1)",
                              setup=(at(GAME_DAY), RELAY)),
     "/relay send": Scenario(by("captain"), {"game": "G1", "message": "Number 7 on Owls has no helmet"},

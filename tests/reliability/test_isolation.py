@@ -291,6 +291,9 @@ class IsolationWorld(World):
         self.h.discord.guilds.guild(GUILD).role(next_id(), "Wolves", permissions=1 << 3, position=3)
         await self.ok("/setup discord", kay, scheduled_events=True, team_roles=True)
         await self.ok("/setup rule", kay, key="guests_allowed", value="true")  # so it has guests to lose
+        # Cleanup duty (youth 2.15) turned on, so it has a missed cleanup to lose.
+        await self.ok("/setup rule", kay, key="cleanup_duty_last_game_each_week", value="true")
+        await self.ok("/setup rule", kay, key="cleanup_missed_bench_minor_minutes", value="2")
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
@@ -338,6 +341,10 @@ class IsolationWorld(World):
         await self.ok("/result enter", self.olga, OTHER_GUILD, game="L2", home=1, away=0, decided="regulation")
         await self.ok("/shootout record", rita, game="G1", shooter="Alice Hart", scored=True, tied_at=3)
         await self.ok("/penalty", rita, game="G1", player=s.player("Carl Diaz"), infraction="slashing")
+        # Bears didn't clean up after G2, the week's last game: recorded, withdrawn (an audit row), recorded again.
+        await self.ok("/cleanup missed", rita, game="G2", team="Bears")
+        await self.ok("/cleanup withdraw", kay, game="G2", team="Bears", note=f"{SECRET} withdrawal note")
+        await self.ok("/cleanup missed", rita, game="G2", team="Bears")
         await self.ok("/suspend", kay, player=s.player("Alice Hart"), games=2, reason=f"{SECRET} suspension reason")
         await self.ok("/suspend", self.olga, OTHER_GUILD, player=Member(KOFI, "Kofi Mensah"), games=1,
                       reason="Second server suspension")
@@ -781,6 +788,10 @@ def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: Is
                 await relays.answer(Responder(OLGA, "Other Olga", olga), relay, TEXT)
         with pytest.raises(NotFound):
             await bot.services.checkins.check_in(alice, "in", "G5")
+        with pytest.raises(NotFound):  # Bears' missed cleanup after G2 is the first league's
+            await bot.services.cleanup.withdraw(olga, game_code="G2", team_name="Bears")
+        with pytest.raises(NotFound):
+            await bot.services.penalty_log.game_log(olga, "G2")
         with pytest.raises(NotFound):
             await rules_service(bot).section(world.l2, "1.3")
         async with bot.sessions() as session:

@@ -135,3 +135,59 @@ async def test_a_database_built_at_840599be67e2_with_rows_gets_a_first_season_ke
         assert str(first_day)[:10] == date(2030, 1, 12).isoformat() and weeks == 6  # 12 Jan .. 20 Feb
     finally:
         await engine.dispose()
+
+
+async def test_a_database_built_at_5e1a7c0d9b42_with_rows_gets_missed_cleanups_keeping_every_row(
+        empty_db_url: str) -> None:
+    """Issue #25's cleanup duty (youth 2.15) adds one table and changes none: every row is kept, and one
+    standing record per team and game is allowed, beside any number of withdrawn ones."""
+    import pytest
+    from alembic import command
+    from sqlalchemy import inspect, text
+    from sqlalchemy.exc import IntegrityError
+
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "5e1a7c0d9b42"))
+        async with engine.begin() as conn:
+            for statement in (
+                "INSERT INTO leagues (id, key, name, guild_id, preset) "
+                "VALUES (1, 'youth', 'Youth', 11, 'youth-ball-hockey')",
+                "INSERT INTO teams (id, league_id, name) VALUES (1, 1, 'Bears'), (2, 1, 'Wolves')",
+                "INSERT INTO players (id, league_id, discord_id, name) VALUES (1, 1, 21, 'Walt')",
+                "INSERT INTO games (id, league_id, code, home_team_id, away_team_id, starts_at, venue, kind, status) "
+                "VALUES (1, 1, 'G2', 1, 2, '2030-01-12 01:00:00+00:00', '', 'regular', 'scheduled')",
+                "INSERT INTO penalties (id, league_id, game_id, player_id, team_id, infraction_key, called_key, "
+                "category, minutes, ejected, game_misconduct, suspension_games, pending_review, summary, referee_id, "
+                "created_at) VALUES (1, 1, 1, 1, 1, 'bench_minor_heckling', 'bench_minor_heckling', 'bench_minor', "
+                "2, false, false, 0, false, 'Bench minor', 5, '2030-01-12 01:30:00+00:00')",
+                "INSERT INTO seasons (id, league_id, name, first_day, weeks, starts_at, created_at) "
+                "VALUES (1, 1, 'Season 1', '2030-01-06', 8, '2030-01-06 05:00:00+00:00', "
+                "'2030-01-05 00:00:00+00:00')",
+            ):
+                await conn.execute(text(statement))
+
+        async def counts() -> dict[str, int]:
+            async with engine.connect() as conn:
+                names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+                return {n: (await conn.execute(text(f'SELECT COUNT(*) FROM "{n}"'))).scalar_one()
+                        for n in sorted(names) if n != "alembic_version"}
+
+        before = await counts()
+        assert sum(before.values()) == 7
+        assert await migrate.upgrade(engine) == ("5e1a7c0d9b42", migrate.head_revision())
+        after = await counts()
+        assert {n: c for n, c in after.items() if n in before} == before, "every row is kept"
+        assert after["missed_cleanups"] == 0
+        record = ("INSERT INTO missed_cleanups (league_id, game_id, team_id, minutes, recorded_by, recorded_at, "
+                  "withdrawn_at, withdrawal_note) VALUES (1, 1, 1, 2, 5, '2030-01-12 03:00:00+00:00', {}, '')")
+        async with engine.begin() as conn:
+            await conn.execute(text(record.format("'2030-01-12 04:00:00+00:00'")))  # withdrawn
+            await conn.execute(text(record.format("NULL")))  # standing
+        with pytest.raises(IntegrityError):
+            async with engine.begin() as conn:
+                await conn.execute(text(record.format("NULL")))  # a second standing one
+        assert (await counts())["missed_cleanups"] == 2
+    finally:
+        await engine.dispose()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,6 +41,7 @@ from bot.services.checkins.queries import (
     GameSides,
     roster_answers,
 )
+from bot.services.discipline.cleanup import BenchMinorToServe, bench_minors_at_start
 from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.schedule import find_game_sides
@@ -111,6 +112,8 @@ class TeamLineup:
     spare_ids: frozenset[int] = frozenset()  # checked_in players who are spares, not on the roster
     away: tuple[str, ...] = ()
     guests_pending: tuple[str, ...] = ()  # guests added but not cleared (they don't count yet)
+    # Bench minors the team serves at the start (a missed cleanup after an earlier game, youth 2.15).
+    starts_with: tuple[BenchMinorToServe, ...] = ()
 
 
 
@@ -270,7 +273,10 @@ class CheckInService:
             return tuple([await self._team_lineup(session, caller, game, team) for team in teams])
 
     async def _team_lineup(self, session: AsyncSession, caller: Caller, game: GameSides, team: TeamRef) -> TeamLineup:
-        return await team_lineup(session, self.suspensions, caller.league, caller.league_id, game, team)
+        lineup = await team_lineup(session, self.suspensions, caller.league, caller.league_id, game, team)
+        starts_with = await bench_minors_at_start(session, caller.league, caller.league_id, game_id=game.id,
+                                                  starts_at=game.ref.starts_at, team_ids=(team.id,))
+        return replace(lineup, starts_with=starts_with)
 
     async def _game(self, session: AsyncSession, caller: Caller, member: Membership, code: str | None,
                     now: datetime) -> GameSides:
