@@ -1,7 +1,9 @@
 """APScheduler only wakes the bot; the outbox table says what is due and what was sent.
 
 One date job (id ``outbox:wake``) is armed for the earliest due row and re-armed after each
-round; a sweep job (id ``outbox:sweep``) catches anything armed while the loop was busy. The wake
+round; a sweep job (id ``outbox:sweep``) catches anything armed while the loop was busy. Work that
+comes in during a round makes the round go once more: a wake armed for "now" while the wake job
+runs would be skipped by APScheduler (one instance of a job at a time) and wait for the sweep. The wake
 job also fires when a claim's lease runs out, so a stopped process's sends are taken back then.
 Rebuilding at start is one indexed query, so a restart neither loses nor repeats a send.
 """
@@ -26,6 +28,7 @@ log = logging.getLogger("sideline.scheduler")
 WAKE_JOB = "outbox:wake"
 SWEEP_JOB = "outbox:sweep"
 SWEEP_EVERY = timedelta(seconds=60)
+IDLE_RETRY = timedelta(seconds=1)  # due rows a round could not take (another process holds them): look again
 
 
 class SchedulerHost(Protocol):
@@ -42,6 +45,8 @@ class Scheduler:
         self.aps = AsyncIOScheduler(timezone=UTC, job_defaults={
             "misfire_grace_time": 24 * 3600, "coalesce": True, "max_instances": 1})
         self._armed_for: datetime | None = None
+        self._delivering = False  # a round is under way (from the wake or the sweep job)
+        self._again = False  # work came in during that round: it goes once more
         if recorder.enabled:
             self.aps.add_listener(lambda event: _woke(recorder, event), EVENT_JOB_SUBMITTED)
 
@@ -74,6 +79,9 @@ class Scheduler:
         """New work due at ``when``: wake earlier than planned if needed."""
         if not self.aps.running:
             return
+        if self._delivering and not force and when <= self.bot.clock.now():
+            self._again = True
+            return
         if not force and self._armed_for is not None and self._armed_for <= when:
             return
         run_at = max(when, self.bot.clock.now())
@@ -82,11 +90,32 @@ class Scheduler:
                          id=WAKE_JOB, replace_existing=True)
 
     async def run_due(self) -> None:
-        self._armed_for = None
+        """Rounds of sends until nothing new is due, then the wake armed for the next due row. The wake
+        and the sweep jobs never run two rounds side by side: the second asks the first to go again."""
+        if self._delivering:
+            self._again = True
+            return
+        self._delivering = True
         try:
-            await self.courier.deliver_due()
+            while True:
+                self._again, self._armed_for = False, None
+                try:
+                    stats = await self.courier.deliver_due()
+                    when = await self.courier.next_due()
+                except BaseException:  # the database went away, say: look again soon, the sweep after that
+                    self.poke(self.bot.clock.now() + IDLE_RETRY, force=True)
+                    raise
+                progress = bool(stats.sent or stats.retried or stats.failed or stats.skipped)
+                now = self.bot.clock.now()
+                if progress and (self._again or (when is not None and when <= now)):
+                    continue
+                if when is not None:  # rows due now that this round couldn't take: not in a busy loop
+                    self.poke(when if when > now else now + IDLE_RETRY, force=True)
+                elif self._again:
+                    self.poke(now + IDLE_RETRY, force=True)
+                return
         finally:
-            await self.rearm()
+            self._delivering = False
 
 
 def _woke(recorder: metrics.Recorder, event: JobSubmissionEvent) -> None:
