@@ -29,8 +29,8 @@ def rosters_line(started: SeasonStarted) -> str:
         if not started.players:
             return "Rosters cleared: nobody was on a roster."
         return (f"Rosters cleared: {players} left their teams ({teams}) as the season starts; the earlier "
-                "rosters stay under /roster show season:. Captains stay captains: they, or the players with "
-                "/join, put the teams back together with /roster add.")
+                "rosters stay under /roster show season:. Captains stay captains of their teams: they add "
+                "players back with /roster add (themselves too) or approve their /join requests.")
     if not started.players:
         return "Rosters kept: nobody is on a roster yet."
     return f"Rosters kept: {players} stay on their teams ({teams})."
