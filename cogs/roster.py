@@ -10,24 +10,30 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client import SidelineBot
-from bot.discord_text import clip
-from bot.services.roster import RosterView
+from bot.discord_text import clip, timestamp
+from bot.services.roster import RosterLine, RosterView
 from bot.tree import NO_MENTIONS, requires
-from cogs._common import team_autocomplete
+from cogs._common import season_autocomplete, team_autocomplete
 
 Position = Literal["skater", "goalie"]
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
 
 
+def _line(line: RosterLine) -> str:
+    return (f"{'🥅' if line.position == 'goalie' else '🏒'} <@{line.discord_id}> {line.name}"
+            + (f" · {line.gender}" if line.gender else "")
+            + (f" · left {timestamp(line.left_at, 'D')}" if line.left_at else ""))
+
+
 def roster_embed(view: RosterView) -> discord.Embed:
     limit = f" / {view.limit}" if view.limit else ""
-    embed = discord.Embed(title=clip(f"{view.team} roster ({len(view.lines)}{limit})", 256))
-    lines = [
-        f"{'🥅' if line.position == 'goalie' else '🏒'} <@{line.discord_id}> {line.name}"
-        + (f" · {line.gender}" if line.gender else "")
-        for line in view.lines
-    ]
-    embed.description = clip("\n".join(lines) or "Nobody on the roster yet.", 4000)
+    season = f" · {view.season}" + (", as it finished" if view.past else "") if view.season else ""
+    embed = discord.Embed(title=clip(f"{view.team} roster{season} ({len(view.lines)}{limit})", 256))
+    embed.description = clip("\n".join(_line(line) for line in view.lines) or (
+        "Nobody was on the roster." if view.past else "Nobody on the roster yet."), 4000)
+    if view.left:
+        embed.add_field(name=clip(f"Left during {view.season} ({len(view.left)})", 256),
+                        value=clip("\n".join(_line(line) for line in view.left), 1024), inline=False)
     embed.set_footer(text="Private: gender categories are shown only to captains and commissioners.")
     return embed
 
@@ -39,12 +45,14 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
         self.service = bot.services.roster
 
     @app_commands.command(name="show", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
-    @app_commands.describe(team="The team; leave empty for your own")
-    @app_commands.autocomplete(team=team_autocomplete)
+    @app_commands.describe(team="The team; leave empty for your own",
+                           season="An earlier season: who was on the team then; leave empty for today's roster")
+    @app_commands.autocomplete(team=team_autocomplete, season=season_autocomplete)
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction, team: str | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, team: str | None = None,
+                   season: app_commands.Range[str, 1, 100] | None = None) -> None:
         """A team's roster (captains and commissioners)."""
-        view = await self.service.show(self.bot.caller(interaction), team)
+        view = await self.service.show(self.bot.caller(interaction), team, season)
         await interaction.response.send_message(embed=roster_embed(view), ephemeral=True,
                                                 allowed_mentions=NO_MENTIONS)
 

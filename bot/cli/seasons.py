@@ -7,13 +7,20 @@ from typing import Any
 
 from bot.cli.common import fail, open_database, say, stored_league_id
 from bot.errors import UserFacingError
-from bot.services.seasons import SeasonsShown, SeasonView
+from bot.services.seasons import ROSTER_CHOICES, SeasonsShown, SeasonStarted, SeasonView
 from bot.settings import Settings
 
 
 def _line(season: SeasonView) -> str:
     return (f"{season.name}: from {season.first_day.isoformat()}, {season.weeks} regular-season weeks, "
             f"{season.games} games; {season.when}")
+
+
+def _rosters(started: SeasonStarted) -> str:
+    if started.rosters == "clear":
+        return (f"rosters cleared: {started.players} players left their teams ({started.teams} teams); "
+                "captains stay captains")
+    return f"rosters kept: {started.players} players stay on their teams ({started.teams} teams)"
 
 
 def _shown(shown: SeasonsShown) -> str:
@@ -40,8 +47,9 @@ async def cmd_season(args: argparse.Namespace, settings: Settings) -> int:
                 league_id = await stored_league_id(session, league)
             assert league_id is not None  # registered just above
             if args.season_command == "start":
-                season = await service.start_league(league, league_id, args.name, args.first_day, args.weeks)
-                say(args, "started " + _line(season), season.as_json())
+                started = await service.start_league(league, league_id, args.name, args.first_day, args.weeks,
+                                                     rosters=args.rosters)
+                say(args, "started " + _line(started.season) + "\n" + _rosters(started), started.as_json())
             else:
                 season = await service.end_league(league, league_id)
                 say(args, "ended " + _line(season), season.as_json())
@@ -59,6 +67,9 @@ def register(subparsers: Any) -> None:
     start.add_argument("--name", required=True, help="the season's name, e.g. 'Fall 2026'")
     start.add_argument("--first-day", required=True, help="its first day, YYYY-MM-DD in the league's time zone")
     start.add_argument("--weeks", required=True, type=int, help="weeks of regular season")
+    start.add_argument("--rosters", choices=ROSTER_CHOICES, default="keep",
+                       help="keep: teams carry on as they are (default); clear: every player leaves their team "
+                            "as the season starts (the earlier rosters stay in the history)")
     sub.add_parser("end", help="end the running season")
     sub.add_parser("show", help="the current season, its week, and the earlier ones")
     for parser in sub.choices.values():

@@ -39,13 +39,14 @@ from bot.imports.schedule import (
 )
 from bot.league.lineup.check import check_roster_limit
 from bot.league.lineup.presets import LineupRules
-from bot.services import deadlines, reminders
+from bot.league.rosters import MOVED
+from bot.services import deadlines, reminders, roster_history
 from bot.services.discord_sync import events, team_roles
 from bot.services.reminders import plan_games
 from bot.services.results import ResultHook
 from bot.settings import LeagueSettings
 from storage.db import writers_take_turns
-from storage.models import Division, Game, League, Player, RosterDeparture, RosterEntry, Team, TeamCaptain
+from storage.models import Division, Game, League, Player, RosterEntry, Team, TeamCaptain
 
 KINDS = ("teams", "players", "games", "results")
 
@@ -70,7 +71,7 @@ class Importer:
         if kind == "teams":
             return await self.teams(await asyncio.to_thread(read_teams, text), league, now=now)
         if kind == "players":
-            return await self.players(await asyncio.to_thread(read_players, text), league)
+            return await self.players(await asyncio.to_thread(read_players, text), league, now=now)
         if kind == "games":
             rows = await asyncio.to_thread(read_games, text, league.timezone, now=now, allow_past=allow_past)
             return await self.games(rows, league, now=now)
@@ -125,7 +126,10 @@ class Importer:
                 await deadlines.follow_team_channels(session, rechanneled)
         return report
 
-    async def players(self, parsed: Parsed[PlayerRow], league: LeagueSettings) -> ImportReport:
+    async def players(self, parsed: Parsed[PlayerRow], league: LeagueSettings, *,
+                      now: datetime | None = None) -> ImportReport:
+        """Players onto rosters; a player the file puts on another team moves (the move is kept in the
+        roster's history, arriving ``now``: the bot's clock, so history and games share one time line)."""
         report = ImportReport("players", delimiter=parsed.delimiter)
         async with self.sessions.begin() as session:
             league_id = await self.league_id(session, league)
@@ -153,7 +157,7 @@ class Importer:
                 players.update((p.discord_id, p) for p in fresh.all())
             created_ids = {r["discord_id"] for r in new_rows}
             new_entries: list[dict[str, object]] = []
-            now = datetime.now(UTC)
+            now = now or datetime.now(UTC)
             for r in rows:
                 team = teams[r.team.lower()]
                 player = players[r.discord_id]
@@ -169,9 +173,8 @@ class Importer:
                     changed = True
                 elif entry.team_id != team.id or entry.position != r.position:
                     if entry.team_id != team.id:  # a move: kept, so a suspension follows the player
-                        session.add(RosterDeparture(league_id=league_id, player_id=player.id,
-                                                    team_id=entry.team_id, left_at=now))
-                        entry.added_at = now
+                        roster_history.leave(session, entry, now, MOVED)
+                        entry.added_at = now  # the arrival on the new team
                     entry.team_id, entry.position = team.id, r.position
                     changed = True
                 report.count(created, changed and not created)

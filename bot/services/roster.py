@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -14,10 +15,12 @@ from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.deadlines import trade_deadline
 from bot.league.lineup.check import check_roster_limit
+from bot.league.rosters import REMOVED, SEASON, Stint
 from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
+from bot.services import roster_history
 from bot.services.discord_sync import team_roles
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
-from bot.services.seasons import running_season
+from bot.services.seasons import running_season, season_range
 from storage.models import Player, RosterDeparture, RosterEntry
 from storage.repos import core
 
@@ -28,13 +31,17 @@ class RosterLine:
     name: str
     position: str
     gender: str | None
+    left_at: datetime | None = None  # in ``RosterView.left``: when they left the team
 
 
 @dataclass(frozen=True)
 class RosterView:
     team: str
-    lines: tuple[RosterLine, ...]
-    limit: int | None
+    lines: tuple[RosterLine, ...]  # on the team now, or at the end of the earlier season asked for
+    limit: int | None  # shown for today's roster only
+    season: str | None = None  # the season the view is of (None: the league has no seasons)
+    past: bool = False  # an earlier season's roster (``lines``: as it finished)
+    left: tuple[RosterLine, ...] = ()  # on the team during the season, gone by its end (or by now)
 
 
 @dataclass(frozen=True)
@@ -51,15 +58,35 @@ class RosterService:
         self.sessions = sessions
         self.clock = clock  # when a team role's change is due
 
-    async def show(self, caller: Caller, team_name: str | None) -> RosterView:
+    async def show(self, caller: Caller, team_name: str | None, season: str | None = None) -> RosterView:
+        """Today's roster (and who left it this season), or with ``season`` who was on the team then."""
         async with self.sessions() as session:
             member = await membership(session, caller)
             team = await resolve_team(session, caller, team_name, member)
             require_captain_or_commissioner(caller, member, team)
-            entries = await core.roster(session, caller.league_id, team.id)
-            lines = tuple(RosterLine(e.player.discord_id, e.player.name, e.position, e.player.gender)
-                          for e in entries)
-            return RosterView(team=team.name, lines=lines, limit=caller.league.rules.lineup.roster_limit)
+            span = await season_range(session, caller.league_id, season)
+            asked = season is not None and season.strip() != ""
+            # Today's roster runs to now even when the latest season has ended (players join between
+            # seasons); an earlier season's ends when the next starts or when it was ended.
+            ends = [at for at in (span.ends_at, span.ended_at) if at is not None] if asked else []
+            end = min(ends) if ends else None
+            roster = await roster_history.team_roster(session, caller.league_id, team.id, span.starts_at, end)
+            players = {p.id: p for p in (await session.scalars(select(Player).where(
+                Player.league_id == caller.league_id,
+                Player.id.in_([s.player_id for s in roster.finished + roster.left])))).all()}
+
+            def line(stint: Stint, left: bool) -> RosterLine:
+                who = players[stint.player_id]
+                return RosterLine(who.discord_id, who.name, stint.position or "skater", who.gender,
+                                  stint.left_at if left else None)
+
+            lines = sorted((line(s, False) for s in roster.finished),
+                           key=lambda r: (r.position == "goalie", r.name.casefold()))
+            left = sorted((line(s, True) for s in roster.left) if span.name is not None else (),
+                          key=lambda r: (r.left_at.timestamp() if r.left_at else 0.0, r.name.casefold()))
+            return RosterView(team=team.name, lines=tuple(lines),
+                              limit=None if end is not None else caller.league.rules.lineup.roster_limit,
+                              season=span.name, past=end is not None, left=tuple(left))
 
     async def add(self, caller: Caller, *, discord_id: int, name: str, position: str | None,
                   gender: str | None, team_name: str | None = None) -> RosterChange:
@@ -122,9 +149,11 @@ class RosterService:
         season = await running_season(session, caller.league_id)
         if season is None:
             return
+        # Leaving at a season's start with the rosters cleared is re-registering, not a trade.
         moved = await session.scalar(select(RosterDeparture.id).where(
             RosterDeparture.league_id == caller.league_id, RosterDeparture.player_id == player_id,
-            RosterDeparture.team_id != team_id, RosterDeparture.left_at >= season.starts_at).limit(1))
+            RosterDeparture.team_id != team_id, RosterDeparture.left_at >= season.starts_at,
+            RosterDeparture.reason.is_distinct_from(SEASON)).limit(1))
         deadline = trade_deadline(season.first_day, caller.league.timezone, rules)
         if moved is None or deadline is None or self.clock.now() < deadline:
             return
@@ -145,9 +174,9 @@ class RosterService:
                 raise NotFound(f"That player isn't on {team_name[:100]}.")
             require_captain_or_commissioner(caller, member, team)
             name = entry.player.name
-            # Kept, so that a suspension follows the player to their next team (youth 1.20.1).
-            session.add(RosterDeparture(league_id=caller.league_id, player_id=entry.player_id, team_id=team.id,
-                                        left_at=self.clock.now()))
+            # Kept, so that a suspension follows the player to their next team (youth 1.20.1) and
+            # /roster show season: still lists them.
+            roster_history.leave(session, entry, self.clock.now(), REMOVED)
             await session.delete(entry)
             await session.flush()
             await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())

@@ -1,8 +1,11 @@
 """A league's seasons: start, end, show; and which stretch of games "the current season" means.
 
 A season is a stretch of the calendar (bot/league/seasons.py): games, results and point adjustments
-belong to the season their time falls in, so nothing that creates a game has to know about seasons.
-A league without any season row is one open season (how it was before seasons existed).
+belong to the season their time falls in, so nothing that creates a game has to know about seasons;
+rosters, by their history (bot/services/roster_history.py). Starting a season keeps the rosters
+(the default: nothing is lost) or clears them (every player leaves their team, recorded, so the
+season before keeps its rosters). A league without any season row is one open season (how it was
+before seasons existed).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from bot.clock import Clock
 from bot.discord_text import clean_user_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.seasons import MAX_WEEKS, SeasonSpan, later_in_week, season_index_at, season_start, week_label
+from bot.services import roster_history
 from bot.settings import LeagueSettings
 from storage.models import Game, Season
 
@@ -33,6 +37,7 @@ class SeasonRange:
     name: str | None
     starts_at: datetime | None
     ends_at: datetime | None
+    ended_at: datetime | None = None  # when a commissioner ended it (/season end), if they did
 
     def holds(self, moment: datetime) -> bool:
         return (self.starts_at is None or moment >= self.starts_at) and (self.ends_at is None or moment < self.ends_at)
@@ -56,6 +61,24 @@ class SeasonView:
                 "ended_at": self.ended_at, "games": self.games, "when": self.when}
 
 
+#: What starting a season does to the rosters: teams carry on as they are, or every player leaves.
+ROSTER_CHOICES = ("keep", "clear")
+
+
+@dataclass(frozen=True)
+class SeasonStarted:
+    """A season started, and what happened to the rosters: ``players`` kept, or left their teams."""
+
+    season: SeasonView
+    rosters: str  # "keep" | "clear"
+    players: int
+    teams: int
+
+    def as_json(self) -> dict[str, object]:
+        return {**self.season.as_json(), "rosters": self.rosters,
+                ("players_kept" if self.rosters == "keep" else "players_left"): self.players, "teams": self.teams}
+
+
 @dataclass(frozen=True)
 class SeasonsShown:
     league_name: str
@@ -74,7 +97,7 @@ async def _seasons(session: AsyncSession, league_id: int) -> list[Season]:
 
 def _ranges(seasons: list[Season]) -> list[SeasonRange]:
     return [SeasonRange(s.name, None if i == 0 else s.starts_at,
-                        seasons[i + 1].starts_at if i + 1 < len(seasons) else None)
+                        seasons[i + 1].starts_at if i + 1 < len(seasons) else None, s.ended_at)
             for i, s in enumerate(seasons)]
 
 
@@ -142,10 +165,12 @@ class SeasonService:
         self.clock = clock
 
     # --- commands -------------------------------------------------------------------------------
-    async def start(self, caller: Caller, name: str, first_day: str, weeks: int) -> SeasonView:
-        """Commissioners start a season."""
+    async def start(self, caller: Caller, name: str, first_day: str, weeks: int,
+                    rosters: str = "keep") -> SeasonStarted:
+        """Commissioners start a season, keeping the rosters or clearing them."""
         caller.require(Role.COMMISSIONER)
-        return await self.start_league(caller.league, caller.league_id, name, first_day, weeks, by=caller.discord_id)
+        return await self.start_league(caller.league, caller.league_id, name, first_day, weeks, rosters=rosters,
+                                       by=caller.discord_id)
 
     async def end(self, caller: Caller) -> SeasonView:
         """Commissioners end the running season (its games and table stay; the next starts with /season start)."""
@@ -165,13 +190,17 @@ class SeasonService:
 
     # --- by league (the command line too) -------------------------------------------------------
     async def start_league(self, league: LeagueSettings, league_id: int, name: str, first_day: str, weeks: int,
-                           *, by: int | None = None) -> SeasonView:
+                           *, rosters: str = "keep", by: int | None = None) -> SeasonStarted:
+        """``rosters``: "keep" (teams carry on) or "clear" (every player leaves their team as the season
+        starts: recorded in the roster's history, so the season before keeps its rosters)."""
         title = clean_user_text(name or "", 100)
         if not title:
             raise InvalidInput("Give the season a name, e.g. Fall 2026.")
         day = parse_first_day(first_day)
         if isinstance(weeks, bool) or not isinstance(weeks, int) or not 1 <= weeks <= MAX_WEEKS:
             raise InvalidInput(f"Weeks of regular season must be a whole number from 1 to {MAX_WEEKS}.")
+        if rosters not in ROSTER_CHOICES:
+            raise InvalidInput("Rosters must be keep (teams carry on) or clear (every player leaves their team).")
         starts_at = season_start(day, league.timezone)
         now = self.clock.now()
         async with self.sessions.begin() as session:
@@ -185,9 +214,14 @@ class SeasonService:
                 if starts_at <= last.starts_at:
                     raise InvalidInput(f"A new season must start after {last.name} started "
                                        f"({last.first_day.isoformat()}).")
-            # The first season holds everything before it too: only a later one can take played games.
-            played = seasons and await session.scalar(select(func.count(Game.id)).where(
+            # The first season holds everything before it too: only a later one can take played games,
+            # and clearing the rosters before games already played would take players out of them.
+            played = (seasons or rosters == "clear") and await session.scalar(select(func.count(Game.id)).where(
                 Game.league_id == league_id, Game.starts_at >= starts_at, Game.status == "final"))
+            if played and not seasons:
+                raise Conflict(f"Games on or after {day.isoformat()} already have results ({played}): clearing the "
+                               "rosters then would take players out of games they played. Pick a later first "
+                               "day, or keep the rosters and remove players with /roster remove.")
             if played:
                 raise Conflict(f"Games on or after {day.isoformat()} already have results ({played}): they would "
                                "leave the previous season. Pick a later first day.")
@@ -195,7 +229,12 @@ class SeasonService:
                             ended_at=None, created_by=by, created_at=now)
             session.add(season)
             await session.flush()
-            return await self._view(session, league, season, SeasonRange(title, starts_at, None), now)
+            if rosters == "clear":
+                players, teams = await roster_history.clear_rosters(session, league, league_id, starts_at, now)
+            else:
+                players, teams = await roster_history.rostered(session, league_id)
+            view = await self._view(session, league, season, SeasonRange(title, starts_at, None), now)
+            return SeasonStarted(view, rosters, players, teams)
 
     async def end_league(self, league: LeagueSettings, league_id: int) -> SeasonView:
         now = self.clock.now()

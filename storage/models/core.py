@@ -128,17 +128,26 @@ class Game(Base):
 
 
 class RosterDeparture(Base):
-    """A player leaving a team's roster (removed, or moved by a CSV import): the roster's history.
+    """A player leaving a team's roster: one stint on the team, the roster's history.
 
     With the player's current roster entry it says which team they were on at any time, so a
-    suspension is served in the games of the team they are on when each game is played (youth 1.20.1).
+    suspension is served in the games of the team they are on when each game is played (youth 1.20.1),
+    and ``/roster show season:`` lists who was on a team during an earlier season. ``joined_at`` and
+    ``position`` are the stint's (NULL for departures recorded before they were kept: such a stint is
+    taken to start when the player's previous one ended). ``reason`` says how it ended: ``removed``
+    (/roster remove), ``moved`` (a CSV import put them on another team) or ``season`` (cleared when a
+    season started); NULL before it was kept.
     """
 
     __tablename__ = "roster_departures"
-    __table_args__ = (Index("ix_roster_departures_player", "league_id", "player_id", "left_at"),)
+    __table_args__ = (Index("ix_roster_departures_player", "league_id", "player_id", "left_at"),
+                      Index("ix_roster_departures_team", "league_id", "team_id", "left_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
     left_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    position: Mapped[str | None] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(String(16))

@@ -30,7 +30,7 @@ async def test_a_commissioner_starts_a_season_and_everyone_sees_its_week(harness
                                   first_day="2030-01-01", weeks=8)
     assert started.ephemeral
     assert started.content == ("Started **Winter 2030**: from 2030-01-01, 8 regular-season weeks, 6 games; "
-                               "week 1 of 8.")
+                               "week 1 of 8.\nRosters kept: 28 players stay on their teams (4 teams).")
     harness.bot.clock.advance(days=10)  # type: ignore[attr-defined]  # 15 January: week 3
     shown = await harness.slash("/season show", as_=league.player("Alice Hart"))
     assert shown.ephemeral and "Current season: **Winter 2030**" in shown.content and "week 3 of 8" in shown.content

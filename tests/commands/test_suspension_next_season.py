@@ -20,8 +20,11 @@ NO_CARRY = make_settings(league_config(preset="youth-ball-hockey",
                                        rules={"suspensions_carry_into_next_season": False}))
 
 
-async def winter_then_spring(h: Harness, league: SampleLeague) -> None:
-    """Alice (Hawks) suspended for 3 games in Winter 2030, one served there (G1); Spring 2030 starts."""
+async def winter_then_spring(h: Harness, league: SampleLeague, spring_started_on: datetime | None = None,
+                             **rosters: str) -> str:
+    """Alice (Hawks) suspended for 3 games in Winter 2030, one served there (G1); Spring 2030 starts
+    (``rosters="clear"``: with every player off their team), on ``spring_started_on`` if given, else
+    right after G1. Returns the start's answer."""
     boss = league.commissioner()
     started = await h.slash("/season start", as_=boss, name="Winter 2030", first_day="2030-01-07", weeks=1)
     assert "Started" in started.content, started.content
@@ -29,8 +32,11 @@ async def winter_then_spring(h: Harness, league: SampleLeague) -> None:
     await enter_result(h, league, "G1")
     assert await rows(h) == [("Alice Hart", 3, 1, "active")]
     assert "Ended" in (await h.slash("/season end", as_=boss)).content
-    started = await h.slash("/season start", as_=boss, name="Spring 2030", first_day="2030-01-14", weeks=2)
+    if spring_started_on is not None:
+        h.bot.clock.set(spring_started_on)  # type: ignore[attr-defined]
+    started = await h.slash("/season start", as_=boss, name="Spring 2030", first_day="2030-01-14", weeks=2, **rosters)
     assert "Started" in started.content, started.content
+    return started.content
 
 
 @pytest.mark.parametrize("settings", [YOUTH])
@@ -66,3 +72,44 @@ async def test_with_the_setting_off_it_ends_when_the_next_season_plays(harness: 
     assert await rows(harness) == [("Alice Hart", 3, 1, "served")]
     checked = await harness.slash("/checkin", as_=alice, status="in", game="G5")
     assert "can't" not in checked.content, checked.content
+
+
+@pytest.mark.parametrize("settings", [YOUTH])
+@pytest.mark.parametrize("started_on", [None, datetime(2030, 1, 15, 12, tzinfo=UTC)],
+                         ids=["before-its-first-day", "after-its-first-day"])
+async def test_after_the_rosters_are_cleared_it_waits_until_she_is_on_a_team_again(
+        harness: Harness, league: SampleLeague, started_on: datetime | None) -> None:
+    """Youth 1.20.2 with Spring started rosters:clear (on 12 January, or back-dated from the 15th): her
+    old team's games don't count while she is on no roster; the rest resumes once she is added back."""
+    boss, alice = league.commissioner(), league.player("Alice Hart")
+    answer = await winter_then_spring(harness, league, started_on, rosters="clear")
+    assert "Rosters cleared: 28 players left their teams (4 teams)" in answer, answer
+    assert await rows(harness) == [("Alice Hart", 3, 1, "active")]
+    # Hawks play G3 in Spring: she is on no roster, so it is not hers to sit out.
+    await enter_result(harness, league, "G3")
+    assert await rows(harness) == [("Alice Hart", 3, 1, "active")]
+    listing = (await harness.slash("/suspensions", as_=boss)).text
+    assert "Alice Hart" in listing and "2 of 3 games left" in listing, listing
+    # She registers with Hawks again: their next game takes the next of her two games, and she can't play it.
+    harness.bot.clock.set(datetime(2030, 1, 20, 12, tzinfo=UTC))  # type: ignore[attr-defined]
+    added = await harness.slash("/roster add", as_=boss, player=alice, team="Hawks")
+    assert added.content == "Alice Hart is now on Hawks (1 players).", added.content
+    refused = await harness.slash("/checkin", as_=alice, status="in", game="G5")
+    assert refused.ephemeral and "You can't check in for G5" in refused.content, refused.content
+    await enter_result(harness, league, "G5")
+    assert await rows(harness) == [("Alice Hart", 3, 2, "active")]
+    listing = (await harness.slash("/suspensions", as_=boss)).text
+    assert "Alice Hart (Hawks) · 1 of 3 games left" in listing, listing
+    # Moved on to Owls: her history keeps the gap before she came back to Hawks, so G3 stays not hers.
+    assert "was removed from Hawks" in (await harness.slash("/roster remove", as_=boss, player=alice)).content
+    assert "is now on Owls" in (await harness.slash("/roster add", as_=boss, player=alice, team="Owls")).content
+    listing = (await harness.slash("/suspensions", as_=boss)).text
+    assert "Alice Hart (Owls) · 1 of 3 games left" in listing, listing
+
+
+@pytest.mark.parametrize("settings", [YOUTH])
+async def test_with_the_rosters_kept_her_teams_next_game_counts(harness: Harness, league: SampleLeague) -> None:
+    answer = await winter_then_spring(harness, league, rosters="keep")
+    assert "Rosters kept: 28 players stay on their teams (4 teams)." in answer, answer
+    await enter_result(harness, league, "G3")
+    assert await rows(harness) == [("Alice Hart", 3, 2, "active")]

@@ -89,6 +89,21 @@ async def test_roster_changes_give_and_take_exactly_the_teams_role(harness: Harn
     assert stored == managed
 
 
+async def test_a_season_started_with_its_rosters_cleared_takes_every_team_role_back(harness: Harness) -> None:
+    league = await load(harness)
+    await harness.bot.courier.deliver_due()
+    kay = league.commissioner()
+    started = await harness.slash("/season start", as_=kay, name="Spring 2030", first_day="2030-01-14", weeks=8,
+                                  rosters="clear")
+    assert "Rosters cleared: 28 players" in started.content, started.content
+    await harness.bot.courier.deliver_due()
+    assert all(roles_of(harness, int(row["discord_id"])) - {"Goalies club"} == set() for row in league.players.values())
+    assert roles_of(harness, CARL) == {"Goalies club"}, "another role is never touched"
+    await harness.slash("/roster add", as_=kay, player=Member(BEA, "Bea Quinn"), team="Owls")
+    await harness.bot.courier.deliver_due()
+    assert roles_of(harness, BEA) == {"Owls"}
+
+
 async def test_join_gives_the_role_when_a_captain_approves(harness: Harness) -> None:
     league = await load(harness)
     await harness.bot.courier.deliver_due()

@@ -42,3 +42,22 @@ async def test_a_move_after_the_trade_deadline_week_is_refused(harness: Harness,
     newcomer = Member(id=800_000_000_000_000_077, name="New Nia")
     added = await harness.slash("/roster add", as_=boss, player=newcomer, team="Owls")
     assert "is now on Owls" in added.content, added.content
+
+
+@pytest.mark.parametrize("settings", [YOUTH])
+async def test_registering_after_a_cleared_start_is_no_trade(harness: Harness, league: SampleLeague) -> None:
+    """Players who left their teams because the season started rosters:clear are registering, not being
+    traded, even after the deadline week; a move they make afterwards is a trade again."""
+    boss, alice = league.commissioner(), league.player("Alice Hart")
+    await harness.slash("/season start", as_=boss, name="Winter 2030", first_day="2030-01-07", weeks=1)
+    await harness.slash("/season end", as_=boss)
+    harness.bot.clock.set(datetime(2030, 3, 26, 12, tzinfo=UTC))  # type: ignore[attr-defined]  # Spring's week 11
+    started = await harness.slash("/season start", as_=boss, name="Spring 2030", first_day="2030-01-14", weeks=12,
+                                  rosters="clear")
+    assert "Rosters cleared: 28 players" in started.content, started.content
+    joined = await harness.slash("/roster add", as_=boss, player=alice, team="Owls")
+    assert "Alice Hart is now on Owls" in joined.content, joined.content
+    await harness.slash("/roster remove", as_=boss, player=alice)
+    traded = await harness.slash("/roster add", as_=boss, player=alice, team="Bears")
+    assert traded.ephemeral and traded.content.startswith("The trade deadline has passed"), traded.content
+    assert await on_teams(harness) == 0

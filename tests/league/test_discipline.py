@@ -883,6 +883,19 @@ def test_two_moves_are_followed_in_order() -> None:
     assert [history.team_at(_at(d), issued_on=1) for d in (5, 15, 25)] == [1, 2, 3]
 
 
+def test_a_player_who_sat_out_and_came_back_was_on_no_team_in_the_gap() -> None:
+    """Cleared at a season's start (day 10), back on team 1 on day 20, moved to team 2 on day 25: a team-1
+    game on day 15 is not hers, which only the stint's arrival (``joined_at``) can say."""
+    from bot.league.discipline.suspensions import Departure, RosterHistory
+
+    history = RosterHistory(departures=(Departure(1, _at(10), _at(1)), Departure(1, _at(25), _at(20))),
+                            current_team_id=2, current_since=_at(25))
+    assert [history.team_at(_at(d), issued_on=1) for d in (5, 15, 22, 27)] == [1, None, 1, 2]
+    legacy = RosterHistory(departures=(Departure(1, _at(10)), Departure(1, _at(25))), current_team_id=2,
+                           current_since=_at(25))
+    assert legacy.team_at(_at(15), issued_on=1) == 1  # recorded before arrivals were: as it always was
+
+
 def test_an_indoor_ejection_says_no_substitute_may_be_made() -> None:
     """Indoor soccer rules, Substitutions: "Substitutions may not be made for ejected players"."""
     indoor = DISCIPLINE_PRESETS["indoor-soccer"]

@@ -7,6 +7,11 @@ from typing import Any
 
 from bot.app import SidelineBot
 
+#: Optional choices that make a command do more: the sweeps send them at their most destructive, so a
+#: refusal (or a command from another server) is shown to write nothing even then. /season start
+#: rosters:clear takes every player of the league off their team.
+DESTRUCTIVE = {"rosters": "clear"}
+
 
 @dataclass(frozen=True)
 class LeafCommand:

@@ -293,7 +293,10 @@ SCENARIOS: dict[str, Scenario] = {
                                ("spare_requests", "outbox"), setup=(SHORT_OF_A_WOMAN, SPARE_WENDY)),
     "/season end": Scenario(by("commissioner"), {}, "Ended **Winter 2030**", ("seasons",),
                             setup=(do("/season start", commissioner, WINTER_2030),)),
-    "/season start": Scenario(by("commissioner"), WINTER_2030, "Started **Winter 2030**", ("seasons",)),
+    # rosters:clear, the option that changes what a start does: every player leaves their team, recorded.
+    "/season start": Scenario(by("commissioner"), {**WINTER_2030, "rosters": "clear"},
+                              "Rosters cleared: 28 players left their teams",
+                              ("seasons", "roster_entries", "roster_departures")),
     "/standings adjust": Scenario(by("commissioner"), {"team": "Owls", "points": -3, "reason": "bench brawl"},
                                   "Owls: -3 standings points", ("standings_adjustments",)),
     "/standings post": Scenario(by("commissioner"), {}, "Posted the standings in", ("standings_posts",)),

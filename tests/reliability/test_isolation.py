@@ -40,7 +40,7 @@ from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
 from tests.harness.fake_discord import next_id
-from tests.reliability.commands import LeafCommand, leaf_commands
+from tests.reliability.commands import DESTRUCTIVE, LeafCommand, leaf_commands
 from tests.reliability.conftest import ErrorLog
 from tests.reliability.test_fuzz_commands import COMMANDS, World
 
@@ -438,6 +438,8 @@ def probe_options(world: IsolationWorld, command: LeafCommand, k: int) -> dict[s
         if name in ID_OPTIONS:
             ids = world.ids[ID_OPTIONS[name]]
             out[name] = ids[k % len(ids)] if kind == 4 else str(ids[k % len(ids)])
+        elif name in DESTRUCTIVE:
+            out[name] = DESTRUCTIVE[name]
         elif option.get("choices"):
             if option.get("required"):
                 out[name] = option["choices"][k % len(option["choices"])]["value"]
@@ -742,7 +744,7 @@ def test_the_other_server_has_data_of_its_own_to_answer_with(world: IsolationWor
 
 
 # --- 4. every command (late: some of them legitimately cancel or move the second server's games) -------------
-CHANGES_THE_SECOND_LEAGUE = ("/game move", "/game cancel", "/roster remove", "/profile forget")
+CHANGES_THE_SECOND_LEAGUE = ("/game move", "/game cancel", "/roster remove", "/profile forget", "/season start")
 
 
 @pytest.mark.parametrize("path", sorted(COMMANDS, key=lambda p: (p in CHANGES_THE_SECOND_LEAGUE, p)))
@@ -804,3 +806,29 @@ def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: Is
 
     world.loop.run_until_complete(check())
     assert world.loop.run_until_complete(first_league_changes(world)) == []
+
+
+# --- 6. a season started with its rosters cleared (last: it empties the second league's rosters) -------------
+def test_clearing_the_other_leagues_rosters_leaves_this_ones_alone(world: IsolationWorld, error_log: ErrorLog) -> None:
+    """/season start rosters:clear takes every player of *its* league off their team: the first league's
+    rosters, their history and its running season are untouched."""
+    from storage.models import RosterEntry
+
+    async def entries(league_id: int) -> int:
+        async with world.h.bot.sessions() as session:
+            return await session.scalar(select(func.count()).select_from(RosterEntry)
+                                        .where(RosterEntry.league_id == league_id)) or 0
+
+    async def clear() -> None:
+        await world.h.slash("/season end", as_=world.olga, guild_id=OTHER_GUILD)  # if a probe started one
+        theirs = await entries(world.l2)
+        assert theirs > 0 and await entries(world.l1) > 0
+        result = await run_from_second_server(world, "/season start", world.olga,
+                                              {"name": "Isolation Spring", "first_day": "2030-06-01", "weeks": 4,
+                                               "rosters": "clear"})
+        assert result.error is None and result.problems == [], (result.problems, result.reply.text)
+        assert f"Rosters cleared: {theirs} player" in result.reply.text, result.reply.text
+        assert await entries(world.l2) == 0
+
+    world.loop.run_until_complete(clear())
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]

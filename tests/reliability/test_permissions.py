@@ -16,7 +16,7 @@ import pytest
 
 from bot.errors import UserFacingError
 from tests.harness import Attachment, Member
-from tests.reliability.commands import LeafCommand, leaf_commands
+from tests.reliability.commands import DESTRUCTIVE, LeafCommand, leaf_commands
 from tests.reliability.snapshot import changed_tables, snapshot
 from tests.reliability.test_fuzz_commands import COMMANDS, World
 
@@ -37,9 +37,12 @@ def plausible_options(world: World, command: LeafCommand) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for option in command.options:
         name, kind = option["name"], option["type"]
-        if not option.get("required") and name not in ("game", "team"):
+        if not option.get("required") and name not in ("game", "team", *DESTRUCTIVE):
             continue
-        if option.get("choices"):
+        if name in DESTRUCTIVE:
+            assert DESTRUCTIVE[name] in [c["value"] for c in option["choices"]], (command.path, name)
+            out[name] = DESTRUCTIVE[name]
+        elif option.get("choices"):
             out[name] = option["choices"][0]["value"]
         elif kind == 3:
             out[name] = PLAUSIBLE.get(name, "Alice Hart" if "shoot" in name or "player" in name else "A note")

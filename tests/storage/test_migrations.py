@@ -191,3 +191,51 @@ async def test_a_database_built_at_5e1a7c0d9b42_with_rows_gets_missed_cleanups_k
         assert (await counts())["missed_cleanups"] == 2
     finally:
         await engine.dispose()
+
+
+async def test_a_database_built_at_5e1a7c0d9b42_with_rows_keeps_every_departure_with_its_stint_unknown(
+        empty_db_url: str) -> None:
+    """Issue #25's rosters by season: departures gain the stint they end (arrival, position, reason); every
+    row is kept, and a departure recorded before keeps its values with NULLs for what wasn't kept then."""
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "5e1a7c0d9b42"))
+        async with engine.begin() as conn:
+            for statement in (
+                "INSERT INTO leagues (id, key, name, guild_id, preset) "
+                "VALUES (1, 'coed', 'Coed', 11, 'coed-ball-hockey')",
+                "INSERT INTO teams (id, league_id, name) VALUES (1, 1, 'Hawks'), (2, 1, 'Owls')",
+                "INSERT INTO players (id, league_id, discord_id, name) VALUES (1, 1, 21, 'Alice'), (2, 1, 22, 'Bea')",
+                "INSERT INTO roster_entries (id, league_id, team_id, player_id, position, added_at) "
+                "VALUES (1, 1, 2, 1, 'skater', '2030-01-10 00:00:00+00:00'), "
+                "(2, 1, 1, 2, 'goalie', '2030-01-01 00:00:00+00:00')",
+                "INSERT INTO roster_departures (id, league_id, player_id, team_id, left_at) "
+                "VALUES (1, 1, 1, 1, '2030-01-10 00:00:00+00:00'), (2, 1, 2, 2, '2029-12-20 00:00:00+00:00')",
+                "INSERT INTO seasons (id, league_id, name, first_day, weeks, starts_at, ended_at, created_by, "
+                "created_at) VALUES (1, 1, 'Season 1', '2030-01-07', 8, '2030-01-07 00:00:00+00:00', NULL, NULL, "
+                "'2030-01-01 00:00:00+00:00')",
+            ):
+                await conn.execute(text(statement))
+
+        async def counts() -> dict[str, int]:
+            async with engine.connect() as conn:
+                names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+                return {n: (await conn.execute(text(f'SELECT COUNT(*) FROM "{n}"'))).scalar_one()
+                        for n in sorted(names) if n != "alembic_version"}
+
+        before = await counts()
+        assert sum(before.values()) == 10
+        assert await migrate.upgrade(engine) == ("5e1a7c0d9b42", migrate.head_revision())
+        after = await counts()
+        assert {n: c for n, c in after.items() if n in before} == before, "every row is kept"
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT id, player_id, team_id, left_at, joined_at, position, reason "
+                                            "FROM roster_departures ORDER BY id"))).all()
+        assert [(r.id, r.player_id, r.team_id, str(r.left_at)[:10], r.joined_at, r.position, r.reason)
+                for r in rows] == [(1, 1, 1, "2030-01-10", None, None, None), (2, 2, 2, "2029-12-20", None, None, None)]
+    finally:
+        await engine.dispose()

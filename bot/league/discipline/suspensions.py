@@ -53,10 +53,12 @@ def games_remaining(suspension: Suspension, team_games_completed_since_issue: in
 
 @dataclass(frozen=True)
 class Departure:
-    """The player left ``team_id``'s roster at ``left_at``."""
+    """The player left ``team_id``'s roster at ``left_at``, having joined it at ``joined_at`` (None:
+    recorded before arrivals were kept; taken to be when they left the team before)."""
 
     team_id: int
     left_at: datetime
+    joined_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ class RosterHistory:
         """
         for departure in sorted(self.departures, key=lambda d: d.left_at):
             if when < departure.left_at:
+                if departure.joined_at is not None and when < departure.joined_at:
+                    return None  # on no team: they had left the one before and not joined this one yet
                 return departure.team_id
         if self.current_team_id is not None and (self.current_since is None or when >= self.current_since):
             return self.current_team_id

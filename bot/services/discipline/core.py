@@ -21,7 +21,8 @@ Choices the spec leaves open, decided here:
   when the team's first playoff game has a result (it is marked served). Likewise with
   ``suspensions_carry_into_next_season`` off, a suspension ends when the first game of a later season
   (storage/models/seasons.py: the season a game's date falls in) has a result; on (youth 1.20.2), its
-  unserved games carry into the next season in which the player is on a team's roster.
+  unserved games carry into the next season in which the player is on a team's roster (a season
+  started with ``rosters:clear`` takes everyone off: nothing counts until they are added to a team).
 - Served-ness is computed from games and results; ``Suspension.games_served`` and ``status`` are kept
   up to date by the result hook (and after appeal decisions) so that lists and exports can read them.
 """
@@ -130,13 +131,13 @@ class Serving:
 async def roster_history(session: AsyncSession, league_id: int, player_id: int) -> suspension_rules.RosterHistory:
     """The teams a player left, and the one they are on now (with since when)."""
     departures = (await session.execute(
-        select(RosterDeparture.team_id, RosterDeparture.left_at)
+        select(RosterDeparture.team_id, RosterDeparture.left_at, RosterDeparture.joined_at)
         .where(RosterDeparture.league_id == league_id, RosterDeparture.player_id == player_id))).all()
     current = (await session.execute(
         select(RosterEntry.team_id, RosterEntry.added_at)
         .where(RosterEntry.league_id == league_id, RosterEntry.player_id == player_id))).first()
     return suspension_rules.RosterHistory(
-        departures=tuple(suspension_rules.Departure(t, at) for t, at in departures),
+        departures=tuple(suspension_rules.Departure(t, at, joined) for t, at, joined in departures),
         current_team_id=current.team_id if current else None,
         current_since=current.added_at if current else None)
 
