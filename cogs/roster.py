@@ -71,9 +71,10 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
             position=position, gender=gender, team_name=team,
         )
         limit = f" of {change.limit}" if change.limit else ""
+        players = "player" if change.size == 1 and not change.limit else "players"
         verb = "is now on" if change.action == "added" else "was already on"
         await interaction.response.send_message(
-            f"{change.player} {verb} {change.team} ({change.size}{limit} players).",
+            f"{change.player} {verb} {change.team} ({change.size}{limit} {players}).",
             ephemeral=True, allowed_mentions=NO_MENTIONS,
         )
 

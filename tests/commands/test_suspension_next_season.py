@@ -93,7 +93,7 @@ async def test_after_the_rosters_are_cleared_it_waits_until_she_is_on_a_team_aga
     # She registers with Hawks again: their next game takes the next of her two games, and she can't play it.
     harness.bot.clock.set(datetime(2030, 1, 20, 12, tzinfo=UTC))  # type: ignore[attr-defined]
     added = await harness.slash("/roster add", as_=boss, player=alice, team="Hawks")
-    assert added.content == "Alice Hart is now on Hawks (1 players).", added.content
+    assert added.content == "Alice Hart is now on Hawks (1 player).", added.content
     refused = await harness.slash("/checkin", as_=alice, status="in", game="G5")
     assert refused.ephemeral and "You can't check in for G5" in refused.content, refused.content
     await enter_result(harness, league, "G5")
