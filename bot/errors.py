@@ -6,6 +6,8 @@ Anything else is a bug: logged with a reference id, and the user sees only the i
 
 from __future__ import annotations
 
+import os
+
 
 class UserFacingError(Exception):
     """A refusal or problem the user can act on; the message is shown as-is."""
@@ -33,3 +35,14 @@ class Conflict(UserFacingError):
 
 class NoLeague(UserFacingError):
     """The command was used in a server (or a DM) that has no league configured."""
+
+
+class CannotListen(RuntimeError):
+    """A server the operator turned on (calendar feeds, metrics) can't listen where the config says: the
+    port is taken, or the address isn't this machine's. Not a user's error: the start stops with this one
+    line (bot/cli/failures.py), rather than reading as "could not reach Discord"."""
+
+    def __init__(self, setting: str, host_setting: str, host: str, port: int, exc: OSError) -> None:
+        why = os.strerror(exc.errno).lower() if exc.errno else str(exc)
+        super().__init__(f"{setting} = {port}: can't listen on {host}:{port} ({why}) (stop what listens there, "
+                         f"or pick another port or {host_setting})")

@@ -15,6 +15,7 @@ import logging
 
 from aiohttp import web
 
+from bot.errors import CannotListen
 from bot.services.calendar.service import CalendarService
 from bot.settings import CalendarServer
 
@@ -64,7 +65,11 @@ class FeedServer:
     async def start(self) -> None:
         await self.runner.setup()
         self.site = web.TCPSite(self.runner, self.config.host, self.config.port)
-        await self.site.start()
+        try:
+            await self.site.start()
+        except OSError as exc:  # taken, or an address this machine doesn't have: say so, not "Discord"
+            await self.runner.cleanup()
+            raise CannotListen("bot.calendar_port", "calendar_host", self.config.host, self.config.port, exc) from exc
         log.info("calendar feeds served on %s:%d", self.config.host, self.config.port)
 
     async def stop(self) -> None:

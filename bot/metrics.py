@@ -18,8 +18,8 @@ EXTRA = "prometheus_client"
 
 
 class MetricsUnavailable(RuntimeError):
-    """``[bot] metrics_port`` is set but can't be served: the ``metrics`` extra is not installed, or the
-    port is taken. The message is the operator's one line (bot/cli/failures.py)."""
+    """``[bot] metrics_port`` is set but the ``metrics`` extra is not installed (a taken port is
+    bot.errors.CannotListen). The message is the operator's one line (bot/cli/failures.py)."""
 
 
 def check_available(port: int | None, where: str = "bot.metrics_port") -> None:

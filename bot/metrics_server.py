@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -56,6 +55,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import metrics
 from bot.clock import Clock
+from bot.errors import CannotListen
 from bot.services.outbox import DeliveryStats
 from storage.models import OutboxMessage
 
@@ -216,10 +216,7 @@ class MetricsServer:
             await web.TCPSite(self.runner, self.host, self.port).start()
         except OSError as exc:  # taken, or an address this machine doesn't have: say so, not "Discord"
             await self.runner.cleanup()
-            why = os.strerror(exc.errno).lower() if exc.errno else str(exc)
-            raise metrics.MetricsUnavailable(
-                f"bot.metrics_port = {self.port}: can't listen on {self.host}:{self.port} ({why}) (stop what "
-                "listens there, or pick another port or metrics_host)") from exc
+            raise CannotListen("bot.metrics_port", "metrics_host", self.host, self.port, exc) from exc
         log.info("metrics served on http://%s:%d/metrics", self.host, self.port)
 
     async def stop(self) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.errors import UserFacingError
+from bot.errors import CannotListen, UserFacingError
 from bot.metrics import MetricsUnavailable
 from bot.settings import SettingsError, UnknownLeague
 from storage.backup import BackupError
@@ -95,7 +95,7 @@ def explain(exc: BaseException) -> tuple[str, int] | None:
         return _database(exc), USAGE
     if isinstance(exc, BackupError):
         return f"db backup: {exc}", USAGE
-    if isinstance(exc, MetricsUnavailable):  # metrics_port set without the metrics extra: before connecting
+    if isinstance(exc, MetricsUnavailable | CannotListen):  # the metrics extra missing, a port taken
         return str(exc), USAGE
     return _from_discord(exc) or _other(exc)
 

@@ -239,7 +239,7 @@ def test_set_without_the_extra_the_bot_refuses_to_start_in_one_line(
 async def test_a_port_already_taken_stops_the_start_in_one_line(db_url: str) -> None:
     from bot.app import create_bot
     from bot.cli import failures
-    from bot.metrics import MetricsUnavailable
+    from bot.errors import CannotListen
     from storage.db import create_engine
 
     with socket.socket() as taken:
@@ -249,7 +249,7 @@ async def test_a_port_already_taken_stops_the_start_in_one_line(db_url: str) -> 
         settings = dataclasses.replace(make_settings(league_config()), metrics_port=port)
         harness = Harness(create_bot(settings, engine=create_engine(db_url), run_scheduler=False))
         try:
-            with pytest.raises(MetricsUnavailable) as refused:
+            with pytest.raises(CannotListen) as refused:
                 await harness.start()
         finally:
             await harness.close()

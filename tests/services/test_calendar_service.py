@@ -150,3 +150,26 @@ async def test_the_server_starts_and_stops_with_the_bot(settings: Settings, db_u
         with pytest.raises(aiohttp.ClientConnectionError):
             async with http.get(url):
                 pass
+
+
+async def test_a_calendar_port_already_taken_stops_the_start_in_one_line(db_url: str, clock: FixedClock) -> None:
+    """Not "could not reach Discord": the operator reads which setting to change."""
+    import socket
+
+    from bot.cli import failures
+    from bot.errors import CannotListen
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = dataclasses.replace(make_settings(league_config()), calendar_server=CalendarServer(port=port))
+        h = Harness(create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False))
+        try:
+            with pytest.raises(CannotListen) as refused:
+                await h.start()
+        finally:
+            await h.close()
+    assert failures.explain(refused.value) == (
+        f"bot.calendar_port = {port}: can't listen on 127.0.0.1:{port} (address already in use) (stop what "
+        "listens there, or pick another port or calendar_host)", failures.USAGE)
