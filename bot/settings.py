@@ -21,6 +21,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from bot.config_reader import Reader
+from bot.config_reader import SettingsError as SettingsError  # where every caller has always found it
+from bot.config_reader import UnknownLeague as UnknownLeague
 from bot.league.offsets import Offset, parse_offsets
 from bot.league.rules import PRESET_NAMES, Rules, RulesError, build_rules
 
@@ -50,27 +53,6 @@ REMINDER_RULES = {"game_reminder_offsets": "game_offsets", "captain_alert_lead_t
 EXAMPLE_IDS = frozenset({123456789012345678, 223456789012345678, 100000000000000001, 100000000000000002,
                          100000000000000003, 200000000000000001, 200000000000000002, 200000000000000003,
                          200000000000000004})
-
-
-class SettingsError(ValueError):
-    """A config problem, phrased for the operator: file, key, what is wrong."""
-
-    def __init__(self, path: Path | str, key: str, problem: str) -> None:
-        key, problem = _one_line(key), _one_line(problem)  # a quoted TOML key may hold a newline
-        self.path, self.key, self.problem = str(path), key, problem
-        super().__init__(f"{path}: {key}: {problem}")
-
-
-class UnknownLeague(SettingsError):
-    """``--league KEY`` (or a service's lookup) named no league; the message lists the keys there are."""
-
-    def __init__(self, path: Path | str, key: str, known: tuple[str, ...]) -> None:
-        super().__init__(path, "leagues.key", f"no league {key!r} ({', '.join(known) or 'none configured'})")
-        self.wanted, self.known = key, known
-
-
-def _one_line(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 @dataclass(frozen=True)
@@ -366,55 +348,8 @@ def _check_unique(path: Path | str, leagues: tuple[LeagueSettings, ...]) -> None
         seen_guilds[lg.guild_id] = lg.key
 
 
-class _Reader:
-    """Typed access to raw TOML values with errors that name the key."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, key: str, problem: str) -> SettingsError:
-        return SettingsError(self.path, key, problem)
-
-    def table(self, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-        value = raw.get(key.rsplit(".", 1)[-1], {})
-        if not isinstance(value, Mapping):
-            raise self.fail(key, "must be a table")
-        return value
-
-    def reject_unknown(self, raw: Mapping[str, Any], where: str, allowed: set[str]) -> None:
-        for name in raw:
-            if name not in allowed:
-                raise self.fail(f"{where}.{name}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
-
-    def string(self, raw: Mapping[str, Any], key: str, default: str | None = None) -> str:
-        name = key.rsplit(".", 1)[-1]
-        if name not in raw:
-            if default is None:
-                raise self.fail(key, "is required")
-            return default
-        value = raw[name]
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, "must be a non-empty string")
-        return value.strip()
-
-    def snowflake(self, raw: Mapping[str, Any], key: str, *, required: bool) -> int | None:
-        name = key.rsplit(".", 1)[-1]
-        if name not in raw:
-            if required:
-                raise self.fail(key, "is required")
-            return None
-        value = raw[name]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, f"must be an integer Discord id, not {value!r}")
-        if not 0 < value < 2**64:
-            raise self.fail(key, f"{value} is not a Discord id (a positive 64-bit integer)")
-        return value
-
-    def flag(self, raw: Mapping[str, Any], key: str) -> bool:
-        value = raw.get(key.rsplit(".", 1)[-1], False)
-        if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, not {value!r}")
-        return value
+class _Reader(Reader):
+    """The league tables' values: time zones, reminder offsets, and a whole ``[[leagues]]`` table."""
 
     def timezone(self, raw: Mapping[str, Any], key: str) -> ZoneInfo:
         """Required, and a place (America/Toronto): an abbreviation or a fixed offset ("EST", "UTC-5")
