@@ -2,8 +2,9 @@
 
 Errors name the file and the key, so an operator can fix a config without reading code.
 The bot token never lives in a file: it comes from ``SIDELINE_TOKEN`` only. What an operator sets
-per deployment (database, log level and format) may come from the environment too, and the
-environment beats the file (``apply_environment``), as containers and systemd units expect.
+per deployment (database, log level and format, shards) may come from the environment too, and the
+environment beats the file (``apply_environment``), as containers and systemd units expect; the
+shards may come from ``sideline run``'s command line too, which beats both (``with_command_line``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.config_reader import SettingsError as SettingsError  # where every call
 from bot.config_reader import UnknownLeague as UnknownLeague
 from bot.league.offsets import Offset, parse_offsets
 from bot.league.rules import PRESET_NAMES, Rules, RulesError, build_rules
+from bot.shards import Shards, combined_problem, parse_count, parse_ids
 
 TOKEN_ENV = "SIDELINE_TOKEN"
 CONFIG_ENV = "SIDELINE_CONFIG"
@@ -38,7 +40,12 @@ _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 #: The ``[bot]`` keys an operator may set per deployment from the environment, and their variables.
 ENVIRONMENT = {"database_url": "SIDELINE_DATABASE_URL", "log_level": "SIDELINE_LOG_LEVEL",
-               "log_format": "SIDELINE_LOG_FORMAT"}
+               "log_format": "SIDELINE_LOG_FORMAT", "shard_ids": "SIDELINE_SHARD_IDS",
+               "shard_count": "SIDELINE_SHARD_COUNT"}
+#: ``sideline run``'s options for the keys it may set, over the environment and the file.
+COMMAND_LINE = {"shard_ids": "--shard-ids", "shard_count": "--shard-count"}
+#: Requests a second the bot makes to Discord in all, its processes together (Discord allows 50).
+DEFAULT_SEND_RATE = 48.0
 _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 #: `sideline health` fails when a due message has waited longer than this (bot/health.py).
 DEFAULT_MAX_BACKLOG_AGE = "10m"
@@ -110,7 +117,10 @@ class Settings:
     max_backlog_age: timedelta = timedelta(minutes=10)
     source: Path | None = None
     calendar_server: CalendarServer | None = None  # off unless [bot] calendar_port is set
+    shards: Shards = field(default_factory=Shards)  # the gateway shards this process runs (bot/shards.py)
+    send_rate: float = DEFAULT_SEND_RATE  # the bot's requests a second, shared by its processes (bot/pace.py)
     from_environment: tuple[str, ...] = ()  # the [bot] keys the environment set (ENVIRONMENT), for check-config
+    from_command_line: tuple[str, ...] = ()  # the [bot] keys `sideline run`'s options set (COMMAND_LINE)
     # Leagues set up with /setup, by server: loaded from the database at start and replaced on each
     # change, so every service that asks ``league_for_guild`` sees them without a restart.
     in_discord: dict[int, LeagueSettings] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -132,6 +142,14 @@ class Settings:
             if lg.key == key:
                 return lg
         raise UnknownLeague(self.source or "config", key, tuple(lg.key for lg in self.all_leagues))
+
+    def where(self, key: str) -> tuple[str, str]:
+        """Where a ``[bot]`` value came from, as an error names it: (file or source, key or variable)."""
+        if key in self.from_command_line:
+            return "command line", COMMAND_LINE[key]
+        if key in self.from_environment:
+            return "environment", ENVIRONMENT[key]
+        return str(self.source or "config"), f"bot.{key}"
 
     @staticmethod
     def token() -> str | None:
@@ -179,27 +197,51 @@ def load_settings(path: str | os.PathLike[str], environ: Mapping[str, str] | Non
         raise SettingsError(path, "(file)", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(path, "(file)", f"is not valid TOML: {exc}") from None
-    return apply_environment(parse_settings(raw, path), os.environ if environ is None else environ)
+    return check_shards(apply_environment(parse_settings(raw, path), os.environ if environ is None else environ))
 
 
 def apply_environment(settings: Settings, environ: Mapping[str, str]) -> Settings:
-    """``SIDELINE_DATABASE_URL``, ``SIDELINE_LOG_LEVEL`` and ``SIDELINE_LOG_FORMAT`` over the file's
-    values, checked as strictly; an empty variable counts as unset (compose's ``${X:-}``). An error
-    names the variable: ``environment: SIDELINE_LOG_FORMAT: must be text or json, not 'xml'``."""
-    values: dict[str, str] = {}
+    """``SIDELINE_DATABASE_URL``, ``SIDELINE_LOG_LEVEL``, ``SIDELINE_LOG_FORMAT`` and the shards over
+    the file's values, checked as strictly; an empty variable counts as unset (compose's ``${X:-}``).
+    An error names the variable: ``environment: SIDELINE_LOG_FORMAT: must be text or json, not 'xml'``."""
+    values: dict[str, Any] = {}
     for key, variable in ENVIRONMENT.items():
         value = environ.get(variable, "").strip()
         if value:
             values[key] = _checked(key, value, "environment", variable)
     if not values:
         return settings
-    return replace(settings, database_url=values.get("database_url", settings.database_url),
-                   log_level=values.get("log_level", settings.log_level),
-                   log_format=values.get("log_format", settings.log_format), from_environment=tuple(values))
+    return _with(replace(settings, from_environment=tuple(values)), values)  # load_settings checks the shards
 
 
-def _checked(key: str, value: str, path: Path | str, where: str) -> str:
-    """One ``[bot]`` value checked the same way from the file or the environment; normalised."""
+def with_command_line(settings: Settings, *, shard_ids: str | None, shard_count: str | None) -> Settings:
+    """``sideline run --shard-ids 0,1 --shard-count 4`` over the environment and the file."""
+    given = {k: v for k, v in (("shard_ids", shard_ids), ("shard_count", shard_count)) if v is not None}
+    values = {key: _checked(key, value, "command line", COMMAND_LINE[key]) for key, value in given.items()}
+    return check_shards(_with(replace(settings, from_command_line=tuple(values)), values) if values else settings)
+
+
+def _with(settings: Settings, values: Mapping[str, Any]) -> Settings:
+    shards = Shards(values.get("shard_ids", settings.shards.ids), values.get("shard_count", settings.shards.count))
+    return replace(settings, shards=shards, **{k: v for k, v in values.items() if not k.startswith("shard_")})
+
+
+def check_shards(settings: Settings) -> Settings:
+    """The shard ids and count together, wherever each came from, on the database the bot will use
+    (on SQLite one process runs the bot); the error names where the value at fault came from."""
+    found = combined_problem(settings.shards, sqlite=make_url(settings.database_url).get_backend_name() == "sqlite")
+    if found is not None:
+        raise SettingsError(*settings.where(found[0]), found[1])
+    return settings
+
+
+def _checked(key: str, value: Any, path: Path | str, where: str) -> Any:
+    """One ``[bot]`` value checked the same way from the file, the environment or the command line."""
+    if key in ("shard_ids", "shard_count"):
+        try:
+            return parse_ids(value) if key == "shard_ids" else parse_count(value)
+        except ValueError as exc:
+            raise SettingsError(path, where, str(exc)) from None
     if key == "database_url":
         _check_database_url(path, value, where)
         return value
@@ -220,7 +262,7 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     bot = reader.table(raw, "bot")
     reader.reject_unknown(bot, "bot", {"database_url", "log_level", "log_format", "token",
                                        "health_max_backlog_age", "calendar_port", "calendar_host",
-                                       "calendar_base_url"})
+                                       "calendar_base_url", "shard_ids", "shard_count", "send_rate"})
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = _checked("database_url", reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL),
@@ -238,9 +280,20 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
         raise SettingsError(path, "leagues", "must be an array of tables ([[leagues]])")
     leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
     _check_unique(path, leagues)
+    shards = Shards(*(_checked(k, bot[k], path, f"bot.{k}") if k in bot else None
+                      for k in ("shard_ids", "shard_count")))
     return Settings(database_url=database_url, log_level=log_level, log_format=log_format, leagues=leagues,
-                    source=Path(path), max_backlog_age=max_backlog_age,
-                    calendar_server=_calendar_server(reader, bot))
+                    source=Path(path), max_backlog_age=max_backlog_age, shards=shards,
+                    send_rate=_send_rate(reader, bot), calendar_server=_calendar_server(reader, bot))
+
+
+def _send_rate(reader: _Reader, bot: Mapping[str, Any]) -> float:
+    """``[bot] send_rate``: the requests a second the bot makes to Discord, all its processes together."""
+    rate = bot.get("send_rate", DEFAULT_SEND_RATE)
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 1 <= rate <= 50:
+        raise reader.fail("bot.send_rate", f"must be a number of requests a second from 1 to 50 (Discord "
+                          f"allows a bot 50 in all), not {rate!r}")
+    return float(rate)
 
 
 def _calendar_server(reader: _Reader, bot: Mapping[str, Any]) -> CalendarServer | None:
