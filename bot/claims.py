@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -37,13 +37,25 @@ STUCK_AFTER = LEASE  # the name older tests know it by
 RENEW_EVERY = LEASE / 3
 
 
-PRESENCE_LOCK = text("SELECT pg_advisory_lock(:key)")
-TRY_PRESENCE_LOCK = text("SELECT pg_try_advisory_xact_lock(:key)")
+#: Presence locks are advisory locks in a key space of their own (PostgreSQL's two-key form), so
+#: the processes of the bot running on a database can be counted (``live_processes``).
+PRESENCE_SPACE = 0x53444C4E  # "SDLN"
+PRESENCE_LOCK = text("SELECT pg_advisory_lock(:space, :key)")
+TRY_PRESENCE_LOCK = text("SELECT pg_try_advisory_xact_lock(:space, :key)")
+#: Two-key advisory locks show in pg_locks as classid (the space), objid (the key) and objsubid 2.
+LIVE_PROCESSES = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                      "AND classid = :space AND objsubid = 2 "
+                      "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
 
 
 def presence_key(claimer: str) -> int:
-    """A process's presence lock: a PostgreSQL advisory lock key (64-bit signed) from its claimer id."""
-    return int.from_bytes(hashlib.blake2b(claimer.encode(), digest_size=8).digest(), "big", signed=True)
+    """A process's presence lock: a PostgreSQL advisory lock key (32-bit signed, in ``PRESENCE_SPACE``)
+    from its claimer id."""
+    return int.from_bytes(hashlib.blake2b(claimer.encode(), digest_size=4).digest(), "big", signed=True)
+
+
+def _presence(claimer: str) -> dict[str, int]:
+    return {"space": PRESENCE_SPACE, "key": presence_key(claimer)}
 
 
 class ClaimsHost(Protocol):
@@ -70,9 +82,8 @@ class Claimed:
 class Claims:
     """This process's claims on the outbox: take, renew, hand back, and take back a stopped process's."""
 
-    def __init__(self, bot: ClaimsHost, guild_ids: Callable[[], list[int]]) -> None:
+    def __init__(self, bot: ClaimsHost) -> None:
         self.bot = bot
-        self.guild_ids = guild_ids  # the servers whose rows this process sends
         self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
         self.presence: AsyncConnection | None = None  # PostgreSQL: holds this process's presence lock
 
@@ -90,18 +101,30 @@ class Claims:
         if self.presence is not None or self.bot.engine.dialect.name != "postgresql":
             return
         connection = await self.bot.engine.connect()
-        await connection.execute(PRESENCE_LOCK, {"key": presence_key(self.claimer)})
+        await connection.execute(PRESENCE_LOCK, _presence(self.claimer))
         await connection.commit()  # a session lock: it outlives the transaction, not the connection
         self.presence = connection
 
+    async def live_processes(self) -> int:
+        """How many processes of the bot run on this database now, this one included: on PostgreSQL
+        those holding a presence lock (for an instant, a stopped one whose claims another process is
+        taking back counts too); on SQLite one, by design."""
+        if self.bot.engine.dialect.name != "postgresql":
+            return 1
+        async with self.bot.sessions() as session:
+            return max(1, int(await session.scalar(LIVE_PROCESSES, {"space": PRESENCE_SPACE}) or 0))
+
     async def close(self) -> None:
+        """Give up the presence lock: the connection is closed, not handed back to the pool, where
+        it would keep the lock and this process would seem to run on (and count) after it stopped."""
         if self.presence is not None:
+            await self.presence.invalidate()
             await self.presence.close()
             self.presence = None
 
     async def take_back(self, *, everyone_else: bool = False) -> int:
         now = self.bot.clock.now()
-        held = (OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids()))
+        held = (OutboxMessage.status == "sending",)
         not_mine = or_(OutboxMessage.claimed_by.is_(None), OutboxMessage.claimed_by != self.claimer)
         lapsed = or_(OutboxMessage.lease_until.is_(None), OutboxMessage.lease_until <= now)
         async with self.bot.sessions() as session:  # a read first: most rounds find nothing to take
@@ -127,7 +150,7 @@ class Claims:
         is taken for this transaction only, so a process can't come back to its claims meanwhile."""
         claimers = (await session.scalars(select(OutboxMessage.claimed_by).distinct().where(
             *held, OutboxMessage.claimed_by.is_not(None), OutboxMessage.claimed_by != self.claimer))).all()
-        return [c for c in claimers if c and await session.scalar(TRY_PRESENCE_LOCK, {"key": presence_key(c)})]
+        return [c for c in claimers if c and await session.scalar(TRY_PRESENCE_LOCK, _presence(c))]
 
     async def release(self, rows: list[Claimed]) -> None:
         """Hand back claimed rows this process did not try to send: pending again, attempt not counted."""
@@ -174,8 +197,7 @@ class Claims:
         now = self.bot.clock.now()
         async with self.bot.sessions.begin() as session:
             postgres = session.get_bind().dialect.name == "postgresql"
-            due = (OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now,
-                   OutboxMessage.guild_id.in_(self.guild_ids()))
+            due = (OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now)
             rows: list[OutboxMessage] = []
             if spread and send_key is None:
                 rows = list((await session.scalars(self._spread(due, limit, lock=postgres))).all())

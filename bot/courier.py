@@ -14,7 +14,16 @@ Failure policy (docs/product.md §5, issue 4):
 
 Claims (issue #20, item 1): a process claims rows for a short lease and takes back what a stopped
 process held (bot/claims.py). Resending a row is harmless: the nonce makes Discord answer with the
-first message. The pace of sending: bot/pace.py.
+first message.
+
+Shards (issue #28, item 5): queued messages are REST sends, which no gateway shard owns, so every
+live process drains the whole outbox, whichever shard's server a row is for; the reminders of a
+process that died go out from the others. Before sending a row of another process's server, the
+courier reads that league again if it set up in Discord (``refresh_leagues``).
+
+The pace of sending: bot/pace.py. Discord's global limit is the bot token's, shared by its
+processes, so a courier sends at its part of ``[bot] send_rate``, the processes counted by their
+presence locks every ``RECOUNT_EVERY`` seconds: when one stops, the others speed up.
 """
 
 from __future__ import annotations
@@ -22,7 +31,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Callable
+import math
+import time
+from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Final, Protocol
 
@@ -46,6 +57,7 @@ __all__ = ["LEASE", "RENEW_EVERY", "STUCK_AFTER", "CheckInView", "Claimed", "Cou
 log = logging.getLogger("sideline.courier")
 
 MAX_ATTEMPTS = 8
+RECOUNT_EVERY = 5.0  # seconds between counts of the bot's live processes, who share its send rate
 BACKOFF_BASE = timedelta(seconds=30)
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week
 
@@ -76,6 +88,8 @@ class CourierHost(Protocol):
     @property
     def user(self) -> discord.ClientUser | None: ...
 
+    async def refresh_leagues(self, guild_ids: Collection[int] | None = None) -> None: ...
+
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
@@ -92,17 +106,19 @@ def button_view(buttons: tuple[tuple[str, str], ...], view: discord.ui.View | No
 
 
 class Courier:
-    def __init__(self, bot: CourierHost, kinds: OutboxKinds, *, checkin_view: CheckInView, shard_id: int = 0,
-                 shard_count: int = 1, pace: Pace | None = None) -> None:
+    def __init__(self, bot: CourierHost, kinds: OutboxKinds, *, checkin_view: CheckInView,
+                 pace: Pace | None = None) -> None:
         self.bot = bot
         self.kinds = kinds
         self.actions = DiscordActions(bot.http, lambda: bot.user.id if bot.user else None)
         self.checkin_view = checkin_view
-        self.shard_id, self.shard_count = shard_id, shard_count
         self.totals = DeliveryStats()
-        self.claims = Claims(bot, lambda: self.guild_ids)
+        self.claims = Claims(bot)
         self.stopping = False  # a graceful stop: finish the send under way, claim nothing more
-        self.pace = pace or Pace()
+        if pace is None:
+            self.pace_from_settings()
+        else:
+            self.pace = pace
 
     @property
     def pace(self) -> Pace:
@@ -110,16 +126,37 @@ class Courier:
 
     @pace.setter
     def pace(self, pace: Pace) -> None:
+        """A pace given (a test's, a benchmark's) is kept as it is: the courier no longer shares the
+        bot's send rate out among its processes itself."""
+        self.shares_rate = False
+        self._set_pace(pace)
+
+    def pace_from_settings(self) -> None:
+        """Send at this process's part of ``[bot] send_rate``, the live processes counted before the
+        next claim (and every ``RECOUNT_EVERY`` seconds)."""
+        self.shares_rate, self.processes, self._counted_at = True, 1, -math.inf
+        self._set_pace(Pace.share(1, self.bot.settings.send_rate))
+
+    def _set_pace(self, pace: Pace) -> None:
         self._pace = pace
         self._pacer = Pacer(pace.rate, pace.window) if pace.rate else None
         self._delivering = asyncio.Semaphore(max(1, pace.lanes))
 
-    def owns(self, guild_id: int) -> bool:
-        return (guild_id >> 22) % self.shard_count == self.shard_id
-
-    @property
-    def guild_ids(self) -> list[int]:
-        return [lg.guild_id for lg in self.bot.settings.all_leagues if self.owns(lg.guild_id)]
+    async def _share_rate(self) -> None:
+        """Discord's global limit is per bot token: this process's part of it, as many as run now."""
+        if not self.shares_rate or time.monotonic() - self._counted_at < RECOUNT_EVERY:
+            return
+        self._counted_at = time.monotonic()
+        try:
+            processes = await self.claims.live_processes()
+        except Exception:  # keep the pace it has; the next count may work
+            log.warning("could not count the bot's processes", exc_info=True)
+            return
+        if processes != self.processes:
+            self.processes = processes
+            self._set_pace(Pace.share(processes, self.bot.settings.send_rate))
+            log.info("%d process(es) of the bot send messages: this one at %.1f of its %.0f requests/s",
+                     processes, self._pace.rate or 0, self.bot.settings.send_rate)
 
     async def next_due(self) -> datetime | None:
         """When there is next something to do: a pending row falls due, or a claim's lease runs out."""
@@ -127,12 +164,12 @@ class Courier:
         async with self.bot.sessions() as session:
             due = await session.scalar(
                 select(OutboxMessage.next_attempt_at)
-                .where(OutboxMessage.status == "pending", OutboxMessage.guild_id.in_(self.guild_ids))
+                .where(OutboxMessage.status == "pending")
                 .order_by(OutboxMessage.next_attempt_at).limit(1)
             )
             lapses = await session.scalar(
                 select(lease_end)
-                .where(OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids))
+                .where(OutboxMessage.status == "sending")
                 .order_by(lease_end).limit(1)
             )
         return min((t for t in (due, lapses) if t is not None), default=None)
@@ -162,12 +199,19 @@ class Courier:
         """Send everything due now, a small batch at a time; returns what happened in this round."""
         stats = DeliveryStats()
         await self.announce_presence()
+        await self.bot.refresh_leagues()  # sharded: what other processes' /setup changed
         await self.claims.take_back()
         async with self.claims.leases_kept():
             while not self.stopping:
+                await self._share_rate()
                 batch = await self._claim(self.pace.claim, spread=self._pacer is not None)
                 if not batch:
+                    if await self.claims.take_back():  # a process stopped meanwhile: its claims go out now
+                        continue
                     break
+                unknown = {r.guild_id for r in batch if self.bot.settings.league_for_guild(r.guild_id) is None}
+                if unknown:  # a league set up in Discord in another process since this round began
+                    await self.bot.refresh_leagues(unknown)
                 if self._pacer is None:
                     await self._in_order(batch, stats)
                 else:
