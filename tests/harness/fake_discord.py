@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from multidict import CIMultiDict
 
+from tests.harness.fake_gateway import FakeGateway, FakeSocket
 from tests.harness.fake_guild import FakeGuilds
 from tests.harness.rate_limits import RateLimits
 
@@ -179,6 +180,7 @@ class FakeDiscord:
         self.files: dict[str, bytes] = {}  # attachment URL -> bytes
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
         self.rate_limits: RateLimits | None = None  # Discord's rate limits, opt-in (tests/harness/rate_limits.py)
+        self.gateway: FakeGateway | None = None  # the gateway, opt-in (tests/harness/fake_gateway.py)
 
     # --- aiohttp.ClientSession surface used by discord.py ---------------------------------
     def request(self, method: str, url: str, **kwargs: Any) -> FakeResponse:
@@ -204,8 +206,11 @@ class FakeDiscord:
     async def close(self) -> None:
         self.closed = True
 
-    async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - never used
-        raise ConnectionError("no gateway in tests")
+    async def ws_connect(self, url: str, **kwargs: Any) -> FakeSocket:
+        """The gateway's websocket, when a test serves one (``Harness.serve_gateway``)."""
+        if self.gateway is None:
+            raise ConnectionError("no gateway in this test (Harness.serve_gateway starts one)")
+        return self.gateway.connect()
 
     # --- what real Discord refuses -----------------------------------------------------------
     def _refuse(self, call: Call) -> tuple[int, Any, dict[str, str]] | None:
