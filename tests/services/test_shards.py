@@ -289,3 +289,22 @@ async def test_processes_queueing_the_same_reminders_at_once_make_one_row_each(p
         for engine in engines:
             await engine.dispose()
         await harness.close()
+
+
+async def test_processes_starting_together_on_an_empty_database_both_start(empty_db_url: str) -> None:
+    """PostgreSQL: two shards started at once (docker compose, a systemd template) on a database no
+    bot has used migrate it and register their leagues one after the other, not into each other."""
+    if empty_db_url.startswith("sqlite"):
+        pytest.skip("SQLite: one process runs the bot (a second is refused at start, bot/lifecycle.py)")
+    harnesses: list[Harness] = []
+    for shard in (0, 1):  # both log in (migrate, register their leagues) at the same moment below
+        settings = two_leagues(empty_db_url, Shards(ids=(shard,), count=2))
+        bot = create_bot(settings, engine=create_engine(empty_db_url), clock=FixedClock(NOW), run_scheduler=False)
+        harnesses.append(Harness(bot))
+    try:
+        await asyncio.wait_for(asyncio.gather(*(h.start() for h in harnesses)), 120)  # without the lock: stuck
+        ids = [h.bot.league_ids for h in harnesses]
+        assert ids[0] == ids[1] and len(ids[0]) == 2, "one row per league, the same for both"
+    finally:
+        for harness in harnesses:
+            await harness.close()
