@@ -124,8 +124,8 @@ class SidelineBot(commands.Bot):
     async def refresh_leagues(self, guild_ids: Collection[int] | None = None) -> None:
         """Read again the leagues set up in Discord on servers of other processes' shards (all of them,
         or those of ``guild_ids``): their /setup runs in those processes, while this one sends their
-        queued messages and answers their players' DMs (shard 0's). A process's own servers' leagues it
-        keeps current itself. Unsharded, every server is this process's: nothing to read."""
+        queued messages and, running shard 0, gets every DM (a button pressed in a reminder DM). A
+        process keeps its own servers' leagues current itself. Unsharded, every server is its own."""
         if self.settings.shards.all_here:
             return
         others = None if guild_ids is None else [g for g in guild_ids if not self.owns(g)]

@@ -11,15 +11,15 @@ Failure policy (docs/product.md §5, issue 4):
   the row; a 403 it reports itself (bot/services/discord_sync/), and it looks before it repeats a
   call an earlier attempt may have made (no nonce protects those).
 
-
 Claims (issue #20, item 1): a process claims rows for a short lease and takes back what a stopped
 process held (bot/claims.py). Resending a row is harmless: the nonce makes Discord answer with the
 first message.
 
 Shards (issue #28, item 5): queued messages are REST sends, which no gateway shard owns, so every
 live process drains the whole outbox, whichever shard's server a row is for; the reminders of a
-process that died go out from the others. Before sending a row of another process's server, the
-courier reads that league again if it set up in Discord (``refresh_leagues``).
+process that died go out from the others. Each round the courier reads again the leagues set up
+in Discord on other processes' servers (their /setup runs there), and within a round one it has
+not heard of before it sends that league's row (``refresh_leagues``).
 
 The pace of sending: bot/pace.py. Discord's global limit is the bot token's, shared by its
 processes, so a courier sends at its part of ``[bot] send_rate``, the processes counted by their
