@@ -103,8 +103,10 @@ def combined_problem(shards: Shards, *, sqlite: bool) -> tuple[str, str] | None:
     if shards.ids is not None and shards.count is not None:
         outside = [i for i in shards.ids if i >= shards.count]
         if outside:
-            return "shard_ids", (f"shard {outside[0]} is not one of {shards.count} shards "
-                                 f"(with shard_count = {shards.count} they are 0 to {shards.count - 1})")
+            count = shards.count
+            which = "the only shard is 0" if count == 1 else f"they are 0 to {count - 1}"
+            return "shard_ids", (f"shard {outside[0]} is not one of {count} shard{'s' * (count != 1)} "
+                                 f"(with shard_count = {count} {which})")
     if sqlite and not shards.all_here:
         return "shard_ids", (f"runs {shards} in this process, so other processes would run the rest, and on "
                              "SQLite only one process may run the bot; use PostgreSQL for several "

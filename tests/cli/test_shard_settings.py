@@ -40,6 +40,10 @@ def test_the_command_line_beats_the_environment_which_beats_the_file(tmp_path: P
     assert (both.where("shard_ids"), both.where("shard_count")) == (
         ("command line", "--shard-ids"), ("environment", "SIDELINE_SHARD_COUNT"))
     assert with_command_line(from_env, shard_ids=None, shard_count=None) is from_env
+    with pytest.raises(SettingsError) as refused:  # the count from the command line, the ids the environment's
+        with_command_line(from_env, shard_ids=None, shard_count="1")
+    assert str(refused.value) == ("environment: SIDELINE_SHARD_IDS: shard 1 is not one of 1 shard "
+                                  "(with shard_count = 1 the only shard is 0)")
 
 
 def test_without_shard_settings_the_bot_is_not_sharded(tmp_path: Path) -> None:
