@@ -16,8 +16,10 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -34,7 +36,7 @@ from storage.models import Game, OutboxMessage, Team
 from tests.harness import Harness
 from tests.reliability.reminders_kill_child import read_record
 from tests.reliability.service_child import league_guild, many_leagues
-from tests.reliability.test_graceful_stop import CHILD, ROOT, STOP_LIMIT, read_lines, stop, wait_for
+from tests.reliability.test_graceful_stop import CHILD, ROOT, STOP_LIMIT, read_lines, stop
 from tests.reliability.test_reminders_kill import ALL_DUE, FIRST_START
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL and fcntl")
@@ -71,13 +73,37 @@ async def prepare(db_url: str) -> None:
 
 
 def spawn(db_url: str, directory: Path, shared: Path, shard_id: int) -> subprocess.Popen[str]:
+    """`sideline run --shard-ids N --shard-count 2`, its log (stderr) in DIR/log.txt to read as it runs."""
     directory.mkdir(exist_ok=True)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SIDELINE_TOKEN": "offline-test-token"}
     env.pop("SIDELINE_CONFIG", None)
-    return subprocess.Popen(
-        [sys.executable, str(CHILD), db_url, str(directory), ALL_DUE.isoformat(), "--gateway",
-         "--leagues", str(LEAGUES), "--shared", str(shared), "--shard-ids", str(shard_id), "--shard-count", "2"],
-        cwd=str(ROOT), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    with (directory / "log.txt").open("w") as log:
+        return subprocess.Popen(
+            [sys.executable, str(CHILD), db_url, str(directory), ALL_DUE.isoformat(), "--gateway", "--leagues",
+             str(LEAGUES), "--shared", str(shared), "--shard-ids", str(shard_id), "--shard-count", "2"],
+            cwd=str(ROOT), env=env, stdout=subprocess.DEVNULL, stderr=log, text=True)
+
+
+def log_of(proc: subprocess.Popen[str]) -> str:
+    directory = proc.args[3]  # type: ignore[index]  # python, the child, the database, its folder, ...
+    return (Path(directory) / "log.txt").read_text(encoding="utf-8")
+
+
+def wait(proc: subprocess.Popen[str], ready: Callable[[], bool], what: str, limit: float = DRAIN_LIMIT) -> None:
+    """Until ``ready()``; fails with the process's log if it ends first or ``limit`` seconds pass
+    (a bound on a hang, not a timing assertion)."""
+    deadline = time.monotonic() + limit
+    while not ready():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError(f"no {what} (exit {proc.wait()}):\n{log_of(proc)}")
+        time.sleep(0.1)
+
+
+def stopped(proc: subprocess.Popen[str]) -> tuple[int | None, float, str]:
+    """SIGTERM, as systemd or Docker stop it: (exit code, seconds to exit, its log)."""
+    code, took, _ = stop(proc)
+    return code, took, log_of(proc)
 
 
 async def outbox_state(db_url: str) -> dict[str, int]:
@@ -115,9 +141,9 @@ def test_two_shards_send_every_reminder_once_and_answer_their_own_servers(pg_url
     bots = {shard: spawn(pg_url, tmp_path / f"shard{shard}", shared, shard) for shard in (0, 1)}
     try:
         for bot in bots.values():
-            wait_for(bot, lambda: all_sent(pg_url), "every reminder sent", limit=DRAIN_LIMIT, every=0.5)
+            wait(bot, lambda: all_sent(pg_url), "every reminder sent")
     finally:
-        results = {shard: stop(bot) for shard, bot in bots.items()}
+        results = {shard: stopped(bot) for shard, bot in bots.items()}
     for shard, (code, took, err) in results.items():
         assert code == 0 and took < STOP_LIMIT, f"shard {shard}: exit {code} after {took:.1f} s:\n{err}"
         assert "Traceback" not in err, err
@@ -143,24 +169,25 @@ def test_sigkill_of_one_shard_mid_wave_the_other_sends_the_rest_once(pg_url: str
     asyncio.run(prepare(pg_url))
     shared = tmp_path / "sends.jsonl"
     bots = {shard: spawn(pg_url, tmp_path / f"shard{shard}", shared, shard) for shard in (0, 1)}
-    survivor = bots[0]
+    survivor, victim = bots[0], bots[1]
+    sharing = "2 process(es) of the bot send messages: this one at 25.0 of its 50 requests/s"
     try:
-        wait_for(bots[1], lambda: len(created_once(shared)) >= REMINDERS // 4, "a quarter of the wave sent",
-                 every=0.05)
-        bots[1].send_signal(signal.SIGKILL)
-        bots[1].communicate(timeout=30)
+        for bot in bots.values():  # both running and pacing for two, whichever started first
+            wait(bot, lambda bot=bot: sharing in log_of(bot), "count of two processes")
+        wait(victim, lambda: len(created_once(shared)) >= REMINDERS // 4, "a quarter of the wave sent")
+        victim.send_signal(signal.SIGKILL)
+        victim.wait(timeout=30)
         killed_at = len(read_record(shared))
         assert len(created_once(shared)) < REMINDERS, "the kill came after the wave: nothing left to take over"
-        wait_for(survivor, lambda: all_sent(pg_url), "the survivor sending the rest", limit=DRAIN_LIMIT, every=0.5)
+        wait(survivor, lambda: all_sent(pg_url), "the survivor sending the rest")
     finally:
-        for bot in bots.values():
-            if bot.poll() is None and bot is not survivor:
-                bot.kill()
-        code, took, err = stop(survivor)
+        if victim.poll() is None:
+            victim.kill()
+        code, took, err = stopped(survivor)
     assert code == 0 and took < STOP_LIMIT, f"exit {code} after {took:.1f} s:\n{err}"
     check_each_sent_once(shared)
     after = [line for line in read_record(shared)[killed_at:] if not line["duplicate"]]
     assert after and {line["by"] for line in after} == {"--shard-ids 0 --shard-count 2"}
-    shared_out = err.index("2 process(es) of the bot send messages: this one at 25.0 of its 50 requests/s")
+    shared_out = err.index(sharing)
     alone = err.index("1 process(es) of the bot send messages: this one at 50.0 of its 50 requests/s")
     assert shared_out < alone, "the survivor paced itself at half the bot's rate, then at all of it"
