@@ -4,10 +4,12 @@ the bot, 5 messages per 5 s per channel; tests/harness/rate_limits.py), in this 
 
 Prints what was delivered, the wall time and the rate achieved against the 50/s global limit (goal
 ≥ 90%), duplicates and lost messages (goal 0 each), and the 429s received, global and per channel
-(goal: no global 429). ``--processes 2`` (PostgreSQL): two bots in this process, each with its own
-engine, courier and discord.py client, drain the same outbox against the same Discord (one bot
-token: they share the global limit, so each paces at half the rate). The run stops itself after
-``--limit`` seconds and counts what is still unsent as lost.
+(goal: no global 429). The couriers pace themselves as ``sideline run``'s do: ``[bot] send_rate``
+(``--rate``) shared out among the live processes, counted by their presence locks (bot/courier.py).
+``--processes 2`` (PostgreSQL): two bots in this process, each with its own engine, courier, presence
+lock and discord.py client, drain the same outbox against the same Discord (one bot token: they
+share the global limit, so each counts two processes and paces at half the rate). The run stops
+itself after ``--limit`` seconds and counts what is still unsent as lost.
 
     .venv/bin/python -m bench.fanout [--reminders 2000] [--channels 200] [--pg URL] [--processes 2]
 """
@@ -47,13 +49,13 @@ class Result:
 async def start_bots(url: str, processes: int, rate: float) -> list[Any]:
     from bot.app import create_bot
     from bot.clock import FixedClock
-    from bot.pace import Pace
     from bot.settings import parse_settings
     from storage.db import create_engine
     from tests.harness import Harness
     from tests.harness.rate_limits import RateLimits
 
-    settings = parse_settings({"bot": {"database_url": url}, "leagues": [league(1, "coed-ball-hockey")]})
+    settings = parse_settings({"bot": {"database_url": url, "send_rate": rate},
+                               "leagues": [league(1, "coed-ball-hockey")]})
     clock = FixedClock(NOW)
     limits = RateLimits()  # Discord's, at full size, in real time
     harnesses: list[Any] = []
@@ -63,9 +65,11 @@ async def start_bots(url: str, processes: int, rate: float) -> list[Any]:
         if harnesses:
             harness.discord = harnesses[0].discord  # one Discord, one bot token: one global limit
         harness.discord.validates = False  # Discord's schema check is test tooling, not the bot's time
-        harness.limit_rates(limits, Pace.share(processes, rate))
+        harness.limit_rates(limits)  # no pace given: the courier's own, from [bot] send_rate
         await harness.start()  # one after the other: the first runs the migrations
         harnesses.append(harness)
+    for harness in harnesses:  # every process present before any counts them (as running bots are)
+        await harness.bot.courier.announce_presence()
     return harnesses
 
 
@@ -144,8 +148,8 @@ def main() -> None:
                         "is made in it and dropped after. SQLite (a temporary file) without it")
     parser.add_argument("--processes", type=int, default=1, help="couriers draining the same outbox "
                         "(two bots in this process); more than 1 needs --pg")
-    parser.add_argument("--rate", type=float, default=48.0, help="the bot's pace in requests/s, shared by "
-                        "the processes (the courier's default)")
+    parser.add_argument("--rate", type=float, default=48.0, help="[bot] send_rate: the bot's pace in "
+                        "requests/s, shared by the processes (default 48, at most 50)")
     parser.add_argument("--limit", type=float, default=300.0, help="stop after this many seconds")
     args = parser.parse_args()
     if args.processes > 1 and not args.pg:

@@ -9,7 +9,7 @@ import pkgutil
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import cogs
-from bot.client import SidelineBot
+from bot.client import ShardedSidelineBot, SidelineBot
 from bot.clock import Clock
 from bot.settings import Settings
 from cogs._checkin_buttons import checkin_view
@@ -33,5 +33,7 @@ def freeze_startup_objects() -> None:
 
 def create_bot(settings: Settings, *, engine: AsyncEngine | None = None,
                clock: Clock | None = None, run_scheduler: bool = True) -> SidelineBot:
-    return SidelineBot(settings, extensions=cog_extensions(), checkin_view=checkin_view, engine=engine,
+    """The bot for these settings: on discord.py's AutoShardedBot when they name shards."""
+    bot_class = ShardedSidelineBot if settings.shards.sharded else SidelineBot
+    return bot_class(settings, extensions=cog_extensions(), checkin_view=checkin_view, engine=engine,
                        clock=clock, run_scheduler=run_scheduler)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -49,7 +49,14 @@ class SyncRefused(Exception):
 class SidelineBot(commands.Bot):
     """``extensions`` are the cogs to load and ``checkin_view`` makes the In / Out / Maybe buttons the
     courier attaches to reminders; both come from the composition root (``bot.app.create_bot``), so
-    the bot needs nothing from the cogs it loads."""
+    the bot needs nothing from the cogs it loads.
+
+    Sharded (``settings.shards``, bot/shards.py) it is a ``ShardedSidelineBot``: this class on
+    discord.py's ``AutoShardedBot``, connecting exactly the shards it was given. Unsharded it stays
+    a plain ``commands.Bot``, as before sharding existed: one gateway connection with no shard field
+    and no extra lookup of Discord's recommended shard count. Either way every line of Sideline is
+    here, one code path; ``owns`` tells what the gateway sends this process.
+    """
 
     def __init__(self, settings: Settings, *, extensions: Sequence[str], checkin_view: CheckInView,
                  engine: AsyncEngine | None = None, clock: Clock | None = None, run_scheduler: bool = True,
@@ -57,6 +64,8 @@ class SidelineBot(commands.Bot):
         recorder = _recorder(settings)
         if recorder is not None:
             kwargs["http_trace"] = recorder.http_trace()  # each answer Discord gives, timed and counted
+        if settings.shards.sharded:  # discord.py's public AutoShardedBot options
+            kwargs.update(shard_ids=list(settings.shards.here), shard_count=settings.shards.count)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),  # no privileged intents
@@ -95,10 +104,11 @@ class SidelineBot(commands.Bot):
         self._said_ready = False
 
     async def setup_hook(self) -> None:
-        before, after = await migrate.upgrade(self.engine)
-        if before != after:
-            log.info("database migrated from %s to %s", before or "empty", after)
-        await self._register_leagues()
+        async with migrate.one_start_at_a_time(self.engine):  # PostgreSQL: shards starting together
+            before, after = await migrate.upgrade(self.engine)
+            if before != after:
+                log.info("database migrated from %s to %s", before or "empty", after)
+            await self._register_leagues()
         for extension in self.extensions_to_load:
             await self.load_extension(extension)
         hide_commissioner_commands(self.tree)
@@ -122,6 +132,21 @@ class SidelineBot(commands.Bot):
     def adopt_league(self, league: LeagueSettings, league_id: int) -> None:
         """A league set up in Discord (at start, or just now by /setup): this server is its league's."""
         self.league_ids[league.guild_id] = league_id
+
+    def owns(self, guild_id: int) -> bool:
+        """The gateway sends this process the server's events: its shard runs here (always, unsharded)."""
+        return self.settings.shards.owns(guild_id)
+
+    async def refresh_leagues(self, guild_ids: Collection[int] | None = None) -> None:
+        """Read again the leagues set up in Discord on servers of other processes' shards (all of them,
+        or those of ``guild_ids``): their /setup runs in those processes, while this one sends their
+        queued messages and, running shard 0, gets every DM (a button pressed in a reminder DM). A
+        process keeps its own servers' leagues current itself. Unsharded, every server is its own."""
+        if self.settings.shards.all_here:
+            return
+        others = None if guild_ids is None else [g for g in guild_ids if not self.owns(g)]
+        if others is None or others:
+            await self.services.setup.reload(others, keep=self.owns)
 
     def league_of(self, guild_id: int | None) -> tuple[LeagueSettings, int]:
         if guild_id is None:
@@ -181,14 +206,17 @@ class SidelineBot(commands.Bot):
         joined = {g.id: g.name for g in self.guilds}
         served = [lg for lg in self.settings.all_leagues if lg.guild_id in joined]
         names = ", ".join(f"{lg.name} on {joined[lg.guild_id]}" for lg in served)
+        shards = f", {self.settings.shards}" if self.settings.shards.sharded else ""
         return (f"ready: {len(served)} league{'s' * (len(served) != 1)} on {len(joined)} "
-                f"server{'s' * (len(joined) != 1)}" + (f" ({names})" if names else ""))
+                f"server{'s' * (len(joined) != 1)}{shards}" + (f" ({names})" if names else ""))
 
     def missing_servers(self) -> list[str]:
+        """Configured servers the gateway did not bring, of this process's shards only: another
+        process's shards bring theirs."""
         joined = {g.id for g in self.guilds}
         return [f"league {lg.key} ({lg.name}): the bot is not in its server {lg.guild_id}; invite it with the "
                 "scopes bot and applications.commands, or fix guild_id in the config"
-                for lg in self.settings.leagues if lg.guild_id not in joined]
+                for lg in self.settings.leagues if lg.guild_id not in joined and self.owns(lg.guild_id)]
 
     async def close(self) -> None:
         if self.feed_server is not None:  # no new feed request reaches the database being closed
@@ -213,3 +241,7 @@ def _recorder(settings: Settings) -> PrometheusRecorder | None:
     from bot.metrics_server import PrometheusRecorder
 
     return PrometheusRecorder()
+
+
+class ShardedSidelineBot(SidelineBot, commands.AutoShardedBot):
+    """The same bot on discord.py's ``AutoShardedBot``, for the shards in ``settings.shards``."""

@@ -11,62 +11,55 @@ Failure policy (docs/product.md §5, issue 4):
   the row; a 403 it reports itself (bot/services/discord_sync/), and it looks before it repeats a
   call an earlier attempt may have made (no nonce protects those).
 
-Claims (issue #20, item 1): each process's courier has its own id. A claim names it and holds for
-a short lease, renewed while the courier works, and a courier claims only what it can send well
-within one lease. A claim whose lease ran out belongs to no live process and is taken back by any
-courier. A stopped process's claims are taken back at once, without waiting for the lease: on
-SQLite, one process by design, everything a previous process held; on PostgreSQL, where several
-processes may share the outbox, the claims of every process that no longer holds its presence lock
-(a session advisory lock each courier takes on a connection of its own, which PostgreSQL releases
-when the process dies). Resending a row is harmless: the nonce makes Discord answer with the first
-message.
-The pace of sending: bot/pace.py.
+Claims (issue #20, item 1): a process claims rows for a short lease and takes back what a stopped
+process held (bot/claims.py). Resending a row is harmless: the nonce makes Discord answer with the
+first message.
+
+Shards (issue #28, item 5): queued messages are REST sends, which no gateway shard owns, so every
+live process drains the whole outbox, whichever shard's server a row is for; the reminders of a
+process that died go out from the others. Each round the courier reads again the leagues set up
+in Discord on other processes' servers (their /setup runs there), and within a round one it has
+not heard of before it sends that league's row (``refresh_leagues``).
+
+The pace of sending: bot/pace.py. Discord's global limit is the bot token's, shared by its
+processes, so a courier sends at its part of ``[bot] send_rate``, the processes counted by their
+presence locks every ``RECOUNT_EVERY`` seconds: when one stops, the others speed up.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
-import uuid
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+import math
+import time
+from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
 from typing import Final, Protocol
 
 import discord
 from discord.http import HTTPClient
-from sqlalchemy import ColumnElement, Select, func, or_, select, text, update
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot import logs
+from bot.claims import LEASE, RENEW_EVERY, STUCK_AFTER, Claimed, Claims
 from bot.clock import Clock
 from bot.discord_actions import DiscordActions
-from bot.pace import BATCH, Pace, Pacer
+from bot.pace import Pace, Pacer
 from bot.services import outbox
 from bot.services.outbox import Action, ActionRow, DeliveryStats, FanOut, OutboxKinds, Outgoing
 from bot.settings import Settings
-from storage.db import rowcount
 from storage.models import OutboxMessage
+
+__all__ = ["LEASE", "RENEW_EVERY", "STUCK_AFTER", "CheckInView", "Claimed", "Courier", "button_view", "nonce_for"]
 
 log = logging.getLogger("sideline.courier")
 
 MAX_ATTEMPTS = 8
-LEASE = timedelta(seconds=30)  # a claim not renewed for this long is taken back (same nonce)
-STUCK_AFTER = LEASE  # the name older tests know it by
-RENEW_EVERY = LEASE / 3
+RECOUNT_EVERY = 5.0  # seconds between counts of the bot's live processes, who share its send rate
 BACKOFF_BASE = timedelta(seconds=30)
 THREAD_ARCHIVE_MINUTES: Final = 10080  # a week
-
-
-PRESENCE_LOCK = text("SELECT pg_advisory_lock(:key)")
-TRY_PRESENCE_LOCK = text("SELECT pg_try_advisory_xact_lock(:key)")
-
-
-def presence_key(claimer: str) -> int:
-    """A process's presence lock: a PostgreSQL advisory lock key (64-bit signed) from its claimer id."""
-    return int.from_bytes(hashlib.blake2b(claimer.encode(), digest_size=8).digest(), "big", signed=True)
 
 
 def nonce_for(send_key: str) -> str:
@@ -95,6 +88,8 @@ class CourierHost(Protocol):
     @property
     def user(self) -> discord.ClientUser | None: ...
 
+    async def refresh_leagues(self, guild_ids: Collection[int] | None = None) -> None: ...
+
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
     def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
@@ -110,32 +105,20 @@ def button_view(buttons: tuple[tuple[str, str], ...], view: discord.ui.View | No
     return view
 
 
-@dataclass(frozen=True)
-class Claimed:
-    id: int
-    league_id: int
-    guild_id: int
-    send_key: str
-    kind: str
-    channel_id: int | None
-    user_id: int | None
-    expires_at: datetime | None
-    attempts: int
-
-
 class Courier:
-    def __init__(self, bot: CourierHost, kinds: OutboxKinds, *, checkin_view: CheckInView, shard_id: int = 0,
-                 shard_count: int = 1, pace: Pace | None = None) -> None:
+    def __init__(self, bot: CourierHost, kinds: OutboxKinds, *, checkin_view: CheckInView,
+                 pace: Pace | None = None) -> None:
         self.bot = bot
         self.kinds = kinds
         self.actions = DiscordActions(bot.http, lambda: bot.user.id if bot.user else None)
         self.checkin_view = checkin_view
-        self.shard_id, self.shard_count = shard_id, shard_count
         self.totals = DeliveryStats()
-        self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
-        self.presence: AsyncConnection | None = None  # PostgreSQL: holds this process's presence lock
+        self.claims = Claims(bot)
         self.stopping = False  # a graceful stop: finish the send under way, claim nothing more
-        self.pace = pace or Pace()
+        if pace is None:
+            self.pace_from_settings()
+        else:
+            self.pace = pace
 
     @property
     def pace(self) -> Pace:
@@ -143,16 +126,37 @@ class Courier:
 
     @pace.setter
     def pace(self, pace: Pace) -> None:
+        """A pace given (a test's, a benchmark's) is kept as it is: the courier no longer shares the
+        bot's send rate out among its processes itself."""
+        self.shares_rate = False
+        self._set_pace(pace)
+
+    def pace_from_settings(self) -> None:
+        """Send at this process's part of ``[bot] send_rate``, the live processes counted before the
+        next claim (and every ``RECOUNT_EVERY`` seconds)."""
+        self.shares_rate, self.processes, self._counted_at = True, 1, -math.inf
+        self._set_pace(Pace.share(1, self.bot.settings.send_rate))
+
+    def _set_pace(self, pace: Pace) -> None:
         self._pace = pace
         self._pacer = Pacer(pace.rate, pace.window) if pace.rate else None
         self._delivering = asyncio.Semaphore(max(1, pace.lanes))
 
-    def owns(self, guild_id: int) -> bool:
-        return (guild_id >> 22) % self.shard_count == self.shard_id
-
-    @property
-    def guild_ids(self) -> list[int]:
-        return [lg.guild_id for lg in self.bot.settings.all_leagues if self.owns(lg.guild_id)]
+    async def _share_rate(self) -> None:
+        """Discord's global limit is per bot token: this process's part of it, as many as run now."""
+        if not self.shares_rate or time.monotonic() - self._counted_at < RECOUNT_EVERY:
+            return
+        self._counted_at = time.monotonic()
+        try:
+            processes = await self.claims.live_processes()
+        except Exception:  # keep the pace it has; the next count may work
+            log.warning("could not count the bot's processes", exc_info=True)
+            return
+        if processes != self.processes:
+            self.processes = processes
+            self._set_pace(Pace.share(processes, self.bot.settings.send_rate))
+            log.info("%d process(es) of the bot send messages: this one at %.1f of its %.0f requests/s",
+                     processes, self._pace.rate or 0, self.bot.settings.send_rate)
 
     async def next_due(self) -> datetime | None:
         """When there is next something to do: a pending row falls due, or a claim's lease runs out."""
@@ -160,79 +164,54 @@ class Courier:
         async with self.bot.sessions() as session:
             due = await session.scalar(
                 select(OutboxMessage.next_attempt_at)
-                .where(OutboxMessage.status == "pending", OutboxMessage.guild_id.in_(self.guild_ids))
+                .where(OutboxMessage.status == "pending")
                 .order_by(OutboxMessage.next_attempt_at).limit(1)
             )
             lapses = await session.scalar(
                 select(lease_end)
-                .where(OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids))
+                .where(OutboxMessage.status == "sending")
                 .order_by(lease_end).limit(1)
             )
         return min((t for t in (due, lapses) if t is not None), default=None)
 
-    async def recover(self) -> int:
-        """At start: take back what no live process holds, so a quick restart strands nothing.
+    @property
+    def claimer(self) -> str:
+        """This process's id on its claims."""
+        return self.claims.claimer
 
-        On SQLite the bot is one process, so whatever another courier claimed was claimed by a
-        process that is gone; on PostgreSQL, what lapsed leases and stopped processes held.
-        """
-        return await self._take_back(everyone_else=self.bot.engine.dialect.name == "sqlite")
+    async def recover(self) -> int:
+        """At start: take back what no live process holds, so a quick restart strands nothing."""
+        return await self.claims.recover()
 
     async def announce_presence(self) -> None:
-        """PostgreSQL: hold this process's presence lock for as long as it runs, before it claims
-        anything, so other processes can tell its claims from a stopped one's."""
-        if self.presence is not None or self.bot.engine.dialect.name != "postgresql":
-            return
-        connection = await self.bot.engine.connect()
-        await connection.execute(PRESENCE_LOCK, {"key": presence_key(self.claimer)})
-        await connection.commit()  # a session lock: it outlives the transaction, not the connection
-        self.presence = connection
+        await self.claims.announce_presence()
 
     async def close(self) -> None:
-        if self.presence is not None:
-            await self.presence.close()
-            self.presence = None
+        await self.claims.close()
 
-    async def _take_back(self, *, everyone_else: bool = False) -> int:
-        now = self.bot.clock.now()
-        held = (OutboxMessage.status == "sending", OutboxMessage.guild_id.in_(self.guild_ids))
-        not_mine = or_(OutboxMessage.claimed_by.is_(None), OutboxMessage.claimed_by != self.claimer)
-        lapsed = or_(OutboxMessage.lease_until.is_(None), OutboxMessage.lease_until <= now)
-        async with self.bot.sessions() as session:  # a read first: most rounds find nothing to take
-            if await session.scalar(select(OutboxMessage.id).where(*held, or_(not_mine, lapsed)).limit(1)) is None:
-                return 0
-        async with self.bot.sessions.begin() as session:
-            gone: ColumnElement[bool] = lapsed
-            if everyone_else:
-                gone = or_(gone, not_mine)
-            elif session.get_bind().dialect.name == "postgresql":
-                stopped = await self._stopped_claimers(session, held)
-                if stopped:
-                    gone = or_(gone, OutboxMessage.claimed_by.in_(stopped))
-            result = await session.execute(update(OutboxMessage).where(*held, gone)
-                                           .values(status="pending", claimed_by=None, lease_until=None))
-            taken = rowcount(result) or 0
-        if taken:
-            log.info("took back %d sends claimed by a process that stopped; sending them again (same nonce)", taken)
-        return taken
+    async def renew_claims(self) -> int:
+        return await self.claims.renew_claims()
 
-    async def _stopped_claimers(self, session: AsyncSession, held: tuple[ColumnElement[bool], ...]) -> list[str]:
-        """The other processes holding claims whose presence lock is free: they have stopped. The lock
-        is taken for this transaction only, so a process can't come back to its claims meanwhile."""
-        claimers = (await session.scalars(select(OutboxMessage.claimed_by).distinct().where(
-            *held, OutboxMessage.claimed_by.is_not(None), OutboxMessage.claimed_by != self.claimer))).all()
-        return [c for c in claimers if c and await session.scalar(TRY_PRESENCE_LOCK, {"key": presence_key(c)})]
+    async def _claim(self, limit: int, *, send_key: str | None = None, spread: bool = False) -> list[Claimed]:
+        return await self.claims.claim(limit, send_key=send_key, spread=spread)
 
     async def deliver_due(self) -> DeliveryStats:
         """Send everything due now, a small batch at a time; returns what happened in this round."""
         stats = DeliveryStats()
         await self.announce_presence()
-        await self._take_back()
-        async with self._leases_kept():
+        await self.bot.refresh_leagues()  # sharded: what other processes' /setup changed
+        await self.claims.take_back()
+        async with self.claims.leases_kept():
             while not self.stopping:
+                await self._share_rate()
                 batch = await self._claim(self.pace.claim, spread=self._pacer is not None)
                 if not batch:
+                    if await self.claims.take_back():  # a process stopped meanwhile: its claims go out now
+                        continue
                     break
+                unknown = {r.guild_id for r in batch if self.bot.settings.league_for_guild(r.guild_id) is None}
+                if unknown:  # a league set up in Discord in another process since this round began
+                    await self.bot.refresh_leagues(unknown)
                 if self._pacer is None:
                     await self._in_order(batch, stats)
                 else:
@@ -243,7 +222,7 @@ class Courier:
     async def _in_order(self, rows: list[Claimed], stats: DeliveryStats) -> None:
         for i, row in enumerate(rows):
             if self.stopping:
-                await self._release(rows[i:])
+                await self.claims.release(rows[i:])
                 return
             async with self._delivering:
                 with logs.bound(guild_id=row.guild_id):  # JSON log lines say whose message it was
@@ -274,21 +253,12 @@ class Courier:
         rest of the claimed batch goes back to the queue, for the next process to send at once."""
         self.stopping = True
 
-    async def _release(self, rows: list[Claimed]) -> None:
-        """Hand back claimed rows this process did not try to send: pending again, attempt not counted."""
-        async with self.bot.sessions.begin() as session:
-            await session.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.id.in_([r.id for r in rows]), OutboxMessage.status == "sending",
-                       OutboxMessage.claimed_by == self.claimer)
-                .values(status="pending", claimed_by=None, lease_until=None, attempts=OutboxMessage.attempts - 1))
-        log.info("stopping: handed %d claimed send(s) back to the queue", len(rows))
 
     async def deliver_now(self, send_key: str) -> None:
         """Send one queued row at once, due or not, for a caller that waits for it (e.g. the
         standings message); nothing happens if another live process holds it or it is done."""
         await self.announce_presence()
-        async with self._leases_kept():
+        async with self.claims.leases_kept():
             for row in await self._claim(1, send_key=send_key):
                 stats = DeliveryStats()
                 with logs.bound(guild_id=row.guild_id):
@@ -299,84 +269,10 @@ class Courier:
         for name in ("sent", "retried", "failed", "skipped"):
             setattr(self.totals, name, getattr(self.totals, name) + getattr(stats, name))
 
-    @contextlib.asynccontextmanager
-    async def _leases_kept(self) -> AsyncIterator[None]:
-        """Renew this process's claims while it works, however long Discord makes a send wait."""
-        keeper = asyncio.create_task(self._renew_leases(), name="sideline-bg-courier-leases")
-        try:
-            yield
-        finally:
-            keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await keeper
-
-    async def _renew_leases(self) -> None:
-        while True:
-            await asyncio.sleep(RENEW_EVERY.total_seconds())
-            try:
-                await self.renew_claims()
-            except Exception:  # the next renewal may work; a lapsed claim is only resent (same nonce)
-                log.warning("could not renew the courier's claims", exc_info=True)
-
-    async def renew_claims(self) -> int:
-        """Extend the lease on every row this process holds: it is alive and still working on them."""
-        async with self.bot.sessions.begin() as session:
-            result = await session.execute(
-                update(OutboxMessage)
-                .where(OutboxMessage.claimed_by == self.claimer, OutboxMessage.status == "sending")
-                .values(lease_until=self.bot.clock.now() + LEASE))
-            return rowcount(result) or 0
-
-    async def _claim(self, limit: int, *, send_key: str | None = None, spread: bool = False) -> list[Claimed]:
-        """Claim up to ``limit`` pending rows, the longest due first; ``spread``: among the earliest
-        due, each channel's first before any channel's second, and so on, and no more than ``BATCH``
-        of one channel (which go out in about 10 s at Discord's 5 per 5 s), as unspread claims take."""
-        now = self.bot.clock.now()
-        async with self.bot.sessions.begin() as session:
-            postgres = session.get_bind().dialect.name == "postgresql"
-            due = (OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now,
-                   OutboxMessage.guild_id.in_(self.guild_ids))
-            rows: list[OutboxMessage] = []
-            if spread and send_key is None:
-                rows = list((await session.scalars(self._spread(due, limit, lock=postgres))).all())
-            if not rows:  # not spread; or another process locked the spread ones first (SKIP LOCKED)
-                which = due if send_key is None else (OutboxMessage.status == "pending",
-                                                      OutboxMessage.send_key == send_key)
-                query = select(OutboxMessage).where(*which)
-                query = query.order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(
-                    min(limit, BATCH) if spread else limit)
-                if postgres:
-                    query = query.with_for_update(skip_locked=True)
-                rows = list((await session.scalars(query)).all())
-            for row in rows:
-                row.status, row.claimed_at, row.attempts = "sending", now, row.attempts + 1
-                row.claimed_by, row.lease_until = self.claimer, now + LEASE
-            return [Claimed(r.id, r.league_id, r.guild_id, r.send_key, r.kind, r.channel_id, r.user_id,
-                            r.expires_at, r.attempts) for r in rows]
-
-    @staticmethod
-    def _spread(due: tuple[ColumnElement[bool], ...], limit: int, *, lock: bool) -> Select[OutboxMessage]:
-        """The earliest due rows (a window of a few claims' worth, so a large backlog costs no sort
-        of all of it), ranked within their channel (or DM), lowest rank first."""
-        window = (select(OutboxMessage.id, OutboxMessage.channel_id, OutboxMessage.user_id,
-                         OutboxMessage.next_attempt_at).where(*due)
-                  .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit * 8).subquery())
-        rank = func.row_number().over(partition_by=(window.c.channel_id, window.c.user_id),
-                                      order_by=(window.c.next_attempt_at, window.c.id)).label("rank")
-        ranked = select(window.c.id, rank).subquery()
-        chosen = select(ranked.c.id).where(ranked.c.rank <= BATCH).order_by(ranked.c.rank, ranked.c.id).limit(limit)
-        query = (select(OutboxMessage).where(OutboxMessage.id.in_(chosen), OutboxMessage.status == "pending")
-                 .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id))
-        return query.with_for_update(skip_locked=True) if lock else query
-
-    def _mine(self, row_id: int) -> tuple[ColumnElement[bool], ...]:
-        """The row, while this process's claim on it holds: never overwrite another process's outcome."""
-        return (OutboxMessage.id == row_id, OutboxMessage.status == "sending",
-                OutboxMessage.claimed_by == self.claimer)
-
     async def _finish(self, row_id: int, **values: object) -> None:
         async with self.bot.sessions.begin() as session:
-            await session.execute(update(OutboxMessage).where(*self._mine(row_id)).values(lease_until=None, **values))
+            await session.execute(update(OutboxMessage).where(*self.claims.mine(row_id))
+                                  .values(lease_until=None, **values))
 
     async def _deliver(self, row: Claimed, stats: DeliveryStats) -> None:
         now = self.bot.clock.now()
@@ -518,7 +414,7 @@ class Courier:
             return
         log.warning("channel %s refused %s: %s", row.channel_id, row.send_key, error)
         async with self.bot.sessions.begin() as session:
-            await session.execute(update(OutboxMessage).where(*self._mine(row.id))
+            await session.execute(update(OutboxMessage).where(*self.claims.mine(row.id))
                                   .values(status="failed", last_error=error, lease_until=None))
             await self._tell_admins_once(session, row, error)
         await self._after_failure(row, error)

@@ -99,6 +99,7 @@ async def stop_gracefully(bot: SidelineBot, gateway: asyncio.Task[Any], within: 
     deadline = loop.time() + within
     gateway.cancel()  # no more gateway events are read: no new interaction reaches the bot
     await asyncio.wait({gateway})
+    await _disconnect_shards(bot)
     if not gateway.cancelled() and gateway.exception() is not None:
         log.warning("the gateway connection had ended with an error", exc_info=gateway.exception())
     bot.courier.stop()  # the message being sent goes out; the rest of its batch goes back to the queue
@@ -114,6 +115,16 @@ async def stop_gracefully(bot: SidelineBot, gateway: asyncio.Task[Any], within: 
         await bot.courier.close()
         await bot.engine.dispose()
     log.info("stopped")
+
+
+async def _disconnect_shards(bot: SidelineBot) -> None:
+    """A sharded bot (bot/shards.py) reads each shard's gateway in a task of its own, which cancelling
+    ``connect`` leaves running: close those connections too, so no shard takes a new interaction."""
+    import discord
+
+    if isinstance(bot, discord.AutoShardedClient):
+        for shard in bot.shards.values():
+            await shard.disconnect()
 
 
 async def _finish_in_flight(deadline: float) -> set[asyncio.Task[Any]]:

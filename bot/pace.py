@@ -23,7 +23,8 @@ class Pace:
     bot's processes share those 50: give each its part); None sends one row at a time, unpaced (the
     fake Discord of the tests has no limits unless a test sets them). ``claim``: rows claimed at once,
     about 5 s of sends at the rate (a claim is renewed while it is worked on, see ``LEASE``);
-    ``lanes``: rows being delivered at once (each holds a database session briefly)."""
+    ``lanes``: rows being delivered at once (each holds a database session briefly). A running bot's
+    courier takes its ``share`` of ``[bot] send_rate``, the live processes counted (bot/courier.py)."""
 
     rate: float | None = 48.0
     claim: int = 240

@@ -2,8 +2,9 @@
 
 Errors name the file and the key, so an operator can fix a config without reading code.
 The bot token never lives in a file: it comes from ``SIDELINE_TOKEN`` only. What an operator sets
-per deployment (database, log level and format, metrics port) may come from the environment too, and the
-environment beats the file (``apply_environment``), as containers and systemd units expect.
+per deployment (database, log level and format, metrics port, shards) may come from the environment too,
+and the environment beats the file (``apply_environment``), as containers and systemd units expect; the
+shards may come from ``sideline run``'s command line too, which beats both (``with_command_line``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from bot.config_reader import Reader
+from bot.config_reader import SettingsError as SettingsError  # where every caller has always found it
+from bot.config_reader import UnknownLeague as UnknownLeague
 from bot.league.offsets import Offset, parse_offsets
 from bot.league.rules import PRESET_NAMES, Rules, RulesError, build_rules
+from bot.shards import Shards, combined_problem, parse_count, parse_ids
 
 TOKEN_ENV = "SIDELINE_TOKEN"
 CONFIG_ENV = "SIDELINE_CONFIG"
@@ -35,7 +40,12 @@ _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 #: The ``[bot]`` keys an operator may set per deployment from the environment, and their variables.
 ENVIRONMENT = {"database_url": "SIDELINE_DATABASE_URL", "log_level": "SIDELINE_LOG_LEVEL",
-               "log_format": "SIDELINE_LOG_FORMAT", "metrics_port": "SIDELINE_METRICS_PORT"}
+               "log_format": "SIDELINE_LOG_FORMAT", "metrics_port": "SIDELINE_METRICS_PORT",
+               "shard_ids": "SIDELINE_SHARD_IDS", "shard_count": "SIDELINE_SHARD_COUNT"}
+#: ``sideline run``'s options for the keys it may set, over the environment and the file.
+COMMAND_LINE = {"shard_ids": "--shard-ids", "shard_count": "--shard-count"}
+#: Requests a second the bot makes to Discord in all, its processes together (Discord allows 50).
+DEFAULT_SEND_RATE = 48.0
 _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 #: `sideline health` fails when a due message has waited longer than this (bot/health.py).
 DEFAULT_MAX_BACKLOG_AGE = "10m"
@@ -50,27 +60,6 @@ REMINDER_RULES = {"game_reminder_offsets": "game_offsets", "captain_alert_lead_t
 EXAMPLE_IDS = frozenset({123456789012345678, 223456789012345678, 100000000000000001, 100000000000000002,
                          100000000000000003, 200000000000000001, 200000000000000002, 200000000000000003,
                          200000000000000004})
-
-
-class SettingsError(ValueError):
-    """A config problem, phrased for the operator: file, key, what is wrong."""
-
-    def __init__(self, path: Path | str, key: str, problem: str) -> None:
-        key, problem = _one_line(key), _one_line(problem)  # a quoted TOML key may hold a newline
-        self.path, self.key, self.problem = str(path), key, problem
-        super().__init__(f"{path}: {key}: {problem}")
-
-
-class UnknownLeague(SettingsError):
-    """``--league KEY`` (or a service's lookup) named no league; the message lists the keys there are."""
-
-    def __init__(self, path: Path | str, key: str, known: tuple[str, ...]) -> None:
-        super().__init__(path, "leagues.key", f"no league {key!r} ({', '.join(known) or 'none configured'})")
-        self.wanted, self.known = key, known
-
-
-def _one_line(text: str) -> str:
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 @dataclass(frozen=True)
@@ -130,7 +119,10 @@ class Settings:
     calendar_server: CalendarServer | None = None  # off unless [bot] calendar_port is set
     metrics_port: int | None = None  # Prometheus /metrics (bot/metrics_server.py), off unless set
     metrics_host: str = "127.0.0.1"
+    shards: Shards = field(default_factory=Shards)  # the gateway shards this process runs (bot/shards.py)
+    send_rate: float = DEFAULT_SEND_RATE  # the bot's requests a second, shared by its processes (bot/pace.py)
     from_environment: tuple[str, ...] = ()  # the [bot] keys the environment set (ENVIRONMENT), for check-config
+    from_command_line: tuple[str, ...] = ()  # the [bot] keys `sideline run`'s options set (COMMAND_LINE)
     # Leagues set up with /setup, by server: loaded from the database at start and replaced on each
     # change, so every service that asks ``league_for_guild`` sees them without a restart.
     in_discord: dict[int, LeagueSettings] = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -152,6 +144,14 @@ class Settings:
             if lg.key == key:
                 return lg
         raise UnknownLeague(self.source or "config", key, tuple(lg.key for lg in self.all_leagues))
+
+    def where(self, key: str) -> tuple[str, str]:
+        """Where a ``[bot]`` value came from, as an error names it: (file or source, key or variable)."""
+        if key in self.from_command_line:
+            return "command line", COMMAND_LINE[key]
+        if key in self.from_environment:
+            return "environment", ENVIRONMENT[key]
+        return str(self.source or "config"), f"bot.{key}"
 
     @staticmethod
     def token() -> str | None:
@@ -199,7 +199,7 @@ def load_settings(path: str | os.PathLike[str], environ: Mapping[str, str] | Non
         raise SettingsError(path, "(file)", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(path, "(file)", f"is not valid TOML: {exc}") from None
-    return apply_environment(parse_settings(raw, path), os.environ if environ is None else environ)
+    return check_shards(apply_environment(parse_settings(raw, path), os.environ if environ is None else environ))
 
 
 def apply_environment(settings: Settings, environ: Mapping[str, str]) -> Settings:
@@ -214,7 +214,7 @@ def apply_environment(settings: Settings, environ: Mapping[str, str]) -> Setting
                            if key == "metrics_port" else _checked(key, value, "environment", variable))
     if not values:
         return settings
-    return replace(settings, **values, from_environment=tuple(values))
+    return _with(replace(settings, from_environment=tuple(values)), values)  # load_settings checks the shards
 
 
 def _port(value: object, path: Path | str, where: str) -> int:
@@ -223,8 +223,34 @@ def _port(value: object, path: Path | str, where: str) -> int:
     return value
 
 
-def _checked(key: str, value: str, path: Path | str, where: str) -> str:
-    """One ``[bot]`` value checked the same way from the file or the environment; normalised."""
+def with_command_line(settings: Settings, *, shard_ids: str | None, shard_count: str | None) -> Settings:
+    """``sideline run --shard-ids 0,1 --shard-count 4`` over the environment and the file."""
+    given = {k: v for k, v in (("shard_ids", shard_ids), ("shard_count", shard_count)) if v is not None}
+    values = {key: _checked(key, value, "command line", COMMAND_LINE[key]) for key, value in given.items()}
+    return check_shards(_with(replace(settings, from_command_line=tuple(values)), values) if values else settings)
+
+
+def _with(settings: Settings, values: Mapping[str, Any]) -> Settings:
+    shards = Shards(values.get("shard_ids", settings.shards.ids), values.get("shard_count", settings.shards.count))
+    return replace(settings, shards=shards, **{k: v for k, v in values.items() if not k.startswith("shard_")})
+
+
+def check_shards(settings: Settings) -> Settings:
+    """The shard ids and count together, wherever each came from, on the database the bot will use
+    (on SQLite one process runs the bot); the error names where the value at fault came from."""
+    found = combined_problem(settings.shards, sqlite=make_url(settings.database_url).get_backend_name() == "sqlite")
+    if found is not None:
+        raise SettingsError(*settings.where(found[0]), found[1])
+    return settings
+
+
+def _checked(key: str, value: Any, path: Path | str, where: str) -> Any:
+    """One ``[bot]`` value checked the same way from the file, the environment or the command line."""
+    if key in ("shard_ids", "shard_count"):
+        try:
+            return parse_ids(value) if key == "shard_ids" else parse_count(value)
+        except ValueError as exc:
+            raise SettingsError(path, where, str(exc)) from None
     if key == "database_url":
         _check_database_url(path, value, where)
         return value
@@ -245,7 +271,8 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     bot = reader.table(raw, "bot")
     reader.reject_unknown(bot, "bot", {"database_url", "log_level", "log_format", "token",
                                        "health_max_backlog_age", "calendar_port", "calendar_host",
-                                       "calendar_base_url", "metrics_port", "metrics_host"})
+                                       "calendar_base_url", "metrics_port", "metrics_host", "shard_ids",
+                                       "shard_count", "send_rate"})
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = _checked("database_url", reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL),
@@ -264,10 +291,21 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     leagues = tuple(reader.league(item, i) for i, item in enumerate(leagues_raw))
     _check_unique(path, leagues)
     metrics_port = _port(bot["metrics_port"], path, "bot.metrics_port") if "metrics_port" in bot else None
+    shards = Shards(*(_checked(k, bot[k], path, f"bot.{k}") if k in bot else None
+                      for k in ("shard_ids", "shard_count")))
     return Settings(database_url=database_url, log_level=log_level, log_format=log_format, leagues=leagues,
-                    source=Path(path), max_backlog_age=max_backlog_age,
-                    calendar_server=_calendar_server(reader, bot), metrics_port=metrics_port,
-                    metrics_host=reader.string(bot, "bot.metrics_host", "127.0.0.1"))
+                    source=Path(path), max_backlog_age=max_backlog_age, shards=shards,
+                    send_rate=_send_rate(reader, bot), calendar_server=_calendar_server(reader, bot),
+                    metrics_port=metrics_port, metrics_host=reader.string(bot, "bot.metrics_host", "127.0.0.1"))
+
+
+def _send_rate(reader: _Reader, bot: Mapping[str, Any]) -> float:
+    """``[bot] send_rate``: the requests a second the bot makes to Discord, all its processes together."""
+    rate = bot.get("send_rate", DEFAULT_SEND_RATE)
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or not 1 <= rate <= 50:
+        raise reader.fail("bot.send_rate", f"must be a number of requests a second from 1 to 50 (Discord "
+                          f"allows a bot 50 in all), not {rate!r}")
+    return float(rate)
 
 
 def _calendar_server(reader: _Reader, bot: Mapping[str, Any]) -> CalendarServer | None:
@@ -373,55 +411,8 @@ def _check_unique(path: Path | str, leagues: tuple[LeagueSettings, ...]) -> None
         seen_guilds[lg.guild_id] = lg.key
 
 
-class _Reader:
-    """Typed access to raw TOML values with errors that name the key."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, key: str, problem: str) -> SettingsError:
-        return SettingsError(self.path, key, problem)
-
-    def table(self, raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-        value = raw.get(key.rsplit(".", 1)[-1], {})
-        if not isinstance(value, Mapping):
-            raise self.fail(key, "must be a table")
-        return value
-
-    def reject_unknown(self, raw: Mapping[str, Any], where: str, allowed: set[str]) -> None:
-        for name in raw:
-            if name not in allowed:
-                raise self.fail(f"{where}.{name}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
-
-    def string(self, raw: Mapping[str, Any], key: str, default: str | None = None) -> str:
-        name = key.rsplit(".", 1)[-1]
-        if name not in raw:
-            if default is None:
-                raise self.fail(key, "is required")
-            return default
-        value = raw[name]
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, "must be a non-empty string")
-        return value.strip()
-
-    def snowflake(self, raw: Mapping[str, Any], key: str, *, required: bool) -> int | None:
-        name = key.rsplit(".", 1)[-1]
-        if name not in raw:
-            if required:
-                raise self.fail(key, "is required")
-            return None
-        value = raw[name]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, f"must be an integer Discord id, not {value!r}")
-        if not 0 < value < 2**64:
-            raise self.fail(key, f"{value} is not a Discord id (a positive 64-bit integer)")
-        return value
-
-    def flag(self, raw: Mapping[str, Any], key: str) -> bool:
-        value = raw.get(key.rsplit(".", 1)[-1], False)
-        if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, not {value!r}")
-        return value
+class _Reader(Reader):
+    """The league tables' values: time zones, reminder offsets, and a whole ``[[leagues]]`` table."""
 
     def timezone(self, raw: Mapping[str, Any], key: str) -> ZoneInfo:
         """Required, and a place (America/Toronto): an abbreviation or a fixed offset ("EST", "UTC-5")

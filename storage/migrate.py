@@ -7,7 +7,9 @@ up-to-date database checks the revision ids with one query and a glance at the f
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,21 +89,55 @@ async def upgrade(engine: AsyncEngine) -> tuple[str | None, str | None]:
     folder = _sqlite_folder(engine)
     if folder is not None and not folder.is_dir():  # say so before SQLite's "unable to open database file"
         raise unreachable(url, FileNotFoundError(f"no folder {folder}"))
-    try:
+    with _unreachable(url):
         async with engine.connect() as conn:
             before = await conn.run_sync(_current)
-    except (OSError, TimeoutError, DBAPIError) as exc:
-        raise unreachable(url, exc) from exc
-    except Exception as exc:  # the PostgreSQL driver's own errors (wrong password, no such database)
-        if type(exc).__module__.split(".")[0] != "asyncpg":
-            raise
-        raise unreachable(url, exc) from exc
     if before != head_revisions():
         async with engine.begin() as conn:
             await conn.run_sync(_upgrade)
     async with engine.connect() as conn:
         after = await conn.run_sync(_current)
     return _one(before), _one(after)
+
+
+@contextlib.contextmanager
+def _unreachable(url: str) -> Iterator[None]:
+    """The first connection's failure as DatabaseUnreachable, so the caller can say where in one line."""
+    try:
+        yield
+    except (OSError, TimeoutError, DBAPIError) as exc:
+        raise unreachable(url, exc) from exc
+    except Exception as exc:  # the PostgreSQL driver's own errors (wrong password, no such database)
+        if type(exc).__module__.split(".")[0] != "asyncpg":
+            raise
+        raise unreachable(url, exc) from exc
+
+
+#: PostgreSQL advisory lock (two-key form) held while a process of the bot starts, in the space after
+#: bot/claims.py's presence locks (PRESENCE_SPACE + 1): never counted among the live processes.
+_STARTING = text("SELECT pg_advisory_lock(1396984911, 0)")
+_STARTED = text("SELECT pg_advisory_unlock(1396984911, 0)")
+
+
+@contextlib.asynccontextmanager
+async def one_start_at_a_time(engine: AsyncEngine) -> AsyncIterator[None]:
+    """PostgreSQL: processes of the bot started together (shards, bot/shards.py) migrate the database
+    and register their leagues one after the other, not into each other's half-made tables and rows.
+    A session lock on a connection of its own, which PostgreSQL drops if the process dies holding it.
+    SQLite: one process by design (bot/lifecycle.py), nothing to wait for."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with _unreachable(engine.url.render_as_string(hide_password=True)):
+        conn = await engine.connect()
+    try:
+        await conn.execute(_STARTING)
+        await conn.commit()
+        yield
+        await conn.execute(_STARTED)
+        await conn.commit()
+    finally:
+        await conn.close()
 
 
 def _sqlite_folder(engine: AsyncEngine) -> Path | None:

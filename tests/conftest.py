@@ -125,6 +125,18 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, schema_templates: Sch
         yield url
 
 
+@pytest.fixture
+def pg_url(schema_templates: SchemaTemplates) -> Iterator[str]:
+    """A fresh PostgreSQL database at the newest schema, for what only PostgreSQL does: several bot
+    processes on one database. Skipped without SIDELINE_TEST_PG_URL."""
+    if not os.environ.get(PG_URL_ENV):
+        pytest.skip(f"needs PostgreSQL (several processes on one database): set {PG_URL_ENV}, e.g. "
+                    "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+    base = make_url(os.environ[PG_URL_ENV])
+    with _pg_database(base, f"TEMPLATE \"{schema_templates.postgresql_template(base)}\"") as url:
+        yield url
+
+
 @pytest.fixture(params=database_urls())
 def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh database with no schema at all, for the tests of migrations themselves."""

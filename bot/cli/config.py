@@ -40,13 +40,17 @@ async def cmd_check_config(args: argparse.Namespace, settings: Settings) -> int:
         human += "\nnote: no [[leagues]] in the file; set each league up in its server with /setup league"
     for key in settings.from_environment:  # where each value came from: only these beat the file
         human += f"\n{key} = {_shown(settings, key)} (from {ENVIRONMENT[key]}, over the file)"
+    if settings.shards.sharded:  # `sideline run --shard-ids/--shard-count` may still change it
+        human += f"\nsharded: `sideline run` runs {settings.shards} (its --shard-ids and --shard-count beat these)"
     warnings = [f"{lg.key}: {text}" for lg in settings.leagues if (text := admin_channel_warning(lg))]
     human += "".join(f"\nwarning: {w}" for w in warnings)
     if Settings.token() is None:
         human += f"\nnote: {TOKEN_ENV} is not set; `sideline run` needs it"
     sources = {key: "environment" if key in settings.from_environment else "file" for key in ENVIRONMENT}
+    shards = {"ids": list(settings.shards.ids) if settings.shards.ids is not None else None,
+              "count": settings.shards.count}
     say(args, human, {"ok": True, "leagues": leagues, "database": database, "sources": sources,
-                      "warnings": warnings})
+                      "shards": shards, "warnings": warnings})
     return 0
 
 
@@ -77,7 +81,11 @@ def cmd_init_config(args: argparse.Namespace) -> int:
 
 
 def _shown(settings: Settings, key: str) -> str:
-    """A value as check-config prints it: a database URL without its password."""
+    """A value as check-config prints it: a database URL without its password, shard ids as 0,1."""
+    if key == "shard_ids":
+        return ",".join(map(str, settings.shards.ids or ()))
+    if key == "shard_count":
+        return str(settings.shards.count)
     value = str(getattr(settings, key))
     return make_url(value).render_as_string(hide_password=True) if key == "database_url" else value
 

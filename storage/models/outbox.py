@@ -22,7 +22,7 @@ class OutboxMessage(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
-    guild_id: Mapped[int] = mapped_column(Snowflake)  # a shard only claims its own guilds' rows
+    guild_id: Mapped[int] = mapped_column(Snowflake)  # whose message; any process sends it, whatever its shards
     send_key: Mapped[str] = mapped_column(String(200), unique=True)  # one per message and recipient
     kind: Mapped[str] = mapped_column(String(40))
     args: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -101,7 +101,8 @@ def test_check_config_says_which_values_came_from_the_environment(
     assert not any(line.startswith("log_level") for line in lines)  # the file's
     code, out, _ = run(capsys, "check-config", str(EXAMPLE), "--json")
     assert json.loads(out)["sources"] == {"database_url": "environment", "log_level": "file",
-                                          "log_format": "environment", "metrics_port": "environment"}
+                                          "log_format": "environment", "metrics_port": "environment",
+                                          "shard_ids": "file", "shard_count": "file"}
 
 
 def test_check_config_never_prints_the_database_password(

@@ -15,9 +15,10 @@ from discord.enums import AppCommandOptionType
 from bot.app import SidelineBot
 from bot.pace import UNPACED, Pace
 from tests.harness.fake_discord import Call, FakeDiscord, Fault, next_id, settle
+from tests.harness.fake_gateway import FakeGateway
 from tests.harness.rate_limits import RateLimits
 
-__all__ = ["Attachment", "Call", "FakeDiscord", "Fault", "Harness", "Member", "Reply"]
+__all__ = ["Attachment", "Call", "FakeDiscord", "FakeGateway", "Fault", "Harness", "Member", "Reply"]
 
 MANAGE_GUILD = 1 << 5
 BASE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use commands
@@ -113,9 +114,13 @@ class Harness:
         bot.courier.pace = UNPACED
 
     def limit_rates(self, limits: RateLimits | None = None, pace: Pace | None = None) -> RateLimits:
-        """Discord's rate limits on the fake (real size unless given), and the courier paced to them."""
+        """Discord's rate limits on the fake (real size unless given), and the courier paced to them:
+        at ``pace``, or without one as the bot paces itself ([bot] send_rate shared by its processes)."""
         self.discord.rate_limits = limits or RateLimits()
-        self.bot.courier.pace = pace or Pace()
+        if pace is None:
+            self.bot.courier.pace_from_settings()
+        else:
+            self.bot.courier.pace = pace
         return self.discord.rate_limits
 
     async def start(self, *, extra_channels: dict[int, Iterable[int]] | None = None) -> Harness:
@@ -144,14 +149,28 @@ class Harness:
 
     def add_league_guilds(self, extra_channels: dict[int, Iterable[int]] | None = None) -> None:
         """A server per configured league, as the gateway's GUILD_CREATE after login."""
+        for payload in self._league_guild_payloads(extra_channels):
+            self.bot._connection.parsers["GUILD_CREATE"](payload)
+
+    def serve_gateway(self, extra_channels: dict[int, Iterable[int]] | None = None) -> FakeGateway:
+        """Discord's gateway, for discord.py's own connection code: ``bot.connect()`` identifies (with
+        its shard, if sharded) and gets the servers of the configured leagues on its shards."""
+        gateway = FakeGateway(self.discord.bot_user, self.discord.application_id)
+        gateway.guilds = {int(p["id"]): p for p in self._league_guild_payloads(extra_channels)}
+        self.discord.gateway = gateway
+        return gateway
+
+    def _league_guild_payloads(self, extra_channels: dict[int, Iterable[int]] | None) -> list[dict[str, Any]]:
         self.league_guilds = [lg.guild_id for lg in self.bot.settings.leagues]  # in the config's order
+        payloads = []
         for league in self.bot.settings.leagues:
             channels = {c for c in (league.channels.announcements, league.channels.standings,
                                     league.channels.referees) if c}
             channels |= set((extra_channels or {}).get(league.guild_id, ()))
-            self.add_guild(league.guild_id, league.name,
-                           [r for r in (league.roles.captain, league.roles.referee,
-                                        league.roles.commissioner) if r], channels)
+            payloads.append(self.guild_payload(league.guild_id, league.name,
+                                               [r for r in (league.roles.captain, league.roles.referee,
+                                                            league.roles.commissioner) if r], channels))
+        return payloads
 
     async def _query_members(self, guild: discord.Guild, query: str | None, limit: int, user_ids: Any,
                              cache: bool, presences: bool) -> list[discord.Member]:
@@ -172,6 +191,11 @@ class Harness:
 
     def add_guild(self, guild_id: int, name: str, role_ids: Iterable[int], channel_ids: Iterable[int]) -> None:
         """Feed GUILD_CREATE so roles and channels resolve like on a real server."""
+        self.bot._connection.parsers["GUILD_CREATE"](self.guild_payload(guild_id, name, role_ids, channel_ids))
+
+    def guild_payload(self, guild_id: int, name: str, role_ids: Iterable[int],
+                      channel_ids: Iterable[int]) -> dict[str, Any]:
+        """A server's GUILD_CREATE, as the gateway sends it; its channels are where interactions come from."""
         roles = [{"id": str(guild_id), "name": "@everyone", "permissions": str(BASE_PERMISSIONS),
                   "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False}]
         roles += [{"id": str(r), "name": f"role-{r}", "permissions": "0", "position": i + 1,
@@ -179,7 +203,7 @@ class Harness:
                   for i, r in enumerate(role_ids)]
         channel_list = sorted(set(channel_ids))
         self.channels[guild_id] = channel_list
-        self.bot._connection.parsers["GUILD_CREATE"]({
+        return {
             "id": str(guild_id), "name": name, "owner_id": "1", "roles": roles,
             "channels": [self._channel(guild_id, c) for c in channel_list],
             "members": [], "member_count": 10, "unavailable": False, "features": [],
@@ -188,7 +212,7 @@ class Harness:
             "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
             "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
             "system_channel_flags": 0, "joined_at": "2024-01-01T00:00:00+00:00",
-        })
+        }
 
     def add_channel(self, guild_id: int, channel_id: int) -> None:
         guild = self.bot.get_guild(guild_id)

@@ -20,6 +20,7 @@ import aiohttp
 from multidict import CIMultiDict
 from yarl import URL
 
+from tests.harness.fake_gateway import FakeGateway, FakeSocket
 from tests.harness.fake_guild import FakeGuilds
 from tests.harness.rate_limits import RateLimits
 
@@ -188,6 +189,7 @@ class FakeDiscord:
         # The bot's ``http_trace`` (discord.py's Client option; the metrics use it): told of every answer,
         # as an aiohttp session with it in ``trace_configs`` tells it.
         self.trace_configs: list[aiohttp.TraceConfig] = []
+        self.gateway: FakeGateway | None = None  # the gateway, opt-in (tests/harness/fake_gateway.py)
 
     # --- aiohttp.ClientSession surface used by discord.py ---------------------------------
     def request(self, method: str, url: str, **kwargs: Any) -> FakeResponse:
@@ -220,8 +222,11 @@ class FakeDiscord:
     async def close(self) -> None:
         self.closed = True
 
-    async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - never used
-        raise ConnectionError("no gateway in tests")
+    async def ws_connect(self, url: str, **kwargs: Any) -> FakeSocket:
+        """The gateway's websocket, when a test serves one (``Harness.serve_gateway``)."""
+        if self.gateway is None:
+            raise ConnectionError("no gateway in this test (Harness.serve_gateway starts one)")
+        return self.gateway.connect()
 
     # --- what real Discord refuses -----------------------------------------------------------
     def _refuse(self, call: Call) -> tuple[int, Any, dict[str, str]] | None:

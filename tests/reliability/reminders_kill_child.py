@@ -44,8 +44,9 @@ def read_record(record: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip().endswith("}")]  # a torn last line is no message
 
 
-def remember_in(fake: FakeDiscord, record: Path) -> None:
-    """Reload the messages Discord already created and write down each new one as it is created."""
+def remember_in(fake: FakeDiscord, record: Path, *, by: str = "") -> None:
+    """Reload the messages Discord already created and write down each new one as it is created
+    (``by``: which process sent it, when several share the record)."""
     for line in read_record(record):
         if not line["duplicate"]:
             message = fake._message(line["channel"], {"content": line["content"]})
@@ -55,7 +56,7 @@ def remember_in(fake: FakeDiscord, record: Path) -> None:
     def write(call: Call) -> None:
         if call.method == "POST" and call.channel_id is not None and call.status == 200:
             out.write(json.dumps({"channel": call.channel_id, "nonce": str(call.payload.get("nonce")),
-                                  "duplicate": call.duplicate, "content": call.content}) + "\n")
+                                  "duplicate": call.duplicate, "content": call.content, "by": by}) + "\n")
 
     fake.hooks.append(write)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -82,6 +82,17 @@ class LeagueSetupService:
             if not self.settings.from_file(item.settings.guild_id):
                 self._publish(item.settings, item.league_id)
         return found
+
+    async def reload(self, guild_ids: Collection[int] | None, *, keep: Callable[[int], bool]) -> None:
+        """Read again the leagues set up in Discord (those of ``guild_ids``, or all) whose /setup runs in
+        another process (a shard of the bot, bot/shards.py); ``keep``: the servers whose league this
+        process changes itself, and so knows best (a read racing its own change would undo it)."""
+        async with self.sessions() as session:
+            found = await stored.all_stored(session, guild_ids)
+        for item in found:
+            guild_id = item.settings.guild_id
+            if not self.settings.from_file(guild_id) and not keep(guild_id):
+                self._publish(item.settings, item.league_id)
 
     def _publish(self, league: LeagueSettings, league_id: int) -> None:
         self.settings.in_discord[league.guild_id] = league

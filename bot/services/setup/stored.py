@@ -6,6 +6,7 @@ value /setup accepts is one config.toml would accept, and the export is that sam
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,10 @@ async def rows_for_guild(session: AsyncSession, guild_id: int) -> tuple[League, 
     return (row[0], row[1]) if row else None
 
 
-async def all_stored(session: AsyncSession) -> list[StoredLeague]:
-    rows = (await session.execute(select(League, LeagueSetup)
-                                  .join(LeagueSetup, LeagueSetup.league_id == League.id))).all()
+async def all_stored(session: AsyncSession, guild_ids: Collection[int] | None = None) -> list[StoredLeague]:
+    """Every league set up in Discord, or those of ``guild_ids``."""
+    query = select(League, LeagueSetup).join(LeagueSetup, LeagueSetup.league_id == League.id)
+    if guild_ids is not None:
+        query = query.where(League.guild_id.in_(list(guild_ids)))
+    rows = (await session.execute(query)).all()
     return [StoredLeague(league.id, build(league, setup)) for league, setup in rows]
