@@ -120,14 +120,16 @@ def _exports() -> list[tuple[str, Callable[[list[dict[str, object]], io.StringIO
 
     def discipline(only: str | None) -> Callable[[list[dict[str, object]], io.StringIO], None]:
         def write(rows: list[dict[str, object]], out: io.StringIO) -> None:
+            from bot.cli.discipline import KINDS
             from bot.cli.discipline import write_csv as discipline_csv
 
-            kinds = ("penalties", "suspensions", "appeals")
-            discipline_csv({k: (rows if k == (only or "penalties") else []) for k in kinds}, only, out)
+            discipline_csv({k: (rows if k == (only or "penalties") else []) for k in KINDS}, only, out)
         return write
 
+    from bot.cli.discipline import KINDS
+
     return [("relays", relays), ("discipline", discipline(None))] + [
-        (f"discipline --only {k}", discipline(k)) for k in ("penalties", "suspensions", "appeals")]
+        (f"discipline --only {k}", discipline(k)) for k in KINDS]
 
 
 @pytest.mark.parametrize(("name", "write"), _exports(), ids=[name for name, _ in _exports()])

@@ -44,7 +44,8 @@ def test_standings_json_rows_best_first(config: str, tmp_path: Path) -> None:
                        "H1,1,0,regulation,,\nH3,5,1,regulation,,\nH2,2,2,shootout,1,0\nH4,3,1,regulation,,\n")
     imported = sideline("import", "results", str(results), "--league", "coed", "--config", config, "--json")
     assert imported.returncode == 0, imported.stderr
-    assert json.loads(imported.stdout) == {"kind": "results", "created": 4, "updated": 0, "unchanged": 0}
+    assert json.loads(imported.stdout) == {"kind": "results", "created": 4, "updated": 0, "unchanged": 0,
+                                           "delimiter": ",", "warnings": [], "notes": []}
 
     rows = standings_json(config)
     assert all(row.keys() >= ROW_KEYS for row in rows)
