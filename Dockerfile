@@ -41,6 +41,6 @@ VOLUME ["/data"]
 # Exit 0 when the database answers, migrations are current and the outbox keeps up (README, "Health").
 # The start period covers the first start's migrations.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["sideline", "health"]
-# SIGTERM is a graceful stop (bot/lifecycle.py), done within 10 s: Docker's default wait.
+# SIGTERM is a graceful stop (bot/run/lifecycle.py), done within 10 s: Docker's default wait.
 STOPSIGNAL SIGTERM
 CMD ["sideline", "run"]

@@ -10,7 +10,8 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 LOWEST ?= .venv-lowest
 # On the lowest versions: what touches the database and the command tree (the pure rules don't).
-LOWEST_TESTS ?= tests/storage tests/services tests/commands tests/reliability/test_no_private_names.py
+LOWEST_TESTS ?= tests/storage tests/services tests/commands tests/delivery tests/client tests/web tests/test_composition.py \
+               tests/reliability/test_no_private_names.py
 CONFIG ?= config.toml
 
 .PHONY: run test test-lowest setup setup-lowest clean

@@ -87,7 +87,7 @@ class StallMonitor:
 def payloads(harness: Any, upcoming: Any, team_index: dict[int, int], count: int,
              rng: random.Random, mix: list[str] = MIX) -> Iterator[tuple[str, dict[str, Any]]]:
     """Interactions as Discord would send them, built before the clock starts."""
-    from cogs._checkin_buttons import custom_id_for
+    from cogs.checkins._buttons import custom_id_for
     from tests.harness import Member
 
     guild = harness.default_guild

@@ -1,11 +1,11 @@
-"""Fan-out at Discord's real limits (issue #28, item 6): N reminders to C channels, all due at once,
+"""Fan-out at Discord's real limits: N reminders to C channels, all due at once,
 through the real courier against the fake Discord with Discord's rate limits on (50 requests/s for
 the bot, 5 messages per 5 s per channel; tests/harness/rate_limits.py), in this process.
 
 Prints what was delivered, the wall time and the rate achieved against the 50/s global limit (goal
 ≥ 90%), duplicates and lost messages (goal 0 each), and the 429s received, global and per channel
 (goal: no global 429). The couriers pace themselves as ``sideline run``'s do: ``[bot] send_rate``
-(``--rate``) shared out among the live processes, counted by their presence locks (bot/courier.py).
+(``--rate``) shared out among the live processes, counted by their presence locks (bot/delivery/courier.py).
 ``--processes 2`` (PostgreSQL): two bots in this process, each with its own engine, courier, presence
 lock and discord.py client, drain the same outbox against the same Discord (one bot token: they
 share the global limit, so each counts two processes and paces at half the rate). The run stops
@@ -47,9 +47,9 @@ class Result:
 
 
 async def start_bots(url: str, processes: int, rate: float) -> list[Any]:
-    from bot.app import create_bot
     from bot.clock import FixedClock
-    from bot.settings import parse_settings
+    from bot.config.settings import parse_settings
+    from bot.run.app import create_bot
     from storage.db import create_engine
     from tests.harness import Harness
     from tests.harness.rate_limits import RateLimits

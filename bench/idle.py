@@ -29,8 +29,8 @@ def league(i: int, preset: str) -> dict[str, object]:
 
 async def start_bot(db: Path) -> float:
     """Start the bot and return its RSS once it is idle."""
-    from bot.app import create_bot, freeze_startup_objects
-    from bot.settings import parse_settings
+    from bot.config.settings import parse_settings
+    from bot.run.app import create_bot, freeze_startup_objects
     from tests.harness import Harness
 
     settings = parse_settings({

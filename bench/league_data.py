@@ -25,9 +25,9 @@ def player_id(team_index: int, slot: int) -> int:
 
 async def build(database_url: str, **rules: Any):  # type: ignore[no-untyped-def]
     """A started bot over the benchmark league; returns (harness, upcoming games, team index)."""
-    from bot.app import create_bot, freeze_startup_objects
     from bot.clock import FixedClock
-    from bot.settings import parse_settings
+    from bot.config.settings import parse_settings
+    from bot.run.app import create_bot, freeze_startup_objects
     from storage.models import CheckIn, Division, Game, Player, Result, RosterEntry, Team, TeamCaptain
     from tests.harness import Harness
 
@@ -86,7 +86,7 @@ async def build(database_url: str, **rules: Any):  # type: ignore[no-untyped-def
                              "status": rng.choice(("in", "in", "out", "maybe")), "updated_at": NOW})
         await s.execute(insert(CheckIn), checkins)
     if RULEBOOK.exists():
-        from bot.services.rules_lookup import RulesLookupService
+        from bot.services.rulebooks import RulesLookupService
 
         await RulesLookupService(bot.sessions, bot.clock).import_rulebook(league_id, RULEBOOK.read_bytes(),
                                                                          str(RULEBOOK))

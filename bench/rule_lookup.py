@@ -15,9 +15,9 @@ import statistics
 import sys
 import time
 
-from bot.league.rule_search import RuleIndex
-from bot.league.rulebook import parse_rulebook
-from tests.league.rule_questions import HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
+from bot.league.rulebooks.rulebook import parse_rulebook
+from bot.league.rulebooks.search import RuleIndex
+from tests.league.rulebooks.rule_questions import HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
 
 REPEATS = 20
 
@@ -63,7 +63,7 @@ async def _through_service(questions: list[tuple[str, str, str]]) -> None:
     import tempfile
 
     from bot.clock import SystemClock
-    from bot.services.rules_lookup import RulesLookupService
+    from bot.services.rulebooks import RulesLookupService
     from storage import migrate
     from storage.db import create_engine, session_factory
     from storage.models import League

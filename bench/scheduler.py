@@ -25,7 +25,7 @@ GOAL_SECONDS, GOAL_MB = 2.0, 150.0
 
 
 def settings_for(db: Path):  # type: ignore[no-untyped-def]
-    from bot.settings import parse_settings
+    from bot.config.settings import parse_settings
 
     return parse_settings({"bot": {"database_url": f"sqlite+aiosqlite:///{db}"},
                            "leagues": [league(1, "coed-ball-hockey")]})
@@ -34,7 +34,7 @@ def settings_for(db: Path):  # type: ignore[no-untyped-def]
 async def prepare(db: Path, rows: int) -> None:
     from sqlalchemy import insert
 
-    from bot.app import create_bot
+    from bot.run.app import create_bot
     from storage.models import OutboxMessage
     from tests.harness import Harness
 
@@ -58,7 +58,7 @@ async def prepare(db: Path, rows: int) -> None:
 
 
 async def measure(db: Path) -> tuple[float, float, int]:
-    from bot.app import create_bot
+    from bot.run.app import create_bot
     from tests.harness import Harness
 
     bot = create_bot(settings_for(db), run_scheduler=False)

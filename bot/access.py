@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.config.settings import LeagueSettings
 from bot.errors import NotAllowed
-from bot.settings import LeagueSettings
 
 
 class Role(StrEnum):

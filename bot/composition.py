@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
-from bot.services import deadlines, outbox, reminders
+from bot.config.settings import AllLeagues, Settings
+from bot.services import deadline_nudges, deadlines, outbox, reminders
 from bot.services.announcements import AnnouncementService
 from bot.services.availability.away import AwayService, away_stretches
 from bot.services.availability.guests import GuestService
@@ -29,7 +30,7 @@ from bot.services.discipline.suspensions import SuspensionService
 from bot.services.discord_sync import events, team_roles
 from bot.services.discord_sync.service import DiscordSyncService
 from bot.services.games import GameService
-from bot.services.imports import ImportService
+from bot.services.imports.service import ImportService
 from bot.services.late_dropouts import LateDropouts
 from bot.services.messages import notes
 from bot.services.messages.disputes import DisputeService
@@ -40,8 +41,8 @@ from bot.services.playoffs import PlayoffService
 from bot.services.profile import ProfileService
 from bot.services.reminders import LineupAlerts
 from bot.services.results import ResultService
-from bot.services.roster import RosterService
-from bot.services.rules_lookup import RulesLookupService
+from bot.services.rosters.roster import RosterService
+from bot.services.rulebooks import RulesLookupService
 from bot.services.schedule import ScheduleService
 from bot.services.seasons import SeasonService
 from bot.services.setup.gender_ask import GenderAskService
@@ -53,7 +54,6 @@ from bot.services.shootouts.scoring import ShootoutScoringService
 from bot.services.spares.pool import SparePoolService
 from bot.services.spares.requests import WAVE_KIND, SpareRequestService
 from bot.services.standings import StandingsService
-from bot.settings import AllLeagues, Settings
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                 reminders.REMINDER_KIND: reminders.GameReminders(settings).render,
                 reminders.NOTICE_KIND: reminders.render_notice,
                 reminders.ALERT_KIND: LineupAlerts(settings, discipline).render,
-                deadlines.NUDGE_KIND: deadlines.render_nudge,
+                deadlines.NUDGE_KIND: deadline_nudges.render_nudge,
                 notes.NOTE_KIND: notes.render_note,
                 WAVE_KIND: spare_requests.render_wave,
             },

@@ -3,7 +3,7 @@
 A JSON line is one object: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message``, and where
 known ``guild_id``, ``league`` and ``interaction_id`` (ids as strings, as Discord writes them, so a
 JavaScript reader keeps every digit), plus ``exc_info`` with the traceback. The ids come from
-``bind``: the command tree binds them when an interaction starts (bot/tree.py). discord.py runs each
+``bind``: the command tree binds them when an interaction starts (bot/client/tree.py). discord.py runs each
 interaction in its own asyncio task, and a task has its own copy of the context variables, so every
 line that interaction's work logs, in any module, carries its ids and no other interaction's. A call
 may pass the same names with ``extra=`` where it knows better (e.g. a queued message's server).

@@ -1,8 +1,8 @@
-"""What the bot tells an operator's Prometheus (issue #28, item 4), as the parts of the bot see it.
+"""What the bot tells an operator's Prometheus, as the parts of the bot see it.
 
 The command tree, the components' answers and the scheduler call a ``Recorder``; by default it is
 ``OFF``, which does nothing, and nothing of ``prometheus-client`` is imported. With ``[bot]
-metrics_port`` set, the bot gives them the recorder of bot/metrics_server.py instead, which counts
+metrics_port`` set, the bot gives them the recorder of bot/web/metrics_server.py instead, which counts
 and serves ``/metrics``. This module imports nothing of the bot's, so every layer may call it.
 """
 

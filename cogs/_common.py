@@ -1,5 +1,5 @@
 """Glue shared by the cogs: the caller, autocomplete for games and teams; the privileged markers
-(``requires``) live with the tree in bot/tree.py, which marks commissioner-only commands at start."""
+(``requires``) live with the tree in bot/client/tree.py, which marks commissioner-only commands at start."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from discord import app_commands
 from bot.access import Caller
 from bot.discord_text import clip, local_label
 from bot.errors import NoLeague
-from storage.repos import core
 
 if TYPE_CHECKING:
-    from bot.client import SidelineBot
+    from bot.client.bot import SidelineBot
 
 def bot_of(interaction: discord.Interaction) -> SidelineBot:
     """The bot an interaction came to: discord.py types ``Interaction.client`` as any Client unless the
@@ -52,9 +51,8 @@ async def team_autocomplete(interaction: discord.Interaction, current: str) -> l
     caller = suggesting_for(interaction)
     if caller is None:
         return []
-    async with bot.sessions() as session:
-        teams = await core.search_teams(session, caller.league_id, current[:100])
-    return [app_commands.Choice(name=clip(t.name, 100), value=t.name[:100]) for t in teams[:25]]
+    names = await bot.services.schedule.autocomplete_teams(caller, current[:100])
+    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]
 
 
 async def division_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -7,8 +7,8 @@ import discord
 
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput
-from bot.imports.csv_rows import CsvImportError, decode
-from bot.imports.player_names import Candidate, named_rows, pick, with_ids
+from bot.services.imports.csv_rows import CsvImportError, decode
+from bot.services.imports.player_names import Candidate, named_rows, pick, with_ids
 
 MAX_NAMES = 200  # one gateway query per distinct name
 

@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS
+from bot.config.settings import CalendarServer
 from bot.services.calendar.service import FeedFile, Reset
-from bot.settings import CalendarServer
-from bot.tree import NO_MENTIONS
 from cogs._common import team_autocomplete
 
 SCOPE_WORDS = {"player": "your games (your team's, minus the days you're away)", "team": "{title}",

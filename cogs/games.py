@@ -9,10 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clip, timestamp
 from bot.services.games import GameChange
-from bot.tree import NO_MENTIONS, requires
 from cogs._common import game_autocomplete, team_autocomplete
 
 Kind = Literal["regular", "seeding", "playoff"]

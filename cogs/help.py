@@ -14,10 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Caller, Role
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import REQUIRES
 from bot.discord_text import clip, timestamp
 from bot.errors import NoLeague, UserFacingError
-from bot.tree import REQUIRES
 
 log = logging.getLogger("sideline")
 QUIET = discord.AllowedMentions.none()

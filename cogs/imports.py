@@ -7,12 +7,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput
-from bot.imports.csv_rows import CsvImportError, decode, parse_teams
-from bot.services.imports import MAX_CSV_BYTES
-from bot.tree import NO_MENTIONS, requires
+from bot.services.imports.csv_rows import CsvImportError, decode, parse_teams
+from bot.services.imports.service import MAX_CSV_BYTES
 from cogs._player_names import resolve_player_names
 
 MAX_WARNINGS_SHOWN = 8  # each at most 200 characters: the answer stays under Discord's 2,000
@@ -51,7 +51,7 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
         data = await file.read() if file.size <= MAX_CSV_BYTES else b"x" * (MAX_CSV_BYTES + 1)
         if kind == "teams" and len(data) <= MAX_CSV_BYTES:
             check_team_channels(interaction.guild, data)
-        if kind == "players" and len(data) <= MAX_CSV_BYTES:  # usernames, not only ids (issue #24)
+        if kind == "players" and len(data) <= MAX_CSV_BYTES:  # usernames, not only ids
             data = await resolve_player_names(interaction.guild, data)
         report = await self.service.run(caller, kind, data, now=self.bot.clock.now(), allow_past=allow_past)
         name = clean_user_text(file.filename, 80)

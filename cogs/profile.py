@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS
 from bot.services.profile import Forgotten, Profile, ReminderSettings
-from bot.tree import NO_MENTIONS
 
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
 Delivery = Literal["channel", "dm"]

@@ -11,10 +11,10 @@ import discord
 from discord import app_commands
 
 from bot.access import Role
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clip
 from bot.services.messages.relays import RefereeChange
-from bot.tree import NO_MENTIONS, requires
 from cogs._common import bot_of, game_autocomplete
 
 VERBS = {"assigned": "is now a referee of", "already assigned": "was already a referee of",

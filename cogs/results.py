@@ -13,10 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clip, local_label
 from bot.services.results import RecordedResult
-from bot.tree import NO_MENTIONS, requires
 from cogs._common import bot_of, suggesting_for, team_autocomplete
 
 Goals = app_commands.Range[int, 0, 99]

@@ -6,10 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS
 from bot.discord_text import clip, timestamp
 from bot.services.schedule import ScheduleView
-from bot.tree import NO_MENTIONS
 from cogs._common import team_autocomplete
 
 STATUS_LABEL = {"in": "✅ in", "out": "❌ out", "maybe": "❔ maybe", "away": "🧳 out (away)", None: "no reply yet"}

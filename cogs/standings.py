@@ -13,12 +13,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Role
-from bot.client import SidelineBot
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clip
 from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
 from bot.services.standings import Publication, StandingsTable
-from bot.tree import NO_MENTIONS, requires
 from cogs._common import division_autocomplete, season_autocomplete, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 

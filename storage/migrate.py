@@ -114,17 +114,17 @@ def _unreachable(url: str) -> Iterator[None]:
 
 
 #: PostgreSQL advisory lock (two-key form) held while a process of the bot starts, in the space after
-#: bot/claims.py's presence locks (PRESENCE_SPACE + 1): never counted among the live processes.
+#: bot/delivery/claims.py's presence locks (PRESENCE_SPACE + 1): never counted among the live processes.
 _STARTING = text("SELECT pg_advisory_lock(1396984911, 0)")
 _STARTED = text("SELECT pg_advisory_unlock(1396984911, 0)")
 
 
 @contextlib.asynccontextmanager
 async def one_start_at_a_time(engine: AsyncEngine) -> AsyncIterator[None]:
-    """PostgreSQL: processes of the bot started together (shards, bot/shards.py) migrate the database
+    """PostgreSQL: processes of the bot started together (shards, bot/config/shards.py) migrate the database
     and register their leagues one after the other, not into each other's half-made tables and rows.
     A session lock on a connection of its own, which PostgreSQL drops if the process dies holding it.
-    SQLite: one process by design (bot/lifecycle.py), nothing to wait for."""
+    SQLite: one process by design (bot/run/lifecycle.py), nothing to wait for."""
     if engine.dialect.name != "postgresql":
         yield
         return

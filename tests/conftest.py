@@ -17,10 +17,10 @@ from hypothesis import settings as hypothesis_settings
 from sqlalchemy import true
 from sqlalchemy.engine import URL, make_url
 
-from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.services.checkins.queries import CheckInContextQuery
-from bot.settings import ENVIRONMENT, Settings, parse_settings
+from bot.config.settings import ENVIRONMENT, Settings, parse_settings
+from bot.run.app import create_bot
+from bot.services.shared.attendance import CheckInContextQuery
 from storage import migrate
 from storage.db import create_engine
 from tests.harness import FakeDiscord, Harness, Member
@@ -171,7 +171,7 @@ async def _pg_admin(url: URL, statement: str) -> None:
 @pytest.fixture(autouse=True)
 def no_deployment_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """An operator's SIDELINE_DATABASE_URL or log settings in the shell would beat every test's config
-    file (bot/settings.py ``apply_environment``), in this process and the children it starts."""
+    file (bot/config/settings.py ``apply_environment``), in this process and the children it starts."""
     for variable in ENVIRONMENT.values():
         monkeypatch.delenv(variable, raising=False)
 
@@ -254,8 +254,8 @@ class SampleLeague:
 
 def allow_double_booking(monkeypatch: pytest.MonkeyPatch) -> None:
     """For a load of reminders, not a schedule: hundreds of games of the three teams with a channel
-    in one hour, which the importer rightly refuses as double-booked (issue #23)."""
-    monkeypatch.setattr("bot.imports.schedule.double_bookings", lambda *args: [])
+    in one hour, which the importer rightly refuses as double-booked."""
+    monkeypatch.setattr("bot.services.imports.schedule.double_bookings", lambda *args: [])
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.common import fail, open_database
+from bot.config.settings import Settings
 from bot.errors import UserFacingError
-from bot.settings import Settings
 
 
 async def cmd_calendar_export(args: argparse.Namespace, settings: Settings) -> int:

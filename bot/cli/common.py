@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.cli import failures
 from bot.clock import SystemClock
 from bot.composition import Services, build_services
+from bot.config.settings import LeagueSettings, Settings, SettingsError
 from bot.services.leagues import register_leagues
 from bot.services.setup import stored
-from bot.settings import LeagueSettings, Settings, SettingsError
 from storage import migrate
 from storage.db import create_engine, session_factory
 from storage.models import League

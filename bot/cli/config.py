@@ -11,9 +11,9 @@ from sqlalchemy.engine import make_url
 
 from bot.cli.common import say
 from bot.cli.failures import USAGE, Failure
+from bot.config.settings import ENVIRONMENT, TOKEN_ENV, Settings, check_strictly
 from bot.services.discipline.reviews import admin_channel_warning
 from bot.services.leagues import check_against_database
-from bot.settings import ENVIRONMENT, TOKEN_ENV, Settings, check_strictly
 
 #: The default config: leagues are set up in Discord. In a source tree (make run) it sits at the root.
 EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.common import open_database, say
-from bot.settings import Settings
+from bot.config.settings import Settings
 from storage.backup import backup_sqlite
 
 

@@ -4,7 +4,7 @@
 followed by the union of the records' columns, so any CSV reader takes it in one go; ``--only`` writes one
 record kind with just its columns (and no ``record`` column). Times are ISO 8601 in UTC. Text that
 a spreadsheet would run as a formula (starting with = + - @) is prefixed with an apostrophe, in
-every column (bot/csv_export.py).
+every column (bot/cli/csv_export.py).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import sys
 from typing import Any
 
 from bot.cli.common import open_database, stored_league_id
-from bot.csv_export import write_csv as write_rows
+from bot.cli.csv_export import write_csv as write_rows
+from bot.config.settings import Settings
 from bot.services.discipline.cleanup import export_rows
 from bot.services.discipline.core import export
-from bot.settings import Settings
 
 KINDS = {"penalties": "penalty", "suspensions": "suspension", "appeals": "appeal", "missed_cleanups": "missed_cleanup"}
 

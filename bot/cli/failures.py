@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.config.settings import SettingsError, UnknownLeague
 from bot.errors import CannotListen, UserFacingError
 from bot.metrics import MetricsUnavailable
-from bot.settings import SettingsError, UnknownLeague
 from storage.backup import BackupError
 from storage.db import DatabaseUnreachable
 
@@ -117,13 +117,13 @@ def _database(exc: DatabaseUnreachable) -> str:
 
 def _from_discord(exc: BaseException) -> tuple[str, int] | None:
     """Discord's refusals at `sideline run`, if discord.py is loaded at all."""
-    if "bot.lifecycle" in sys.modules:
-        from bot.lifecycle import AlreadyRunning
+    if "bot.run.lifecycle" in sys.modules:
+        from bot.run.lifecycle import AlreadyRunning
 
         if isinstance(exc, AlreadyRunning):
             return str(exc), USAGE
-    if "bot.client" in sys.modules:
-        from bot.client import SyncRefused
+    if "bot.client.bot" in sys.modules:
+        from bot.client.bot import SyncRefused
 
         if isinstance(exc, SyncRefused):
             return (f"run --sync: Discord refused to publish the commands to server {exc.guild_id} "
@@ -132,7 +132,7 @@ def _from_discord(exc: BaseException) -> tuple[str, int] | None:
     discord: Any = sys.modules.get("discord")
     if discord is not None:
         if isinstance(exc, discord.LoginFailure):
-            from bot.settings import TOKEN_ENV
+            from bot.config.settings import TOKEN_ENV
 
             return (f"Discord rejected the token in {TOKEN_ENV}; copy it again from the Developer Portal "
                     "(Bot > Reset Token)"), USAGE

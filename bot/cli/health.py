@@ -1,15 +1,15 @@
-"""`sideline health`: for a container's HEALTHCHECK or a monitor (bot/health.py decides)."""
+"""`sideline health`: for a container's HEALTHCHECK or a monitor (bot/run/health.py decides)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from bot.settings import Settings, parse_duration
+from bot.config.settings import Settings, parse_duration
 
 
 async def cmd_health(args: argparse.Namespace, settings: Settings) -> int:
-    from bot import health
+    from bot.run import health
 
     return await health.run(settings, args.max_backlog_age)  # one JSON line; 0 healthy, 1 not
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from bot.cli.common import fail, open_database, say
 from bot.clock import SystemClock
-from bot.imports.csv_rows import COLUMNS, CsvImportError
-from bot.settings import Settings
+from bot.config.settings import Settings
+from bot.services.imports.csv_rows import COLUMNS, CsvImportError
 
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:

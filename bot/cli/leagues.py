@@ -17,8 +17,8 @@ from sqlalchemy import select
 
 from bot.cli.common import fail, open_database
 from bot.cli.failures import DATA
+from bot.config.settings import Settings
 from bot.services.setup.stored import league_table
-from bot.settings import Settings
 from storage.models import League, LeagueSetup
 
 

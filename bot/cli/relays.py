@@ -8,9 +8,9 @@ import sys
 from typing import Any
 
 from bot.cli.common import open_database, stored_league_id
-from bot.csv_export import write_csv
+from bot.cli.csv_export import write_csv
+from bot.config.settings import Settings
 from bot.services.messages.relays import AUDIT_COLUMNS, audit_trail
-from bot.settings import Settings
 
 
 async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str]]:

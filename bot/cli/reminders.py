@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from bot.cli.common import open_database, say, stored_league_id
+from bot.config.settings import Settings
 from bot.services.queued import queued_messages
-from bot.settings import Settings
 
 STATUSES = ("pending", "sent", "failed", "skipped", "cancelled")
 

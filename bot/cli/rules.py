@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.common import fail, open_database, stored_league_id
-from bot.services.rules_lookup import NoRulebook, UnreadableRulebook
+from bot.config.settings import Settings
+from bot.services.rulebooks import NoRulebook, UnreadableRulebook
 from bot.services.setup.league_setup import Actor
-from bot.settings import Settings
 
 SEARCH_LIMIT = 5
 PREVIEW_CHARS = 240

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot import logs
 from bot.cli.common import fail
-from bot.settings import TOKEN_ENV, Settings, with_command_line
+from bot.config.settings import TOKEN_ENV, Settings, with_command_line
 
 log = logging.getLogger("sideline")
 
@@ -16,7 +16,7 @@ log = logging.getLogger("sideline")
 async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     """Start the bot; Discord's refusals (token, --sync, network) are one line each (failures.py)."""
     # discord.py and the bot load here only, so the other subcommands start without them.
-    from bot.lifecycle import run_until_stopped
+    from bot.run.lifecycle import run_until_stopped
 
     settings = with_command_line(settings, shard_ids=args.shard_ids, shard_count=args.shard_count)
     token = Settings.token()

@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from bot.cli.common import fail, open_database, say, stored_league_id
+from bot.config.settings import Settings
 from bot.errors import UserFacingError
 from bot.services.seasons import ROSTER_CHOICES, SeasonsShown, SeasonStarted, SeasonView
-from bot.settings import Settings
 
 
 def _line(season: SeasonView) -> str:

@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from bot.cli.common import fail, open_database, say
+from bot.config.settings import Settings
 from bot.errors import UserFacingError
 from bot.services.standings import render_text
-from bot.settings import Settings
 
 
 async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:

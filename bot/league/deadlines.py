@@ -13,9 +13,9 @@ Choices the rulebooks leave open, decided here:
   before it. Computed in the league's zone, so it is right across daylight-saving changes.
 - Trades (youth 1.9): "the deadline for trades is at the end of week 10" is read as: a trade must
   take effect before the end of week 10 (a player moved to another team after it is refused:
-  bot/services/roster.py). Youth 1.9's 24 hours' notice, 1.15's payment within 5 days and 1.16's
+  bot/services/rosters/roster.py). Youth 1.9's 24 hours' notice, 1.15's payment within 5 days and 1.16's
   injury replacements are not settings: the bot keeps no trade requests, payments or injuries
-  (issue #25: no setting that does nothing); a commissioner tracks them with /deadline add.
+  (a setting that did nothing was worse than none); a commissioner tracks them with /deadline add.
 - Disputes: youth 2.2 gives the commissioners 5 days; the co-ed and indoor rulebooks are silent
   (co-ed: "the referee's call stands"), so their presets use the same 5 days as a league default.
 - Cleanup duty (youth 2.15) falls on each week's last game (bot/league/seasons.py); a team that misses

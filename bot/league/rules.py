@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.league.checkins.presets import LINEUP_PRESETS, LineupRules
 from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
 from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
-from bot.league.lineup.presets import LINEUP_PRESETS, LineupRules
-from bot.league.shootout.presets import SHOOTOUT_PRESETS, ShootoutRules
+from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
 
 PRESET_NAMES = ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")

@@ -34,18 +34,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
-from bot.discord_text import clean_user_text, clip, timestamp
+from bot.config.settings import LeagueSettings
+from bot.discord_text import clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.imports.csv_rows import parse_local_time
 from bot.league.deadlines import Offset, format_offset, nudge_times, parse_offset, parse_offsets
+from bot.league.local_time import parse_local_time
 from bot.services import outbox
-from bot.services.availability.preferences import preference_of
-from bot.services.outbox import FanOut, Outgoing, Rendered
-from bot.settings import LeagueSettings
+from storage import lookups
 from storage.db import rowcount
-from storage.models import Deadline, OutboxMessage, Team, TeamCaptain
+from storage.models import Deadline, OutboxMessage, Team
 from storage.models.deadlines import AUDIENCE_KINDS
-from storage.repos import core
 
 log = logging.getLogger("sideline.deadlines")
 
@@ -74,7 +72,7 @@ def key_prefix(deadline_id: int) -> str:
     return f"deadline:{deadline_id}:"
 
 
-def _epoch(when: datetime) -> int:
+def epoch(when: datetime) -> int:
     return int(when.timestamp())
 
 
@@ -105,7 +103,7 @@ async def create_deadline(session: AsyncSession, league: LeagueSettings, league_
         raise InvalidInput("A deadline needs a name.")
     if len(subject) > SUBJECT_LIMIT:
         raise InvalidInput(f"A deadline's name can be at most {SUBJECT_LIMIT} characters.")
-    if audience_kind == "team" and await core.team_by_id(session, league_id, int(audience_id or 0)) is None:
+    if audience_kind == "team" and await lookups.team_by_id(session, league_id, int(audience_id or 0)) is None:
         raise NotFound("That team isn't in this league.")
     deltas = parse_offsets(offsets if offsets is not None else league.rules.deadlines.default_nudge_offsets)
 
@@ -183,7 +181,7 @@ async def audience_target(session: AsyncSession, league: LeagueSettings, league_
         return Target(channel_id=channels.announcements) if channels.announcements else None
     if audience_kind == "player":
         return Target(user_id=audience_id)
-    team = await core.team_by_id(session, league_id, int(audience_id or 0))
+    team = await lookups.team_by_id(session, league_id, int(audience_id or 0))
     return team_target(team) if team is not None else None
 
 
@@ -230,7 +228,7 @@ async def plan_nudges(session: AsyncSession, league: LeagueSettings, deadline: D
         created += await _queue(session, league, deadline, target, label, when, stage="before",
                                 next_at=following, expires_at=due if when < due else None)
     if deadline.nag_until_done:
-        day = 0 if now <= due else _days_overdue(due, now)
+        day = 0 if now <= due else days_overdue(due, now)
         when = due + day * NAG_EVERY if now <= due else now
         created += await _queue(session, league, deadline, target, f"overdue:{day}", when, stage="overdue",
                                 day=day)
@@ -239,7 +237,7 @@ async def plan_nudges(session: AsyncSession, league: LeagueSettings, deadline: D
     return created
 
 
-def _days_overdue(due: datetime, now: datetime) -> int:
+def days_overdue(due: datetime, now: datetime) -> int:
     return int((now - due) / NAG_EVERY)
 
 
@@ -248,89 +246,11 @@ async def _queue(session: AsyncSession, league: LeagueSettings, deadline: Deadli
                  expires_at: datetime | None = None) -> int:
     queued = await outbox.enqueue(
         session, league_id=deadline.league_id, guild_id=league.guild_id,
-        key=f"{key_prefix(deadline.id)}{_epoch(deadline.due_at)}:{label}", due_at=when, kind=NUDGE_KIND,
+        key=f"{key_prefix(deadline.id)}{epoch(deadline.due_at)}:{label}", due_at=when, kind=NUDGE_KIND,
         args={"deadline_id": deadline.id, "stage": stage, "day": day,
               "next_at": next_at.isoformat() if next_at else None},
         channel_id=target.channel_id, user_id=target.user_id, expires_at=expires_at)
     return int(queued.created)
-
-
-# --- rendering at send time ----------------------------------------------------------------------
-def nudge_text(deadline: Deadline, *, overdue: bool, team_name: str | None = None) -> str:
-    due = deadline.due_at
-    subject = f"**{clip(deadline.subject, SUBJECT_LIMIT)}**"
-    who = {
-        "commissioners": "Commissioners: ",
-        "role": f"<@&{deadline.audience_id}>: ",
-        "team": f"{team_name}: " if team_name else "",
-        "player": "",
-    }[deadline.audience_kind]
-    if overdue:
-        text = f"⚠️ {who}{subject} was due {timestamp(due)} ({timestamp(due, 'R')}) and isn't done yet."
-    else:
-        text = f"⏰ {who}{subject} is due {timestamp(due)} ({timestamp(due, 'R')})."
-    ref = f"`#{deadline.id}`"
-    return f"{text} (deadline {ref}; a commissioner closes it with `/deadline done`)"
-
-
-async def render_nudge(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
-    """A deadline nudge as it reads now; nothing once the deadline is done or a later nudge is due."""
-    args = row.args
-    deadline = await deadline_by_id(session, row.league_id, int(args["deadline_id"]))
-    if deadline is None or deadline.done_at is not None:
-        return None
-    if deadline.audience_kind == "player" and await _muted(session, deadline):
-        log.info("skipped %s: the player muted deadline nudges (/profile reminders)", row.send_key)
-        return None
-    if args.get("stage") == "before":
-        next_at = args.get("next_at")
-        if next_at and now >= datetime.fromisoformat(next_at):
-            log.info("skipped %s: a later nudge for the same deadline is due", row.send_key)
-            return None
-        overdue = False
-    else:
-        overdue = True
-        await _queue_next_nag(session, deadline, row, now)
-    team_name = None
-    if deadline.audience_kind == "team":
-        team = await session.get(Team, int(deadline.audience_id or 0))
-        team_name = team.name if team else None
-    message = Outgoing(content=nudge_text(deadline, overdue=overdue, team_name=team_name))
-    if row.user_id == FANOUT_USER:
-        captains = await _team_captain_ids(session, deadline)
-        if not captains:
-            log.warning("deadline %s: team has no channel and no captains to nudge", deadline.id)
-            return None
-        return FanOut(tuple((str(c), c, message) for c in captains))
-    return message
-
-
-async def _muted(session: AsyncSession, deadline: Deadline) -> bool:
-    """The one player a nudge is for muted deadline nudges, and captains no team (a captain's must arrive)."""
-    member = int(deadline.audience_id or 0)
-    if not (await preference_of(session, deadline.league_id, member)).mute_deadline_nudges:
-        return False
-    captains = await session.scalar(select(func.count()).select_from(TeamCaptain).where(
-        TeamCaptain.league_id == deadline.league_id, TeamCaptain.discord_id == member))
-    return not captains
-
-
-async def _queue_next_nag(session: AsyncSession, deadline: Deadline, row: OutboxMessage, now: datetime) -> None:
-    day = max(int(row.args.get("day", 0)), _days_overdue(deadline.due_at, now)) + 1
-    when = deadline.due_at + day * NAG_EVERY
-    target = Target(channel_id=row.channel_id, user_id=row.user_id)
-    await outbox.enqueue(
-        session, league_id=deadline.league_id, guild_id=row.guild_id,
-        key=f"{key_prefix(deadline.id)}{_epoch(deadline.due_at)}:overdue:{day}", due_at=when, kind=NUDGE_KIND,
-        args={"deadline_id": deadline.id, "stage": "overdue", "day": day, "next_at": None},
-        channel_id=target.channel_id, user_id=target.user_id)
-
-
-async def _team_captain_ids(session: AsyncSession, deadline: Deadline) -> list[int]:
-    team = await session.get(Team, int(deadline.audience_id or 0))
-    if team is None or team.league_id != deadline.league_id:
-        return []
-    return await core.captain_ids(session, team.id)
 
 
 # --- the /deadline commands ----------------------------------------------------------------------
@@ -381,7 +301,7 @@ def _line(deadline: Deadline, team_names: dict[int, str]) -> DeadlineLine:
 
 
 async def _team_names(session: AsyncSession, league_id: int) -> dict[int, str]:
-    return {t.id: t.name for t in await core.teams(session, league_id)}
+    return {t.id: t.name for t in await lookups.teams(session, league_id)}
 
 
 def parse_due(value: str, league: LeagueSettings, now: datetime) -> datetime:
@@ -428,7 +348,7 @@ async def parse_audience(session: AsyncSession, league_id: int, value: str) -> A
         return found
     prefix, _, rest = text.partition(":")
     name = rest if prefix.casefold() == "team" else text
-    team = await core.team_by_name(session, league_id, name)
+    team = await lookups.team_by_name(session, league_id, name)
     if team is None:
         raise NotFound(f"There's no team, role or member “{clip(text, 100)}”. Pick one from the suggestions, "
                        "or mention a role or member.")
@@ -507,5 +427,5 @@ class DeadlineService:
         needle = text.strip().casefold()
         choices = [("Commissioners", "commissioners")]
         async with self.sessions() as session:
-            choices += [(f"Team: {t.name}", f"team:{t.name}") for t in await core.teams(session, caller.league_id)]
+            choices += [(f"Team: {t.name}", f"team:{t.name}") for t in await lookups.teams(session, caller.league_id)]
         return [c for c in choices if needle in c[0].casefold()]

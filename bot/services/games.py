@@ -23,13 +23,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.imports.csv_rows import parse_local_time
+from bot.league.local_time import parse_local_time
 from bot.league.vocabulary import GAME_KINDS
 from bot.services import reminders
 from bot.services.discord_sync import events
-from bot.services.schedule import GameLine, check_change, game_line, lock_game
+from bot.services.schedule import GameLine, game_line
+from bot.services.shared.games import check_change, lock_game
+from storage import lookups
 from storage.models import Game, Team
-from storage.repos import core
 
 CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 VENUE_LIMIT = 200
@@ -90,7 +91,7 @@ class GameService:
             if home_team.id == away_team.id:
                 raise InvalidInput("A game needs two different teams.")
             code = code.strip() if code and code.strip() else await self._free_code(session, caller.league_id)
-            if await core.game_by_code(session, caller.league_id, code) is not None:
+            if await lookups.game_by_code(session, caller.league_id, code) is not None:
                 raise Conflict(f"There's already a game `{code}`. Pick another id or leave it empty.")
             game = Game(league_id=caller.league_id, code=code, home_team_id=home_team.id,
                         away_team_id=away_team.id, starts_at=when, venue=venue, kind=kind, status="scheduled",
@@ -139,7 +140,7 @@ class GameService:
 
     @staticmethod
     async def _team(session: AsyncSession, caller: Caller, name: str) -> Team:
-        team = await core.team_by_name(session, caller.league_id, name)
+        team = await lookups.team_by_name(session, caller.league_id, name)
         if team is None:
             raise NotFound(f"There's no team called “{name.strip()[:100]}” in {caller.league.name}. "
                            "Pick one from the suggestions.")

@@ -7,14 +7,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
+from bot.config.settings import Settings
 from bot.discord_text import clip
 from bot.services import outbox
 from bot.services.deadlines import FANOUT_USER
 from bot.services.outbox import Outgoing
 from bot.services.reminders import ALERT_KIND, CONTENT_LIMIT, game_heading, game_prefix
-from bot.settings import Settings
+from storage import lookups
 from storage.models import Game, League, RosterEntry
-from storage.repos import core
 
 
 class LateDropouts:
@@ -37,12 +37,12 @@ class LateDropouts:
             league = self.settings.league_for_guild(league_row.guild_id) if league_row else None
             if league is None:
                 return  # another bot's league (several bots share one process in tests)
-            team = await core.team_by_id(session, league_id, entry.team_id)
+            team = await lookups.team_by_id(session, league_id, entry.team_id)
             assert team is not None
             text = clip(f"❗ {team.name}: {entry.player.name} dropped out (was in) of {game_heading(game)}\n"
                         "Check your lineup with `/lineup`.", CONTENT_LIMIT)
             key = f"late-dropout:{game.id}:{player_id}:{int(now.timestamp())}"
-            captains = await core.captain_ids(session, team.id)
+            captains = await lookups.captain_ids(session, team.id)
             for captain in captains:
                 await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=f"{key}:{captain}",
                                      due_at=now, message=Outgoing(content=text), user_id=captain,

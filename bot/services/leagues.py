@@ -33,7 +33,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.settings import LeagueSettings, Settings, SettingsError
+from bot.config.settings import LeagueSettings, Settings, SettingsError
 from storage.models import League, LeagueSetup
 
 log = logging.getLogger("sideline")

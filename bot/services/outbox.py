@@ -2,7 +2,7 @@
 
 Everything the bot posts outside an interaction reply (reminders, announcements, relays,
 DMs) is a row here first: a send key per message and recipient makes queueing idempotent,
-and the courier (bot/courier.py) claims due rows, sends them and records the outcome.
+and the courier (bot/delivery/courier.py) claims due rows, sends them and records the outcome.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ class ActionOutcome:
 LATER = timedelta(seconds=10)
 
 #: (Discord's calls, the claimed row) -> its outcome; Discord's other errors raise, and the row is
-#: retried with backoff as a message would be. The calls object is the courier's (bot/discord_actions.py).
+#: retried with backoff as a message would be. The calls object is the courier's (bot/delivery/discord_actions.py).
 Action = Callable[[Any, ActionRow], Awaitable[ActionOutcome]]
 
 

@@ -10,8 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
 from bot.errors import NotAllowed, NotFound
+from storage import lookups
 from storage.models import Game, Team
-from storage.repos import core
 from storage.text import printable
 
 T = TypeVar("T")
@@ -25,7 +25,7 @@ class Membership:
 
 
 async def membership(session: AsyncSession, caller: Caller) -> Membership:
-    team_id, player_id, captained = await core.roster_place_and_captained(session, caller.league_id,
+    team_id, player_id, captained = await lookups.roster_place_and_captained(session, caller.league_id,
                                                                            caller.discord_id)
     return Membership(team_id=team_id, player_id=player_id, captain_of=frozenset(captained))
 
@@ -45,13 +45,13 @@ def is_captain_of(caller: Caller, member: Membership, team_id: int) -> bool:
 async def resolve_team(session: AsyncSession, caller: Caller, team_name: str | None,
                        member: Membership) -> Team:
     """The named team, or the caller's own (their roster team, else the team they captain)."""
-    return await _resolve(session, caller, team_name, member, core.team_by_name, core.team_by_id)
+    return await _resolve(session, caller, team_name, member, lookups.team_by_name, lookups.team_by_id)
 
 
 async def resolve_team_ref(session: AsyncSession, caller: Caller, team_name: str | None,
-                           member: Membership) -> core.TeamRef:
+                           member: Membership) -> lookups.TeamRef:
     """As :func:`resolve_team`, as plain columns: for replies that only read the team."""
-    return await _resolve(session, caller, team_name, member, core.team_ref_by_name, core.team_ref_by_id)
+    return await _resolve(session, caller, team_name, member, lookups.team_ref_by_name, lookups.team_ref_by_id)
 
 
 async def _resolve(session: AsyncSession, caller: Caller, team_name: str | None, member: Membership,

@@ -38,7 +38,7 @@ from bot.league.playoffs import (
 )
 from bot.league.standings.presets import StandingsRules
 from bot.league.standings.table import StandingsRow, compute_standings
-from bot.services.seasons import season_range
+from bot.services.shared.seasons import season_range
 from bot.services.standings import game_results, point_adjustments, team_divisions
 from storage.models import PlayoffBracket, PlayoffDisqualification, SeedingDecision, Team
 

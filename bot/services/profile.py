@@ -19,12 +19,12 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import InvalidInput, NotFound
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM, GENDERS
-from bot.services.checkins.queries import checkin_count_for_player
 from bot.services.checkins.service import forget_checkins
+from bot.services.shared.attendance import checkin_count_for_player
+from storage import lookups
 from storage.db import rowcount
 from storage.models import AwayRange, Player, ReminderPreference
 from storage.models.availability import DELIVERIES
-from storage.repos import core
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class ProfileService:
 
     async def forget(self, caller: Caller) -> Forgotten:
         async with self.sessions.begin() as session:
-            player = await core.player_by_discord(session, caller.league_id, caller.discord_id)
+            player = await lookups.player_by_discord(session, caller.league_id, caller.discord_id)
             if player is None:
                 return Forgotten(caller.league.name, False, 0, None)
             had_gender = player.gender is not None
@@ -127,15 +127,15 @@ class ProfileService:
                     row.mute_deadline_nudges = not deadline_nudges
                 row.updated_at = self.clock.now()
                 await session.flush()
-            entry = await core.roster_entry(session, caller.league_id, caller.discord_id)
-            team = await core.team_by_id(session, caller.league_id, entry.team_id) if entry else None
+            entry = await lookups.roster_entry(session, caller.league_id, caller.discord_id)
+            team = await lookups.team_by_id(session, caller.league_id, entry.team_id) if entry else None
             return ReminderSettings(caller.league.name, row.delivery if row else "channel",
                                     not (row and row.mute_game_reminders), not (row and row.mute_deadline_nudges),
                                     changing, bool(team and team.channel_id))
 
     @staticmethod
     async def _player(session: AsyncSession, caller: Caller) -> Player:
-        player = await core.player_by_discord(session, caller.league_id, caller.discord_id)
+        player = await lookups.player_by_discord(session, caller.league_id, caller.discord_id)
         if player is None:
             raise NotFound(f"{caller.league.name} keeps no profile for you: you're not on a roster here. "
                            "Your captain adds you with /roster add.")
@@ -151,8 +151,8 @@ class ProfileService:
     @staticmethod
     async def _roster_place(session: AsyncSession, caller: Caller) -> tuple[str | None, str | None]:
         """The caller's team name and position, or (None, None) when on no roster."""
-        entry = await core.roster_entry(session, caller.league_id, caller.discord_id)
+        entry = await lookups.roster_entry(session, caller.league_id, caller.discord_id)
         if entry is None:
             return None, None
-        team = await core.team_by_id(session, caller.league_id, entry.team_id)
+        team = await lookups.team_by_id(session, caller.league_id, entry.team_id)
         return (team.name if team else None), entry.position

@@ -43,25 +43,25 @@ from datetime import datetime
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.config.settings import LeagueSettings, Settings
 from bot.discord_text import clip, timestamp
 from bot.league.availability import status_with_away
-from bot.league.lineup.check import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
-from bot.league.lineup.presets import lineup_rules_for
+from bot.league.checkins.lineup import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
+from bot.league.checkins.presets import lineup_rules_for
 from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
 from bot.services.availability.away import away_marks
 from bot.services.availability.guests import guest_players
 from bot.services.availability.preferences import DEFAULT, preferences
-from bot.services.checkins.queries import checkins_for_game
 from bot.services.deadlines import FANOUT_USER, Target, team_target
-from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.outbox import FanOut, Outgoing, Rendered
-from bot.services.seasons import later_game_in_week
+from bot.services.shared.attendance import checkins_for_game
+from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.services.shared.game_spares import team_spares
+from bot.services.shared.seasons import later_game_in_week
 from bot.services.spares.ids import request_button_id
-from bot.services.spares.queries import team_spares
-from bot.settings import LeagueSettings, Settings
+from storage import lookups
 from storage.models import CaptainAlert, Game, OutboxMessage, Team
-from storage.repos import core
 
 log = logging.getLogger("sideline.reminders")
 
@@ -111,7 +111,7 @@ async def plan_games(session: AsyncSession, league: LeagueSettings, games: Seque
     if not games:
         return total
     league_id = games[0].league_id
-    teams = {t.id: t for t in await core.teams(session, league_id)}
+    teams = {t.id: t for t in await lookups.teams(session, league_id)}
     prefix = "game-reminders:" if len(games) > 1 else game_prefix(games[0].id)
     existing: dict[int, dict[str, OutboxMessage]] = {}
     for row in () if new else (await session.scalars(select(OutboxMessage).where(
@@ -190,7 +190,7 @@ async def follow_team_channels(session: AsyncSession, league: LeagueSettings, te
     messages go now (the channel, or the captains when it has none). Sent ones stay sent."""
     if not teams:
         return PlanResult()
-    games = await core.upcoming_games(session, teams[0].league_id, [t.id for t in teams], now, limit=None)
+    games = await lookups.upcoming_games(session, teams[0].league_id, [t.id for t in teams], now, limit=None)
     return await plan_games(session, league, games, now)
 
 
@@ -199,7 +199,7 @@ async def notify_teams(session: AsyncSession, league: LeagueSettings, game: Game
     """Tell both teams a game was cancelled or moved, once per team (and per new time)."""
     created = 0
     for team_id in game.team_ids():
-        team = await core.team_by_id(session, game.league_id, team_id)
+        team = await lookups.team_by_id(session, game.league_id, team_id)
         assert team is not None
         target = team_target(team)
         suffix = f":{_epoch(game.starts_at)}" if notice == "moved" else ""
@@ -272,7 +272,7 @@ async def waiting_players(session: AsyncSession, league_id: int, game: Game, tea
     """Who a reminder for this game reaches: rostered players with no answer, each once, except those
     away for it (/away) and those who muted game reminders; DM-preferring ones apart."""
     answers = {c.player_id: c for c in await checkins_for_game(session, league_id, game.id)}
-    roster = await core.roster(session, league_id, team.id)
+    roster = await lookups.roster(session, league_id, team.id)
     ids = [e.player_id for e in roster]
     away = await away_marks(session, league_id, ids, game.starts_at)
     prefs = await preferences(session, league_id, ids)
@@ -326,7 +326,7 @@ async def render_reminder(session: AsyncSession, row: OutboxMessage, now: dateti
             text += f" (and {others} more)"
     elif others:
         text += f"Are you in? Tap a button below. Still waiting to hear from {others} player{'s' * (others != 1)}."
-    elif await core.roster_size(session, row.league_id, team.id):
+    elif await lookups.roster_size(session, row.league_id, team.id):
         text += "Everyone has answered, thanks! You can still change your answer below."
     else:
         text += "Nobody is on the roster yet, so nobody can answer: captains, add your players with `/roster add`."
@@ -359,7 +359,7 @@ async def render_notice(session: AsyncSession, row: OutboxMessage, now: datetime
 
 async def _to_roster(session: AsyncSession, row: OutboxMessage, team: Team, message: Outgoing) -> Rendered:
     """A team without a channel hears by DM, each rostered player once."""
-    players = [e.player.discord_id for e in await core.roster(session, row.league_id, team.id)]
+    players = [e.player.discord_id for e in await lookups.roster(session, row.league_id, team.id)]
     return FanOut(tuple((str(u), u, message) for u in dict.fromkeys(players))) if players else None
 
 
@@ -383,7 +383,7 @@ class GameReminders:
             return rendered
         if await later_game_in_week(session, row.league_id, league.timezone, game) is not None:
             return rendered
-        captains = await core.captain_ids(session, team.id)
+        captains = await lookups.captain_ids(session, team.id)
         who = " ".join(f"<@{c}>" for c in captains) or "Captains"
         cite = league.rules.deadlines.deadline_citations.cleanup or "league setting cleanup_duty_last_game_each_week"
         line = f"\n🧹 Cleanup duty: this is the week's last game. {who}: your team clears the arena after it ({cite})."
@@ -413,7 +413,7 @@ class LineupAlerts:
             log.warning("skipped %s: server %s has no league in the configuration", row.send_key, row.guild_id)
             return None
         findings = await lineup_problems(session, league, row.league_id, game, team, self.suspensions)
-        captains = await core.captain_ids(session, team.id)
+        captains = await lookups.captain_ids(session, team.id)
         if not captains:
             log.warning("no captains to alert for %s in %s", team.name, game.code)
             return None
@@ -424,7 +424,7 @@ class LineupAlerts:
         for code, digest, message in new:
             text = clip(f"⚠️ {team.name} lineup for {game_heading(game)}\n{message}\nCheck it with `/lineup`.",
                         CONTENT_LIMIT)
-            # A problem a spare can fix carries the button that asks the spare list (issue #26).
+            # A problem a spare can fix carries the button that asks the spare list.
             buttons = ((("Ask the spare list", request_button_id(row.league_id, game.id, team.id)),)
                        if code in ALERT_CODES else ())
             children += [(f"{code}:{digest}:{c}", c, Outgoing(content=text, buttons=buttons)) for c in captains]
@@ -440,7 +440,7 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
     except ValueError:
         log.warning("division %r of %s has no court size; lineup alerts skipped", division, team.name)
         return {}
-    roster = {e.player_id: e for e in await core.roster(session, league_id, team.id)}
+    roster = {e.player_id: e for e in await lookups.roster(session, league_id, team.id)}
     players = []
     away = await away_marks(session, league_id, list(roster), game.starts_at)
     going = [c.player_id for c in await checkins_for_game(session, league_id, game.id)

@@ -33,7 +33,7 @@ from bot.league.rules import Rules
 from bot.league.vocabulary import DECISIONS, Decided, GameKind
 from bot.services import playoffs
 from bot.services.availability.guests import game_guests, guest_counts
-from bot.services.schedule import check_change, lock_game
+from bot.services.shared.games import check_change, lock_game
 from storage.models import Game, Result, ResultChange, Team
 from storage.text import printable
 

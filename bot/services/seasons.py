@@ -2,7 +2,7 @@
 
 A season is a stretch of the calendar (bot/league/seasons.py): games, results and point adjustments
 belong to the season their time falls in, so nothing that creates a game has to know about seasons;
-rosters, by their history (bot/services/roster_history.py). Starting a season keeps the rosters
+rosters, by their history (bot/services/rosters/history.py). Starting a season keeps the rosters
 (the default: nothing is lost) or clears them (every player leaves their team, recorded, so the
 season before keeps its rosters). A league without any season row is one open season (how it was
 before seasons existed).
@@ -12,39 +12,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import date, datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text
-from bot.errors import Conflict, InvalidInput, NotFound
-from bot.league.seasons import MAX_WEEKS, SeasonSpan, later_in_week, season_index_at, season_start, week_label
-from bot.services import roster_history
-from bot.settings import LeagueSettings
+from bot.errors import Conflict, InvalidInput
+from bot.league.seasons import MAX_WEEKS, SeasonSpan, season_start, week_label
+from bot.services.rosters import history as roster_history
+from bot.services.shared.seasons import SeasonRange, league_seasons, season_ranges
 from storage.models import Game, Season
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-@dataclass(frozen=True)
-class SeasonRange:
-    """The games of one season: from ``starts_at`` (None: from the beginning) until ``ends_at`` (None: on)."""
-
-    name: str | None
-    starts_at: datetime | None
-    ends_at: datetime | None
-    ended_at: datetime | None = None  # when a commissioner ended it (/season end), if they did
-
-    def holds(self, moment: datetime) -> bool:
-        return (self.starts_at is None or moment >= self.starts_at) and (self.ends_at is None or moment < self.ends_at)
-
-
-#: A league that never started a season: every game counts, as before seasons existed.
-WHOLE_HISTORY = SeasonRange(None, None, None)
 
 
 @dataclass(frozen=True)
@@ -90,64 +73,6 @@ class SeasonsShown:
                 "earlier": [s.as_json() for s in self.earlier]}
 
 
-async def _seasons(session: AsyncSession, league_id: int) -> list[Season]:
-    return list((await session.scalars(
-        select(Season).where(Season.league_id == league_id).order_by(Season.starts_at, Season.id))).all())
-
-
-def _ranges(seasons: list[Season]) -> list[SeasonRange]:
-    return [SeasonRange(s.name, None if i == 0 else s.starts_at,
-                        seasons[i + 1].starts_at if i + 1 < len(seasons) else None, s.ended_at)
-            for i, s in enumerate(seasons)]
-
-
-async def season_range(session: AsyncSession, league_id: int | None, name: str | None = None) -> SeasonRange:
-    """The named season's games (case-insensitive), else the current (latest) season's; NotFound names them."""
-    if league_id is None:
-        if name and name.strip():
-            raise NotFound("This league has no seasons yet.")
-        return WHOLE_HISTORY
-    seasons = await _seasons(session, league_id)
-    ranges = _ranges(seasons)
-    if not name or not name.strip():
-        return ranges[-1] if ranges else WHOLE_HISTORY
-    wanted = name.strip().casefold()
-    for found in ranges:
-        if (found.name or "").casefold() == wanted:
-            return found
-    known = ", ".join(s.name for s in seasons) or "none yet"
-    raise NotFound(f"There's no season “{name.strip()[:100]}” (seasons: {known}).")
-
-
-async def running_season(session: AsyncSession, league_id: int) -> Season | None:
-    """The season under way (the latest, unless ended); None between seasons or before the first."""
-    latest = await session.scalar(select(Season).where(Season.league_id == league_id)
-                                  .order_by(Season.starts_at.desc(), Season.id.desc()).limit(1))
-    return latest if latest is not None and latest.ended_at is None else None
-
-
-async def week_first_day(session: AsyncSession, league_id: int, moment: datetime) -> date | None:
-    """The first day the weeks around ``moment`` are counted from: the season it falls in, unless that
-    season had ended by then; None for the league's calendar weeks (Monday to Sunday)."""
-    seasons = await _seasons(session, league_id)
-    index = season_index_at([s.starts_at for s in seasons], moment)
-    if index is None:
-        return None
-    season = seasons[index]
-    return season.first_day if season.ended_at is None or season.ended_at > moment else None
-
-
-async def later_game_in_week(session: AsyncSession, league_id: int, tz: ZoneInfo, game: Game) -> Game | None:
-    """A game of the league later than ``game`` in its week, or None when ``game`` is the week's last
-    (youth 2.15: its teams clear the arena). The reminders and /cleanup missed both ask this."""
-    others = (await session.scalars(select(Game).where(
-        Game.league_id == league_id, Game.status != "cancelled", Game.id != game.id,
-        Game.starts_at > game.starts_at, Game.starts_at < game.starts_at + timedelta(days=8))
-        .order_by(Game.starts_at, Game.id))).unique().all()
-    first_day = await week_first_day(session, league_id, game.starts_at)
-    return later_in_week(game.starts_at, ((g, g.starts_at) for g in others), tz, first_day)
-
-
 def parse_first_day(text: str) -> date:
     """A first day as YYYY-MM-DD (the league's calendar day)."""
     raw = (text or "").strip()
@@ -184,7 +109,7 @@ class SeasonService:
     async def names(self, caller: Caller, text: str) -> list[str]:
         """Season names for autocomplete, newest first."""
         async with self.sessions() as session:
-            names = [s.name for s in reversed(await _seasons(session, caller.league_id))]
+            names = [s.name for s in reversed(await league_seasons(session, caller.league_id))]
         needle = text.strip().casefold()
         return [n for n in names if needle in n.casefold()][:25]
 
@@ -204,7 +129,7 @@ class SeasonService:
         starts_at = season_start(day, league.timezone)
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            seasons = await _seasons(session, league_id)
+            seasons = await league_seasons(session, league_id)
             if any(s.name.casefold() == title.casefold() for s in seasons):
                 raise Conflict(f"{league.name} already has a season called “{title}”.")
             if seasons:
@@ -239,18 +164,18 @@ class SeasonService:
     async def end_league(self, league: LeagueSettings, league_id: int) -> SeasonView:
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            seasons = await _seasons(session, league_id)
+            seasons = await league_seasons(session, league_id)
             if not seasons or seasons[-1].ended_at is not None:
                 raise Conflict("No season is running: start one with /season start.")
             season = seasons[-1]
             season.ended_at = now
-            return await self._view(session, league, season, _ranges(seasons)[-1], now)
+            return await self._view(session, league, season, season_ranges(seasons)[-1], now)
 
     async def show_league(self, league: LeagueSettings, league_id: int | None) -> SeasonsShown:
         now = self.clock.now()
         async with self.sessions() as session:
-            seasons = await _seasons(session, league_id) if league_id is not None else []
-            views = [await self._view(session, league, s, r, now) for s, r in zip(seasons, _ranges(seasons),
+            seasons = await league_seasons(session, league_id) if league_id is not None else []
+            views = [await self._view(session, league, s, r, now) for s, r in zip(seasons, season_ranges(seasons),
                                                                                   strict=True)]
         return SeasonsShown(league.name, views[-1] if views else None, tuple(reversed(views[:-1])))
 

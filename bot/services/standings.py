@@ -22,14 +22,15 @@ from sqlalchemy.orm import aliased
 
 from bot.access import Caller, Role
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.standings.presets import TEAM_NAME_FALLBACK, TIEBREAKERS, StandingsRules
 from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
 from bot.services import outbox
 from bot.services.outbox import Outgoing
-from bot.services.seasons import WHOLE_HISTORY, SeasonRange, season_range
-from bot.settings import LeagueSettings
+from bot.services.shared.seasons import WHOLE_HISTORY, SeasonRange, season_range
+from storage import lookups
 from storage.models import (
     Division,
     Game,
@@ -41,7 +42,6 @@ from storage.models import (
     StandingsPost,
     Team,
 )
-from storage.repos import core
 from storage.text import printable
 
 log = logging.getLogger("sideline.standings")
@@ -392,7 +392,7 @@ class StandingsService:
             raise InvalidInput("Give a reason: it is shown with the adjustment.")
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            team = await core.team_by_name(session, caller.league_id, printable(team_name))
+            team = await lookups.team_by_name(session, caller.league_id, printable(team_name))
             if team is None:
                 raise NotFound(f"There's no team called “{team_name.strip()[:100]}” in {caller.league.name}.")
             if points is not None:
@@ -418,8 +418,8 @@ class StandingsService:
         or post one (first time, a new channel, or the old message was deleted) and remember its id.
 
         A new message goes through the outbox, its send key saved with it before Discord is asked: a
-        crash between posting and saving the id leaves a message the next publish adopts (issue #20,
-        item 8). Serialised per league, so two results entered together never post two messages.
+        crash between posting and saving the id leaves a message the next publish adopts.
+        Serialised per league, so two results entered together never post two messages.
         """
         channel_id = league.channels.standings
         if channel_id is None:

@@ -17,8 +17,8 @@ from storage.models.core import (
 from storage.models.deadlines import CaptainAlert, Deadline
 from storage.models.discipline import Appeal, MissedCleanup, Penalty, Suspension, SuspensionReview
 from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
+from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
-from storage.models.relays import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.results import (
     PlayoffBracket,
     PlayoffDisqualification,

@@ -1,4 +1,4 @@
-"""Calendar feeds (issue #27): one secret link per person and feed, which /calendar reset revokes.
+"""Calendar feeds: one secret link per person and feed, which /calendar reset revokes.
 
 A token is ``<selector>.<verifier>``: the selector finds the row (unique, indexed), the verifier is
 compared with ``hmac.compare_digest``, so how long a lookup takes says nothing about how much of a

@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bot.league.rulebook import SectionKind
+from bot.league.rulebooks.rulebook import SectionKind
 from storage.models.base import Base, UTCDateTime, utcnow
 
 
@@ -19,7 +19,7 @@ class Rulebook(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), unique=True)
     source: Mapped[str] = mapped_column(Text)  # the path it was imported from, for operators
-    fingerprint: Mapped[str] = mapped_column(String(64))  # bot.league.rulebook.rulebook_fingerprint
+    fingerprint: Mapped[str] = mapped_column(String(64))  # bot.league.rulebooks.rulebook.rulebook_fingerprint
     section_count: Mapped[int] = mapped_column(default=0)
     imported_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 

@@ -2,7 +2,7 @@
 
 A league from config.toml has no row here: the file manages it. A league created with
 ``/setup league`` keeps here what config.toml would otherwise hold, so the same validation
-(bot/settings.py) builds it, and ``sideline leagues export`` can write it back as TOML.
+(bot/config/settings.py) builds it, and ``sideline leagues export`` can write it back as TOML.
 """
 
 from __future__ import annotations

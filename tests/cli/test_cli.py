@@ -14,7 +14,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import cli
+from bot.cli import main as cli
 from tests.harness.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def test_check_config_on_the_example_with_real_ids(tmp_path: Path) -> None:
 
 
 def test_check_config_warns_when_a_league_has_no_admin_channel(tmp_path: Path) -> None:
-    """Review notices would go to announcements without the reason (issue #25 item 3)."""
+    """Review notices would go to announcements without the reason."""
     config = write_config(tmp_path)
     config.write_text(re.sub(r"\b\d{18}\b", lambda m: str(int(m[0]) + 7), config.read_text()))
     result = sideline("check-config", str(config), "--json")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from icalendar import Calendar
 
-from bot.settings import CalendarServer, SettingsError, load_settings, parse_settings
+from bot.config.settings import CalendarServer, SettingsError, load_settings, parse_settings
 from tests.cli.test_cli import DATA, ROOT, sideline, write_config
 
 

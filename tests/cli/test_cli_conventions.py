@@ -1,4 +1,4 @@
-"""Issue #23 item 4: the command line's conventions: --version, db upgrade when nothing is to do,
+"""The command line's conventions: --version, db upgrade when nothing is to do,
 reminders list in an operator's words, and rules show as /setup show lists it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
+from bot.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -85,8 +85,8 @@ def test_a_league_set_up_in_discord_is_a_league_key_too(config: Path, capsys: py
     import asyncio
 
     from bot.cli.common import open_database
+    from bot.config.settings import load_settings
     from bot.services.setup.league_setup import Actor
-    from bot.settings import load_settings
 
     async def set_up() -> None:
         async with open_database(load_settings(config)) as db:

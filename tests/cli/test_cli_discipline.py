@@ -15,12 +15,12 @@ import pytest
 from bot.access import Caller
 from bot.clock import FixedClock
 from bot.composition import build_services
+from bot.config.settings import load_settings
 from bot.league.rules import build_rules
 from bot.services.discipline.appeals import AppealService
 from bot.services.discipline.cleanup import CleanupService
 from bot.services.discipline.penalties import PenaltyService
 from bot.services.discipline.suspensions import SuspensionService
-from bot.settings import load_settings
 from storage import migrate
 from storage.db import create_engine, session_factory
 from tests.cli.test_cli import DATA, sideline, write_config

@@ -1,4 +1,4 @@
-"""Issue #23: every expected failure of `sideline` is one line on stderr, the right exit code (2: usage,
+"""Every expected failure of `sideline` is one line on stderr, the right exit code (2: usage,
 config, the database or Discord; 1: the data), nothing on stdout (``{"error": ...}`` with --json), no
 traceback (unless --debug), and for refused data an unchanged database. Run in-process through
 ``bot.cli.main``; only `make run` needs a subprocess."""
@@ -19,8 +19,8 @@ import discord
 import pytest
 from sqlalchemy import text
 
-from bot import cli
-from bot.settings import EXAMPLE_IDS
+from bot.cli import main as cli
+from bot.config.settings import EXAMPLE_IDS
 from storage.db import create_engine
 from tests.harness.fake_discord import FakeDiscord
 
@@ -367,8 +367,8 @@ def test_start_up_says_ready_and_nothing_about_voice_or_alembic(
 
 
 def test_ready_names_the_leagues_and_servers(tmp_path: Path) -> None:
-    from bot.app import create_bot
-    from bot.settings import load_settings
+    from bot.config.settings import load_settings
+    from bot.run.app import create_bot
 
     bot = create_bot(load_settings(write(tmp_path, REAL)), run_scheduler=False)
     joined = [types.SimpleNamespace(id=123456789012345685, name="Rink"), types.SimpleNamespace(id=5, name="Other")]
@@ -414,7 +414,7 @@ def test_no_voice_warning_in_a_fresh_process(tmp_path: Path) -> None:
 
     config = write(tmp_path, REAL)
     code = ("import logging, sys; logging.basicConfig(level=logging.DEBUG)\n"
-            "from bot.app import create_bot\nfrom bot.settings import load_settings\n"
+            "from bot.run.app import create_bot\nfrom bot.config.settings import load_settings\n"
             f"create_bot(load_settings({str(config)!r}))\nprint('made')")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and result.stdout.strip() == "made", result.stderr

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.imports.csv_rows import COLUMNS
+from bot.services.imports.csv_rows import COLUMNS
 from tests.cli.test_cli import sideline
 
 

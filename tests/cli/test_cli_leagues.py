@@ -9,10 +9,10 @@ from pathlib import Path
 
 import discord
 
-from bot.app import create_bot
 from bot.clock import FixedClock
+from bot.config.settings import LeagueSettings, load_settings
 from bot.league.rule_settings import SECTIONS
-from bot.settings import LeagueSettings, load_settings
+from bot.run.app import create_bot
 from storage.db import create_engine
 from tests.cli.test_cli import sideline
 from tests.commands.empty_server import CHANNEL_IDS, GUILD, ROLE_IDS, no_leagues, open_server

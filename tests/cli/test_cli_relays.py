@@ -16,7 +16,7 @@ import pytest
 from bot.clock import FixedClock
 from bot.services.messages.relays import AUDIT_COLUMNS
 from tests.cli.test_cli import sideline
-from tests.commands.test_relay import press_on
+from tests.commands.messages.test_relays import press_on
 from tests.conftest import CHANNELS, GUILD, SampleLeague
 from tests.harness import Attachment, Harness
 
@@ -145,11 +145,11 @@ def test_spreadsheet_formula_injection_every_csv_export_escapes_every_column(
 
 
 def test_spreadsheet_formula_injection_no_csv_is_written_around_the_escaping() -> None:
-    """A new export can't forget the escaping: only bot/csv_export.py makes a csv writer for people to
+    """A new export can't forget the escaping: only bot/cli/csv_export.py makes a csv writer for people to
     open. The one other writer puts resolved ids back into an uploaded players file on its way to the
     importer; nobody opens what it writes, and escaping would change the names imported."""
     root = Path(__file__).resolve().parents[2]
-    not_exports = {"bot/csv_export.py", "bot/imports/player_names.py"}
+    not_exports = {"bot/cli/csv_export.py", "bot/services/imports/player_names.py"}
     writers = [str(p.relative_to(root)) for folder in ("bot", "cogs", "storage") for p in (root / folder).rglob("*.py")
                if re.search(r"csv\.(DictWriter|writer)\(", p.read_text())]
     assert set(writers) <= not_exports, set(writers) - not_exports

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
+from bot.cli import main as cli
 from tests.conftest import SHARED
 
 ROOT = Path(__file__).resolve().parents[2]

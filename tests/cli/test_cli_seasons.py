@@ -1,4 +1,4 @@
-"""`sideline season start|end|show`, run as an operator would (issue #25 item 1)."""
+"""`sideline season start|end|show`, run as an operator would."""
 
 from __future__ import annotations
 

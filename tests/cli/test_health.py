@@ -1,4 +1,4 @@
-"""`sideline health` (issue #28, item 4): one JSON line, exit 0 when healthy, else 1 and the reason."""
+"""`sideline health`: one JSON line, exit 0 when healthy, else 1 and the reason."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from bot import cli
-from bot.app import create_bot
+from bot.cli import main as cli
+from bot.run.app import create_bot
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage import migrate

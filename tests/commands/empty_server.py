@@ -7,9 +7,9 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.app import SidelineBot
+from bot.config.settings import Settings, parse_settings
+from bot.run.app import SidelineBot
 from bot.services.setup.stored import CHANNEL_NAMES, ROLE_NAMES
-from bot.settings import Settings, parse_settings
 from storage.models import LeagueSetup
 from tests.harness import Call, Harness, Member
 from tests.harness.fake_discord import next_id, settle

@@ -10,7 +10,7 @@ import pytest
 from icalendar import Calendar
 from sqlalchemy import func, select
 
-from bot.settings import CalendarServer, Settings
+from bot.config.settings import CalendarServer, Settings
 from storage.models import CalendarFeed
 from tests.conftest import SampleLeague, league_config, make_settings
 from tests.harness import Harness, Reply

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.access import Role
-from bot.tree import REQUIRES, hide_commissioner_commands, requires
+from bot.client.tree import REQUIRES, hide_commissioner_commands, requires
 from tests.harness import Harness
 
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value  # as tree.sync() sends it

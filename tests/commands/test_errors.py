@@ -71,7 +71,7 @@ GUILD_ONLY_FROM_A_DM = [
 @pytest.mark.parametrize(("path", "options"), GUILD_ONLY_FROM_A_DM, ids=[p for p, _ in GUILD_ONLY_FROM_A_DM])
 async def test_guild_only_commands_invoked_from_a_dm_are_answered_politely(
         harness: Harness, league: SampleLeague, path: str, options: dict[str, Any]) -> None:
-    """Issue #20 item 10: a member option can't be read in a DM (TransformerError), which read
+    """A member option can't be read in a DM (TransformerError), which read
     "something went wrong"; every command says where it works instead, and changes nothing."""
     before = await rows_of(harness)
     data = harness._command_data(path, options, None)

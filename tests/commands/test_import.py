@@ -126,7 +126,7 @@ async def test_a_semicolon_file_with_usernames_imports_and_warnings_are_shown(ha
 
 def test_each_import_command_names_the_columns_the_importer_reads(harness: Harness) -> None:
     """The slash descriptions are written out by hand: they must say what the importer reads."""
-    from bot.imports.csv_rows import COLUMNS
+    from bot.services.imports.csv_rows import COLUMNS
 
     group = harness.bot.tree.get_command("import")
     assert group is not None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from bot.imports.player_names import named_rows, with_ids
+from bot.services.imports.player_names import named_rows, with_ids
 from storage.models import Player, RosterEntry
 from tests.conftest import SampleLeague
 from tests.harness import Attachment, Harness, Member

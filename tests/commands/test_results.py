@@ -8,9 +8,9 @@ from contextlib import asynccontextmanager
 import pytest
 from sqlalchemy import func, select, update
 
-from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.errors import Conflict
+from bot.run.app import create_bot
 from storage.db import create_engine
 from storage.models import Game, Result, ResultChange, StandingsPost
 from tests.conftest import (

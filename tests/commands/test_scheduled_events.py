@@ -1,4 +1,4 @@
-"""Games as Discord scheduled events (issue #27, item 2): created, moved and cancelled with the game,
+"""Games as Discord scheduled events: created, moved and cancelled with the game,
 each request sent once even when the bot dies right after Discord accepted it; a 403 told once."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import LEASE
-from bot.settings import Settings
+from bot.config.settings import Settings
+from bot.delivery.courier import LEASE
+from bot.run.app import create_bot
 from storage.db import create_engine
 from storage.models import DiscordProblem, Game, GameEvent, OutboxMessage
 from tests.conftest import CHANNELS, GUILD, SampleLeague, league_config, make_settings

@@ -1,4 +1,4 @@
-"""The standings message survives a crash between posting it and saving its id (issue #20, item 8).
+"""The standings message survives a crash between posting it and saving its id.
 
 Discord has the message, the database does not know its id yet: the next publish must adopt that
 message and edit it, never leave it in the channel beside a second one.
@@ -10,9 +10,9 @@ import contextlib
 
 from sqlalchemy import select
 
-from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import LEASE
+from bot.delivery.courier import LEASE
+from bot.run.app import create_bot
 from storage.db import create_engine
 from storage.models import StandingsPost
 from tests.conftest import CHANNELS, SampleLeague

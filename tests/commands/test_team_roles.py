@@ -1,4 +1,4 @@
-"""A Discord role per team (issue #27, item 3): roster changes give and take exactly the team's role;
+"""A Discord role per team: roster changes give and take exactly the team's role;
 the bot touches no other role, grants no permission, and says which permission it lacks, once."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import select
 
 from bot.clock import FixedClock
-from bot.settings import Settings
+from bot.config.settings import Settings
 from storage.models import TeamRole
-from tests.commands.test_join import HAWKS_CHANNEL, NORA, ask
+from tests.commands.setup.test_joins import HAWKS_CHANNEL, NORA, ask
 from tests.commands.test_scheduled_events import ProcessKilled, restart
 from tests.conftest import CHANNELS, GUILD, SampleLeague, league_config, make_settings
 from tests.harness import Call, Harness, Member

@@ -12,8 +12,8 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
-from bot.app import SidelineBot
-from bot.pace import UNPACED, Pace
+from bot.delivery.pace import UNPACED, Pace
+from bot.run.app import SidelineBot
 from tests.harness.fake_discord import Call, FakeDiscord, Fault, next_id, settle
 from tests.harness.fake_gateway import FakeGateway
 from tests.harness.rate_limits import RateLimits

@@ -340,7 +340,7 @@ def test_rules_validation_names_the_key() -> None:
 @pytest.mark.parametrize("removed", ["payment_due_days_after_registration", "trade_notice_hours",
                                      "injury_replacement_until_week", "injury_replacement_decision_days"])
 def test_settings_that_did_nothing_are_unknown_now(removed: str) -> None:
-    """Issue #25: the bot keeps no payments, trade requests or injuries, so these had no effect."""
+    """The bot keeps no payments, trade requests or injuries, so these had no effect."""
     from bot.league.rules import RulesError, build_rules
 
     with pytest.raises(RulesError, match="unknown rule setting"):

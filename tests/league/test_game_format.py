@@ -14,7 +14,7 @@ SOCCER = GAME_FORMAT_PRESETS["indoor-soccer"]
 
 
 def test_presets_match_the_lineup_presets() -> None:
-    from bot.league.lineup.presets import LINEUP_PRESETS
+    from bot.league.checkins.presets import LINEUP_PRESETS
 
     assert set(GAME_FORMAT_PRESETS) == set(LINEUP_PRESETS)
 

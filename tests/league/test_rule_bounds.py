@@ -1,4 +1,4 @@
-"""Issue #20 item 6: every rule setting has bounds, and a value outside them is one config line.
+"""Every rule setting has bounds, and a value outside them is one config line.
 
 A league's rule override is either accepted, and then every rule function the bot runs with it
 works (a shootout order can still be suggested), or `check-config` prints `file: key: problem` and
@@ -17,20 +17,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import cli
+from bot.cli import main as cli
+from bot.config.settings import SettingsError, parse_settings
 from bot.league import deadlines
+from bot.league.checkins.lineup import CheckedInPlayer, check_lineup
+from bot.league.checkins.presets import lineup_rules_for
 from bot.league.discipline.catalogues import PENALTY_CATALOGUES
 from bot.league.discipline.penalties import PenaltyRecord, apply_penalty
-from bot.league.lineup.check import CheckedInPlayer, check_lineup
-from bot.league.lineup.presets import lineup_rules_for
 from bot.league.rules import PRESET_NAMES, preset
-from bot.league.shootout.eligibility import Shooter, ShootoutPool
-from bot.league.shootout.order import validate_order
-from bot.league.shootout.presets import ShootoutError
-from bot.league.shootout.scoring import score_shootout
-from bot.league.shootout.suggestion import suggest_order
+from bot.league.shootouts.eligibility import Shooter, ShootoutPool
+from bot.league.shootouts.order import validate_order
+from bot.league.shootouts.presets import ShootoutError
+from bot.league.shootouts.scoring import score_shootout
+from bot.league.shootouts.suggestion import suggest_order
 from bot.league.standings.table import GameResult, compute_standings
-from bot.settings import SettingsError, parse_settings
 from tests.conftest import GUILD, league_config
 
 ROOT = Path(__file__).resolve().parents[2]

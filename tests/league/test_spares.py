@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.league.lineup.check import CheckedInPlayer, check_lineup
-from bot.league.lineup.presets import LINEUP_PRESETS, lineup_rules_for
+from bot.league.checkins.lineup import CheckedInPlayer, check_lineup
+from bot.league.checkins.presets import LINEUP_PRESETS, lineup_rules_for
 from bot.league.spares.matching import (
     SpareCandidate,
     days_text,

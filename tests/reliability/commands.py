@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app import SidelineBot
+from bot.run.app import SidelineBot
 
 #: Optional choices that make a command do more: the sweeps send them at their most destructive, so a
 #: refusal (or a command from another server) is shown to write nothing even then. /season start

@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
+from bot.config.settings import Settings
 from bot.errors import UserFacingError
-from bot.settings import Settings
 from tests.commands.empty_server import hand_to_discord
 from tests.conftest import CHANNELS, ROLES, SampleLeague, league_config, make_settings
 from tests.harness import Attachment, Harness, Member, Reply
@@ -314,5 +314,5 @@ SCENARIOS: dict[str, Scenario] = {
 NOT_FOR_COMMISSIONERS: dict[str, str] = {
     "/dispute file": "docs/product.md §3 lists it for captains: a formal appeal to the commissioners themselves",
     "/relay send": "docs/product.md §3 lists it for captains: it speaks for a team and counts against its relay limit",
-    "/spare request": "issue #26: the game's captain asks for their own team's missing spots, and hears who took them",
+    "/spare request": "the game's captain asks for their own team's missing spots, and hears who took them",
 }

@@ -22,9 +22,9 @@ if str(ROOT) not in sys.path:
 
 from sqlalchemy import func, select  # noqa: E402
 
-from bot.app import create_bot  # noqa: E402
 from bot.clock import FixedClock  # noqa: E402
-from bot.settings import Settings  # noqa: E402
+from bot.config.settings import Settings  # noqa: E402
+from bot.run.app import create_bot  # noqa: E402
 from storage.db import create_engine  # noqa: E402
 from storage.models import OutboxMessage  # noqa: E402
 from tests.conftest import league_config, make_settings  # noqa: E402

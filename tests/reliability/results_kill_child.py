@@ -26,12 +26,12 @@ if str(ROOT) not in sys.path:
 
 from sqlalchemy import event  # noqa: E402
 
-from bot.app import create_bot  # noqa: E402
 from bot.clock import FixedClock  # noqa: E402
+from bot.config.settings import Settings  # noqa: E402
 from bot.league.rules import Rules  # noqa: E402
 from bot.league.standings.table import GameResult  # noqa: E402
+from bot.run.app import create_bot  # noqa: E402
 from bot.services.results import Score, check_score  # noqa: E402
-from bot.settings import Settings  # noqa: E402
 from storage.db import create_engine  # noqa: E402
 from tests.conftest import league_config, make_settings  # noqa: E402
 from tests.harness import Call, Harness  # noqa: E402

@@ -36,9 +36,10 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot import app, cli  # noqa: E402
+from bot.cli import main as cli  # noqa: E402
 from bot.clock import FixedClock  # noqa: E402
-from bot.settings import Settings  # noqa: E402
+from bot.config.settings import Settings  # noqa: E402
+from bot.run import app  # noqa: E402
 from tests.conftest import CHANNELS, DATA, GUILD, ROLES  # noqa: E402
 from tests.harness import Call, FakeDiscord, FakeGateway, Harness, Member  # noqa: E402
 from tests.harness.fake_gateway import FakeSocket  # noqa: E402
@@ -237,7 +238,7 @@ def offline(directory: Path, now: datetime, feed_checkins: bool, *, real_gateway
         bot.connect = gateway  # type: ignore[method-assign]
         return bot
 
-    app.create_bot = create_bot  # `sideline run` builds its bot through bot.app.create_bot
+    app.create_bot = create_bot  # `sideline run` builds its bot through bot.run.app.create_bot
 
 
 def main(argv: list[str]) -> int:

@@ -17,7 +17,7 @@ from discord import app_commands
 from sqlalchemy import event
 
 from bot.errors import UserFacingError
-from cogs.rule import rules_service
+from cogs.rulebooks import rules_service
 from storage.text import printable
 from tests.conftest import GUILD, SampleLeague
 from tests.harness import Attachment, Harness, Member, Reply

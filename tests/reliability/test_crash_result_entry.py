@@ -1,4 +1,4 @@
-"""A bot SIGKILLed while a referee enters results leaves every game all-or-nothing (issue #11, point 6).
+"""A bot SIGKILLed while a referee enters results leaves every game all-or-nothing.
 
 tests/reliability/results_kill_child.py enters 40 results one by one through ``/result enter`` and ``/result
 forfeit`` on a SQLite file while four players' suspensions count down. It is killed at exact moments
@@ -28,12 +28,12 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.app import create_bot
 from bot.clock import FixedClock
+from bot.config.settings import LeagueSettings
 from bot.league.standings.table import GameResult, StandingsRow, compute_standings
+from bot.run.app import create_bot
 from bot.services.discipline.core import Discipline, serving_plan, window_ref
 from bot.services.standings import StandingsService, StandingsTable
-from bot.settings import LeagueSettings
 from storage.db import create_engine, session_factory
 from storage.models import Suspension
 from tests.conftest import DATA, SampleLeague

@@ -1,4 +1,4 @@
-"""The container and the systemd unit (issue #28, item 1), checked without Docker or systemd.
+"""The container and the systemd unit, checked without Docker or systemd.
 
 CI has neither a Docker daemon nor a registry, so these read the files as the tools would: the
 Dockerfile's stages and instructions, docker-compose.yml as YAML with its ``${...}`` interpolation,
@@ -29,15 +29,15 @@ import pytest
 import yaml
 from sqlalchemy.engine import make_url
 
-from bot import cli
+from bot.cli import main as cli
 from bot.cli.health import cmd_health
 from bot.cli.run import cmd_run
-from bot.lifecycle import CLOSE_WITHIN, STOP_WITHIN
-from bot.settings import apply_environment, load_settings
+from bot.config.settings import apply_environment, load_settings
+from bot.run.lifecycle import CLOSE_WITHIN, STOP_WITHIN
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-#: The most a graceful stop takes (bot/lifecycle.py); a supervisor must wait at least this long.
+#: The most a graceful stop takes (bot/run/lifecycle.py); a supervisor must wait at least this long.
 STOP_TAKES = STOP_WITHIN + CLOSE_WITHIN
 #: A Discord bot token's shape: three base64url parts joined by dots.
 TOKEN_SHAPE = re.compile(r"[A-Za-z\d_-]{23,28}\.[A-Za-z\d_-]{6,7}\.[A-Za-z\d_-]{27,}")
@@ -152,7 +152,7 @@ def test_the_image_runs_as_a_user_with_its_data_in_a_volume() -> None:
 
 
 def test_the_health_check_and_the_command_are_real_sideline_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
-    assert PYPROJECT["project"]["scripts"]["sideline"] == "bot.cli:main"
+    assert PYPROJECT["project"]["scripts"]["sideline"] == "bot.cli.main:main"
     _, stages = dockerfile()
     runtime = stages[-1]
     (healthcheck,) = runtime.all("HEALTHCHECK")

@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.engine import make_url
 
-from bot.app import create_bot
 from bot.clock import FixedClock
 from bot.errors import UserFacingError
+from bot.run.app import create_bot
 from storage.db import create_engine
 from tests.conftest import (
     CHANNELS,

@@ -1,5 +1,5 @@
-"""SIGTERM to `sideline run` in the middle of a burst of check-ins and queued reminders (issue #28,
-items 3 and 5): it exits 0 within 10 s (so does Ctrl-C's SIGINT), every check-in it took is answered
+"""SIGTERM to `sideline run` in the middle of a burst of check-ins and queued reminders:
+it exits 0 within 10 s (so does Ctrl-C's SIGINT), every check-in it took is answered
 and stored, nothing is left claimed, and after a restart every queued reminder is sent exactly once.
 On SQLite, a second `sideline run` on the same file is refused in one line while the first runs.
 """

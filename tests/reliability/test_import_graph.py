@@ -1,4 +1,4 @@
-"""No import cycle anywhere in bot/, cogs/ and storage/ (issue #22).
+"""No import cycle anywhere in bot/, cogs/ and storage/.
 
 `lint-imports` (pyproject.toml's [tool.importlinter]) keeps the layers pointing down, which rules out
 a cycle between layers; this finds one inside a layer too: every strongly connected component of the
@@ -79,8 +79,33 @@ def test_no_module_imports_itself_back_through_others(graph: grimp.ImportGraph) 
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-@pytest.mark.parametrize("module", ["bot.courier", "bot.scheduler"])
+@pytest.mark.parametrize("module", ["bot.delivery.courier", "bot.delivery.scheduler"])
 def test_the_courier_and_scheduler_need_no_cog_and_not_the_bot_class(graph: grimp.ImportGraph, module: str) -> None:
     reached = graph.find_upstream_modules(module)
     assert not {m for m in reached if m == "cogs" or m.startswith("cogs.")}
-    assert not reached & {"bot.app", "bot.client"}
+    assert not reached & {"bot.run.app", "bot.client.bot"}
+
+
+def feature_graph(graph: grimp.ImportGraph, package: str) -> grimp.ImportGraph:
+    """The features of a layer (``bot.services.<feature>``, a module or a folder) and who imports whom."""
+    depth = package.count(".") + 1
+    features = grimp.ImportGraph()
+    for module in graph.modules:
+        if not module.startswith(package + "."):
+            continue
+        importer = ".".join(module.split(".")[:depth + 1])
+        features.add_module(importer)
+        for imported in graph.find_modules_directly_imported_by(module):
+            if imported.startswith(package + "."):
+                target = ".".join(imported.split(".")[:depth + 1])
+                if target != importer:
+                    features.add_import(importer=importer, imported=target)
+    return features
+
+
+@pytest.mark.parametrize("layer", ["bot.services", "bot.league", "cogs"])
+def test_features_lean_on_each_other_one_way(graph: grimp.ImportGraph, layer: str) -> None:
+    """What two features share lives in a module of its own (bot/services/shared/), so no feature needs
+    one that needs it back: a change to one feature's insides never reaches round to itself."""
+    found = cycles(feature_graph(graph, layer))
+    assert found == [], f"features of {layer} importing each other round: " + "; ".join(" <-> ".join(c) for c in found)

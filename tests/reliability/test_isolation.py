@@ -1,4 +1,4 @@
-"""Server isolation (issue #11): two leagues on two servers, and nothing of one reachable from the other.
+"""Server isolation: two leagues on two servers, and nothing of one reachable from the other.
 
 The first server holds the sample league with a row in every league table (check-ins, relays,
 disputes, suspensions, appeals, results, a shootout, a bracket, a rulebook...); the second holds a
@@ -33,9 +33,9 @@ from bot.services.deadlines import DeadlineService
 from bot.services.discipline.appeals import AppealService
 from bot.services.messages.disputes import DisputeService
 from bot.services.messages.relays import RelayService, Responder
-from cogs.rule import rules_service
+from cogs.rulebooks import rules_service
+from storage import lookups
 from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, SpareOffer, Suspension
-from storage.repos import core
 from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
@@ -286,7 +286,7 @@ class IsolationWorld(World):
         # The first league is one set up in Discord (its settings and their audit trail are league rows too).
         await hand_to_discord(bot)
         await self.ok("/setup rule", kay, key="roster_limit", value="20")
-        # Games as Discord events, a role per team (issue #27); a "Wolves" role that grants permissions is
+        # Games as Discord events, a role per team; a "Wolves" role that grants permissions is
         # refused as the team's role (a discord_problems row).
         self.h.discord.guilds.guild(GUILD).role(next_id(), "Wolves", permissions=1 << 3, position=3)
         await self.ok("/setup discord", kay, scheduled_events=True, team_roles=True)
@@ -313,7 +313,7 @@ class IsolationWorld(World):
         await self.ok("/game referee", kay, game="G1", member=rita)
         await self.ok("/calendar show", s.player("Bea Quinn"))  # a feed link (calendar_feeds)
         await self.ok("/calendar show", self.alice, OTHER_GUILD)
-        # A spare joins; Owls (short of a woman/non-binary skater) ask; she takes the spot (issue #26).
+        # A spare joins; Owls (short of a woman/non-binary skater) ask; she takes the spot.
         sia = Member(SPARE_SIA, "Spare Sia")
         await self.ok("/spare join", sia, positions="skater", days="fri", gender="woman")
         await self.ok("/spare request", s.captain("Owls"), game="G1")
@@ -675,7 +675,7 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
 
 
 def test_a_dm_press_answers_only_for_the_pressers_own_game(world: IsolationWorld, error_log: ErrorLog) -> None:
-    """A DM has no server, so a check-in button names its league (issue #20 item 2): the press counts
+    """A DM has no server, so a check-in button names its league: the press counts
     for a player of that game in that league, and tells anyone else nothing about it."""
     alice, l1, l2 = world.sample.captain("Hawks"), world.l1, world.l2  # Hawks here, Lynx on the second server
 
@@ -797,12 +797,12 @@ def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: Is
         with pytest.raises(NotFound):
             await rules_service(bot).section(world.l2, "1.3")
         async with bot.sessions() as session:
-            assert await core.team_by_name(session, world.l2, "Hawks") is None
-            assert await core.game_by_code(session, world.l2, "G2") is None
-            assert await core.player_by_discord(session, world.l2, BEA) is None
-            both = await core.game_by_code(session, world.l2, "G1")
+            assert await lookups.team_by_name(session, world.l2, "Hawks") is None
+            assert await lookups.game_by_code(session, world.l2, "G2") is None
+            assert await lookups.player_by_discord(session, world.l2, BEA) is None
+            both = await lookups.game_by_code(session, world.l2, "G1")
             assert both is not None and both.league_id == world.l2
-            assert {t.name for t in await core.search_teams(session, world.l2, "")} == {"Lynx", "Ravens"}
+            assert {t.name for t in await lookups.search_teams(session, world.l2, "")} == {"Lynx", "Ravens"}
 
     world.loop.run_until_complete(check())
     assert world.loop.run_until_complete(first_league_changes(world)) == []

@@ -1,6 +1,6 @@
-"""SIDELINE_LOG_FORMAT=json (issue #28, item 2): one JSON object per line, and each line logged while an
+"""SIDELINE_LOG_FORMAT=json: one JSON object per line, and each line logged while an
 interaction is handled says which server, league and interaction it came from, from whichever module
-logged it (bound in the command tree, bot/tree.py; bot/logs.py)."""
+logged it (bound in the command tree, bot/client/tree.py; bot/logs.py)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ import pytest
 from discord import app_commands
 
 from bot import logs
+from bot.client.tree import interaction_ids
 from bot.services import outbox
 from bot.services.outbox import Outgoing
-from bot.tree import interaction_ids
-from cogs._checkin_buttons import custom_id_for
+from cogs.checkins._buttons import custom_id_for
 from tests.conftest import GUILD, SampleLeague
 from tests.harness import Harness, Reply
 

@@ -1,4 +1,4 @@
-"""The graceful stop's parts in one process (bot/lifecycle.py); tests/reliability/test_graceful_stop.py sends the
+"""The graceful stop's parts in one process (bot/run/lifecycle.py); tests/reliability/test_graceful_stop.py sends the
 real SIGTERM to a real `sideline run`."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.lifecycle import AlreadyRunning, lock_path, single_process, stop_gracefully
+from bot.run.lifecycle import AlreadyRunning, lock_path, single_process, stop_gracefully
 from storage.models import OutboxMessage
 from tests.conftest import SampleLeague
+from tests.delivery.test_courier import TEAM_CHANNEL, queue
 from tests.harness import Call, Harness
-from tests.services.test_courier import TEAM_CHANNEL, queue
 
 
 async def test_a_stopping_courier_finishes_its_send_and_hands_the_rest_back(harness: Harness) -> None:

@@ -2,7 +2,7 @@
 
 The kills land at seeded random points (mid-send, mid-claim, during start-up) and each restart follows
 within a second, as systemd's ``Restart=always`` would, with the bot's clock where it was: a restart
-must take back what the dead process held, not wait for a timeout to pass (issue #20, item 1).
+must take back what the dead process held, not wait for a timeout to pass.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import func, select
 
-from bot.app import create_bot
 from bot.clock import FixedClock
+from bot.run.app import create_bot
 from storage.db import create_engine
 from storage.models import OutboxMessage
 from tests.conftest import DATA, allow_double_booking

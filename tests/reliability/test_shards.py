@@ -1,4 +1,4 @@
-"""Shards over PostgreSQL (issue #28, item 5): two `sideline run` processes, `--shard-count 2`, one
+"""Shards over PostgreSQL: two `sideline run` processes, `--shard-count 2`, one
 with `--shard-ids 0` and one with `--shard-ids 1`, on one PostgreSQL database, each connecting
 through discord.py's own gateway code to a fake gateway that reads the IDENTIFY's shard and sends
 only that shard's servers (tests/harness/fake_gateway.py).
@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from bot.app import create_bot
 from bot.clock import FixedClock
+from bot.config.settings import parse_settings
+from bot.config.shards import shard_of
+from bot.run.app import create_bot
 from bot.services.reminders import plan_games
-from bot.settings import parse_settings
-from bot.shards import shard_of
 from storage.db import create_engine
 from storage.models import Game, OutboxMessage, Team
 from tests.harness import Harness

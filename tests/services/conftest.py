@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.imports.importer import Importer
+from bot.config.settings import LeagueSettings
 from bot.services.discipline.core import Discipline
-from bot.settings import LeagueSettings
+from bot.services.imports.importer import Importer
 from storage import migrate
 from storage.db import create_engine, session_factory
 from tests.conftest import make_settings

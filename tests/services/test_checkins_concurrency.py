@@ -13,11 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import FixedClock
+from bot.config.settings import LeagueSettings
 from bot.errors import NotAllowed
 from bot.services.checkins.service import CheckInService, LateDropoutHook
 from bot.services.discipline.core import Discipline
-from bot.services.discipline.eligibility import SuspensionCheck
-from bot.settings import LeagueSettings
+from bot.services.shared.eligibility import SuspensionCheck
 from storage import migrate
 from storage.db import create_engine, session_factory
 from storage.models import CheckIn, Game, League, Player, RosterEntry, Team

@@ -15,9 +15,9 @@ from sqlalchemy import func, select
 
 from bot.access import Caller
 from bot.clock import FixedClock
+from bot.config.settings import Settings
 from bot.errors import Conflict
 from bot.services.discipline.cleanup import bench_minors_at_start
-from bot.settings import Settings
 from storage.models import Game, MissedCleanup
 from tests.conftest import SampleLeague, league_config, make_settings
 from tests.harness import Harness

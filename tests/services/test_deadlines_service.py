@@ -18,10 +18,10 @@ WOLVES_CAPTAIN = 500_000_000_000_000_031
 
 
 async def _team_id(h: Harness, name: str) -> int:
-    from storage.repos import core
+    from storage import lookups
 
     async with h.bot.sessions() as s:
-        team = await core.team_by_name(s, h.bot.league_ids[GUILD], name)
+        team = await lookups.team_by_name(s, h.bot.league_ids[GUILD], name)
         assert team is not None
         return team.id
 

@@ -1,6 +1,6 @@
 """Commands that change a game's state, two at once on the same game, on SQLite and PostgreSQL.
 
-Issue #20 item 5: on PostgreSQL ``/result enter`` and ``/game cancel`` at the same moment both
+On PostgreSQL ``/result enter`` and ``/game cancel`` at the same moment both
 succeeded (a final game with "cancelled" notices queued, or a cancelled game with a result). For
 every pair of state-changing commands, both run concurrently on one game, and the end state and both
 answers must be those of running them one after the other, in one order or the other.
@@ -28,13 +28,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import FixedClock
+from bot.config.settings import LeagueSettings
 from bot.errors import UserFacingError
-from bot.imports.importer import Importer
 from bot.services.discipline.core import Discipline
 from bot.services.games import GameService
+from bot.services.imports.importer import Importer
 from bot.services.results import ResultService
 from bot.services.shootouts.scoring import ShootoutScoringService
-from bot.settings import LeagueSettings
 from storage import migrate
 from storage.db import create_engine, is_sqlite, session_factory
 from storage.models import (

@@ -1,4 +1,4 @@
-"""Issue #20 item 4: a league's data belongs to its server, and the config can't silently move it.
+"""A league's data belongs to its server, and the config can't silently move it.
 
 A server's league keeps its data when its key is renamed; a config that would hand one server's
 data to another league (two leagues swapping servers, a league moved onto a server that holds
@@ -14,9 +14,9 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import cli
-from bot.app import create_bot
-from bot.settings import SettingsError, load_settings
+from bot.cli import main as cli
+from bot.config.settings import SettingsError, load_settings
+from bot.run.app import create_bot
 from storage.db import create_engine
 from tests.conftest import GUILD, OTHER_GUILD
 from tests.harness import Harness

@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.app import create_bot
 from bot.clock import FixedClock
-from bot.courier import STUCK_AFTER
+from bot.config.settings import Settings
+from bot.delivery.courier import STUCK_AFTER
+from bot.run.app import create_bot
 from bot.services import outbox
-from bot.settings import Settings
 from storage.db import create_engine
 from storage.models import CaptainAlert, OutboxMessage, RosterEntry, Team
 from tests.conftest import CHANNELS, SampleLeague, allow_double_booking, league_config, make_settings
@@ -448,11 +448,11 @@ def test_reminders_list_shows_pending_and_sent_messages(tmp_path: Path) -> None:
             "team Hawks") in text.stdout
 
 
-# --- issue #20: reminder offsets and scheduling -------------------------------------------------------
+# --- reminder offsets and scheduling -------------------------------------------------------
 @pytest.mark.parametrize(("day", "clocks"), [("2030-03-10", "spring forward"), ("2030-11-03", "fall back")])
 async def test_1d_means_the_day_before_at_the_same_local_time(
         db_url: str, clock: FixedClock, day: str, clocks: str) -> None:
-    """Issue #20 item 11: a "1d" reminder for a 19:00 game the day the clocks change goes out at
+    """A "1d" reminder for a 19:00 game the day the clocks change goes out at
     19:00 the day before (23 or 25 real hours), not at 18:00 or 20:00."""
     league = await league_with(db_url, clock, game_offsets=["2d", "1d", "2h"], captain_alert_offsets=["1d"])
     h = league.h
@@ -509,7 +509,7 @@ def games_csv(games: dict[str, datetime]) -> bytes:
 async def test_past_reminders_do_not_all_arrive_at_once(
         league: SampleLeague, clock: FixedClock, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue #20 item 13: 150 games imported to start within the hour (and a few within a day or two):
+    """150 games imported to start within the hour (and a few within a day or two):
     each team hears once per game now, the nearest reminder still meaningful; the rest is dropped
     with a log line. Captains' lineup checks likewise."""
     h = league.h

@@ -34,7 +34,7 @@ async def test_an_empty_database_upgrades_to_the_models(empty_db_url: str) -> No
 
 
 async def test_a_database_built_at_e02906626356_with_rows_upgrades_keeping_every_row(empty_db_url: str) -> None:
-    """Issue #25's migration changes playoff_brackets (a division, unique per league and division): a database
+    """The playoff-divisions migration changes playoff_brackets (a division, unique per league and division): a database
     with a league's data at the previous head keeps every row, and the old bracket becomes the league's."""
     from alembic import command
     from sqlalchemy import inspect, text
@@ -85,7 +85,7 @@ async def test_a_database_built_at_e02906626356_with_rows_upgrades_keeping_every
 
 async def test_a_database_built_at_840599be67e2_with_rows_gets_a_first_season_keeping_every_row(
         empty_db_url: str) -> None:
-    """Issue #25's seasons: every row is kept, and each league with games gets one first season that
+    """The seasons migration: every row is kept, and each league with games gets one first season that
     starts on its first game's day and lasts until its last game's week (the date puts them all in it)."""
     from datetime import date
 
@@ -139,7 +139,7 @@ async def test_a_database_built_at_840599be67e2_with_rows_gets_a_first_season_ke
 
 async def test_a_database_built_at_5e1a7c0d9b42_with_rows_gets_missed_cleanups_keeping_every_row(
         empty_db_url: str) -> None:
-    """Issue #25's cleanup duty (youth 2.15) adds one table and changes none: every row is kept, and one
+    """The cleanup-duty migration (youth 2.15) adds one table and changes none: every row is kept, and one
     standing record per team and game is allowed, beside any number of withdrawn ones."""
     import pytest
     from alembic import command
@@ -195,7 +195,7 @@ async def test_a_database_built_at_5e1a7c0d9b42_with_rows_gets_missed_cleanups_k
 
 async def test_a_database_built_at_5e1a7c0d9b42_with_rows_keeps_every_departure_with_its_stint_unknown(
         empty_db_url: str) -> None:
-    """Issue #25's rosters by season: departures gain the stint they end (arrival, position, reason); every
+    """The rosters-by-season migration: departures gain the stint they end (arrival, position, reason); every
     row is kept, and a departure recorded before keeps its values with NULLs for what wasn't kept then."""
     from alembic import command
     from sqlalchemy import inspect, text

@@ -23,11 +23,11 @@ from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.services.checkins.queries import CheckInContextQuery, roster_answers
 from bot.services.checkins.service import record_checkin
+from bot.services.shared.attendance import CheckInContextQuery, roster_answers
 from storage.db import create_engine, session_factory
+from storage.lookups import team_schedule
 from storage.models import CheckIn, Game, Player, RosterEntry
-from storage.repos.core import team_schedule
 from tests.conftest import SampleLeague
 from tests.harness import Harness
 

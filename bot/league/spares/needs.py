@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.league.lineup.check import (
-    BELOW_MINIMUM_TO_START,
-    NO_GOALIE,
-    SHORT_OF_SKATERS,
-    SHORT_OF_WOMEN,
-    LineupReport,
-)
-from bot.league.lineup.presets import LineupRules
+from bot.league.checkins.lineup import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_SKATERS, SHORT_OF_WOMEN, LineupReport
+from bot.league.checkins.presets import LineupRules
 
 #: The findings a spare can fix; the others (suspended, unrostered, roster limit) are not theirs to fix.
 FIXABLE = frozenset({NO_GOALIE, SHORT_OF_WOMEN, SHORT_OF_SKATERS, BELOW_MINIMUM_TO_START})

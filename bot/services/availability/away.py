@@ -22,9 +22,9 @@ from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
 from bot.league.availability import AvailabilityError, away_range, parse_day, status_with_away
 from bot.league.calendar import Away
+from storage import lookups
 from storage.db import rowcount
 from storage.models import AwayRange, CheckIn, Game
-from storage.repos import core
 
 log = logging.getLogger("sideline.away")
 
@@ -192,15 +192,15 @@ class AwayService:
 
     @staticmethod
     async def _entry(session: AsyncSession, caller: Caller) -> _Entry:
-        entry = await core.roster_entry(session, caller.league_id, caller.discord_id)
+        entry = await lookups.roster_entry(session, caller.league_id, caller.discord_id)
         if entry is None:
             raise NotFound(f"You're not on a team in {caller.league.name}, so there are no games to be away for.")
         return _Entry(entry.team_id, entry.player_id)
 
     @staticmethod
     async def _line(session: AsyncSession, caller: Caller, team_id: int, row: AwayRange, now: datetime) -> AwayLine:
-        games: Sequence[Game] = await core.upcoming_games(session, caller.league_id, [team_id], max(now, row.starts_at),
-                                                          limit=None)
+        games: Sequence[Game] = await lookups.upcoming_games(session, caller.league_id, [team_id],
+                                                             max(now, row.starts_at), limit=None)
         covered = tuple(CoveredGame(g.code, g.starts_at, f"{g.home.name} vs {g.away.name}")
                         for g in games if g.starts_at < row.ends_at)
         return AwayLine(row.first_day, row.last_day, row.note, covered)

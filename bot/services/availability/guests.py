@@ -3,7 +3,7 @@
 Indoor soccer rules, Game: "Only players on roster may play. Guest players may play if they have a
 stamped hand indicating that they have paid or an employee tells the referee directly that they
 are cleared." Whether a league has guests at all, and whether they need clearing, are the lineup
-settings ``guests_allowed`` and ``guests_need_approval`` (bot/league/lineup/presets.py, cited).
+settings ``guests_allowed`` and ``guests_need_approval`` (bot/league/checkins/presets.py, cited).
 
 Choices the spec leaves open, decided here:
 - A captain of a team in the game adds a guest for their team (a commissioner too, naming the team
@@ -32,15 +32,15 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from bot.league.lineup.check import CheckedInPlayer
-from bot.league.lineup.presets import LineupRules
-from bot.services.checkins.queries import GameSides
-from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.league.checkins.lineup import CheckedInPlayer
+from bot.league.checkins.presets import LineupRules
 from bot.services.people import is_captain_of, membership
-from bot.services.schedule import find_game_sides
+from bot.services.shared.attendance import GameSides
+from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.services.shared.games import find_game_sides
+from storage import lookups
+from storage.lookups import TeamRef
 from storage.models import Guest, Player, RosterEntry
-from storage.repos import core
-from storage.repos.core import TeamRef
 
 NAME_LIMIT = 100
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
@@ -129,7 +129,7 @@ class GuestService:
                 raise Conflict(f"{game.ref.code} ({game.ref.title}) is {_state(game, now)}: guests are added "
                                "before a game starts.")
             if discord_id is not None:
-                player = await core.player_by_discord(session, caller.league_id, discord_id)
+                player = await lookups.player_by_discord(session, caller.league_id, discord_id)
                 if player is not None:
                     entry = await session.scalar(select(RosterEntry.team_id).where(
                         RosterEntry.league_id == caller.league_id, RosterEntry.player_id == player.id))
@@ -160,7 +160,7 @@ class GuestService:
                 raise Conflict(f"{game.ref.code} ({game.ref.title}) is {_state(game, now)}: there is no one to clear.")
             guests = await game_guests(session, caller.league_id, _id(game))
             if discord_id is not None:
-                player = await core.player_by_discord(session, caller.league_id, discord_id)
+                player = await lookups.player_by_discord(session, caller.league_id, discord_id)
                 found = [g for g in guests if g.discord_id == discord_id
                          or (player is not None and g.name_key == player.name.casefold())]
             else:

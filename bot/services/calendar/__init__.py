@@ -1,1 +1,1 @@
-"""Calendar feeds (issue #27): the iCalendar file (feed.py), and who may fetch which (service.py)."""
+"""Calendar feeds: the iCalendar file (feed.py), and who may fetch which (service.py)."""

@@ -24,13 +24,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings, Settings
 from bot.errors import NotFound
 from bot.league.calendar import Away, CalendarGame, player_games
 from bot.services.calendar.feed import FeedLeague, build_feed
 from bot.services.people import membership, own_team_id, resolve_team_ref
-from bot.settings import LeagueSettings, Settings
+from storage import lookups
 from storage.models import CalendarFeed, Game, League
-from storage.repos import core
 
 #: A token as links carry it; anything else is unknown without a query.
 TOKEN = re.compile(r"^([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$")
@@ -141,7 +141,7 @@ class CalendarService:
                 raise NotFound(f"League {league.key!r} has nothing stored yet.")
             team_id = None
             if team is not None:
-                ref = await core.team_ref_by_name(session, league_id, team)
+                ref = await lookups.team_ref_by_name(session, league_id, team)
                 if ref is None:
                     raise NotFound(f"There's no team called {team!r} in {league.name}.")
                 team_id, team = ref.id, ref.name
@@ -184,13 +184,13 @@ class CalendarService:
                             build_feed(feed_league(league), league.name, games), token)
         if row.scope == "team":
             assert row.team_id is not None
-            ref = await core.team_ref_by_id(session, row.league_id, row.team_id)
+            ref = await lookups.team_ref_by_id(session, row.league_id, row.team_id)
             name = ref.name if ref is not None else "team"
             games = await self._games(session, row.league_id, row.team_id)
             title = f"{name} · {league.name}"
             return FeedFile("team", title, self._filename(league, name),
                             build_feed(feed_league(league), title, games), token)
-        team_id, player_id, _ = await core.roster_place_and_captained(session, row.league_id, row.owner_discord_id)
+        team_id, player_id, _ = await lookups.roster_place_and_captained(session, row.league_id, row.owner_discord_id)
         games = []
         if team_id is not None and player_id is not None:
             away = await self.away(session, row.league_id, player_id) if self.away is not None else ()
@@ -205,7 +205,7 @@ class CalendarService:
 
     @staticmethod
     async def _games(session: AsyncSession, league_id: int, team_id: int | None) -> list[CalendarGame]:
-        home, away = core.teams_as("home", "away")
+        home, away = lookups.teams_as("home", "away")
         query = (select(Game.id, Game.code, home.c.name, away.c.name, Game.starts_at, Game.venue, Game.kind,
                         Game.status, Game.sequence, Game.revised_at)
                  .join(home, Game.home_team_id == home.c.id).join(away, Game.away_team_id == away.c.id)

@@ -27,30 +27,24 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.availability import AWAY, status_with_away
-from bot.league.lineup.check import CheckedInPlayer, LineupReport, check_lineup
-from bot.league.lineup.presets import lineup_rules_for
+from bot.league.checkins.lineup import CheckedInPlayer, LineupReport, check_lineup
+from bot.league.checkins.presets import lineup_rules_for
 from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.availability.away import away_marks
 from bot.services.availability.guests import game_guests, guest_players
-from bot.services.checkins.queries import (
-    CheckInContext,
-    CheckInContextQuery,
-    GameRef,
-    GameSides,
-    roster_answers,
-)
 from bot.services.discipline.cleanup import BenchMinorToServe, bench_minors_at_start
-from bot.services.discipline.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
-from bot.services.schedule import find_game_sides
-from bot.services.spares.queries import team_spares
-from bot.settings import LeagueSettings
+from bot.services.shared.attendance import CheckInContext, CheckInContextQuery, GameRef, GameSides, roster_answers
+from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
+from bot.services.shared.game_spares import team_spares
+from bot.services.shared.games import find_game_sides
+from storage import lookups
 from storage.db import rowcount, upsert_insert, writers_take_turns
+from storage.lookups import TeamRef
 from storage.models import CheckIn, Game
-from storage.repos import core
-from storage.repos.core import TeamRef
 
 log = logging.getLogger("sideline.checkins")
 
@@ -93,7 +87,7 @@ class Attendance:
     out: tuple[AttendanceLine, ...]
     maybe: tuple[AttendanceLine, ...]
     no_reply: tuple[AttendanceLine, ...]
-    spares: tuple[AttendanceLine, ...] = ()  # spares who took a spot (issue #26)
+    spares: tuple[AttendanceLine, ...] = ()  # spares who took a spot
     away: tuple[AttendanceLine, ...] = ()  # out for the game by /away (and no answer since)
     guests: tuple[AttendanceLine, ...] = ()  # added by a captain for this game (/guest add)
 
@@ -378,7 +372,7 @@ async def _next_game(session: AsyncSession, caller: Caller, member: Membership, 
     """The next game of ``team``, by default the caller's (their roster team, else the one they captain)."""
     if team is None:
         team = await resolve_team_ref(session, caller, None, member)
-    games = await core.upcoming_games(session, caller.league_id, [team.id], now, limit=1)
+    games = await lookups.upcoming_games(session, caller.league_id, [team.id], now, limit=1)
     if not games:
         raise NotFound(f"{team.name} has no upcoming games. Name a game to pick one.")
     return games[0]

@@ -43,9 +43,9 @@ from bot.services.discipline.core import (
 )
 from bot.services.outbox import Outgoing
 from bot.services.people import is_captain_of, membership
+from storage import lookups
 from storage.db import rowcount
 from storage.models import Appeal, Player, Suspension
-from storage.repos import core
 
 CHOICES = 25
 
@@ -241,7 +241,7 @@ class AppealService:
         if channel is None:
             return
         name = clean_user_text(row.player.name, 100)
-        team = await core.team_by_id(session, caller.league_id, row.team_id)
+        team = await lookups.team_by_id(session, caller.league_id, row.team_id)
         what = "is overturned" if row.status == "overturned" else f"is reduced to {plural(row.games, 'game')}"
         where = f" ({clean_user_text(team.name, 100)})" if team else ""
         await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.discipline.cleanup import (
@@ -41,11 +42,10 @@ from bot.league.discipline.infractions import DisciplineError
 from bot.services import outbox
 from bot.services.discipline.core import REASON_LIMIT, refusal
 from bot.services.outbox import Outgoing
-from bot.services.schedule import find_game, lock_game
-from bot.services.seasons import later_game_in_week
-from bot.settings import LeagueSettings
+from bot.services.shared.games import find_game, lock_game
+from bot.services.shared.seasons import later_game_in_week
+from storage import lookups
 from storage.models import Game, MissedCleanup, Team
-from storage.repos import core
 from storage.text import printable
 
 log = logging.getLogger("sideline.discipline")
@@ -176,7 +176,7 @@ async def standing_record(session: AsyncSession, league_id: int, game_id: int, t
 async def tell_captains(session: AsyncSession, league: LeagueSettings, league_id: int, team: Team, *, key: str,
                         text: str, now: datetime) -> bool:
     """A team's own news: a DM to each captain, else its channel; False when the team has neither."""
-    captains = await core.captain_ids(session, team.id)
+    captains = await lookups.captain_ids(session, team.id)
     for captain in captains:
         await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=f"{key}:{captain}",
                              due_at=now, user_id=captain, message=Outgoing(content=text))

@@ -38,6 +38,7 @@ from sqlalchemy import ColumnElement, SQLColumnExpression, bindparam, exists, or
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
+from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, UserFacingError
 from bot.league.discipline import appeals as appeal_rules
@@ -49,7 +50,6 @@ from bot.league.seasons import season_index_at
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline
 from bot.services.outbox import Outgoing
-from bot.settings import LeagueSettings
 from storage.models import Appeal, Game, League, Penalty, Result, RosterDeparture, RosterEntry, Season, Suspension
 
 log = logging.getLogger("sideline.discipline")
@@ -290,7 +290,7 @@ class Discipline:
     """
 
     def __init__(self, leagues: Iterable[LeagueSettings]) -> None:
-        self.leagues = leagues  # may be live (bot.settings.AllLeagues): a league set up in Discord joins
+        self.leagues = leagues  # may be live (bot.config.settings.AllLeagues): a league set up in Discord joins
 
     @property
     def rules_by_key(self) -> Mapping[str, DisciplineRules]:

@@ -29,9 +29,9 @@ from bot.league.rules import Rules
 from bot.services.discipline.core import plural, refusal
 from bot.services.discipline.reviews import notify_commissioners
 from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, issue_suspension
-from bot.services.schedule import find_game
+from bot.services.shared.games import find_game
+from storage import lookups
 from storage.models import Game, Penalty, Team
-from storage.repos import core
 
 MAX_MINUTE = 300
 CHOICES = 25
@@ -90,7 +90,7 @@ class PenaltyService:
                 raise Conflict(f"Game {game.code} was cancelled: it can't have penalties.")
             if game.starts_at > now:
                 raise InvalidInput(f"Game {game.code} hasn't started yet: it starts {timestamp(game.starts_at)}.")
-            entry = await core.roster_entry(session, caller.league_id, discord_id)
+            entry = await lookups.roster_entry(session, caller.league_id, discord_id)
             if entry is None or entry.team_id not in game.team_ids():
                 raise NotFound(f"That member isn't on the roster of {game.home.name} or {game.away.name}.")
             team = game.home if entry.team_id == game.home_team_id else game.away

@@ -25,7 +25,7 @@ from bot.services.discipline.cleanup import (
     cleanup_citation,
     landing_game,
 )
-from bot.services.schedule import find_game
+from bot.services.shared.games import find_game
 from storage.models import MissedCleanup, Penalty
 
 

@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.discipline.infractions import DisciplineError
@@ -36,9 +37,8 @@ from bot.services import outbox
 from bot.services.deadlines import complete_deadline
 from bot.services.discipline.core import REASON_LIMIT, plural, refresh_player, refusal, window_ref
 from bot.services.outbox import Outgoing
-from bot.settings import LeagueSettings
+from storage import lookups
 from storage.models import Appeal, LeagueSetup, SetupChange, Suspension, SuspensionReview
-from storage.repos import core
 
 #: At most this many commissioners get a review notice by DM (when the league has no channel for it).
 MAX_COMMISSIONER_DMS = 10
@@ -114,7 +114,7 @@ class SuspensionReviewService:
         rules = caller.league.rules.discipline
         try:
             async with self.sessions.begin() as session:
-                player = await core.player_by_discord(session, caller.league_id, discord_id)
+                player = await lookups.player_by_discord(session, caller.league_id, discord_id)
                 if player is None:
                     raise NotFound("That member has no suspension in this league.")
                 rows = list((await session.scalars(

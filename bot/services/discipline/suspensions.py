@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import InvalidInput, NotFound
 from bot.league.discipline.appeals import Appeal as PureAppeal
@@ -43,9 +44,8 @@ from bot.services.discipline.core import (
 )
 from bot.services.outbox import Outgoing
 from bot.services.people import membership
-from bot.settings import LeagueSettings
+from storage import lookups
 from storage.models import Player, Suspension, Team
-from storage.repos import core
 
 MAX_GAMES = 100
 #: The appeal window's reminder to the player: the day before it closes.
@@ -188,11 +188,11 @@ class SuspensionService:
             raise InvalidInput("Give the reason for the suspension (the player is told it privately).")
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            entry = await core.roster_entry(session, caller.league_id, discord_id)
+            entry = await lookups.roster_entry(session, caller.league_id, discord_id)
             if entry is None:
                 raise NotFound("That member isn't on a team's roster in this league: a suspension is served "
                                "in the team's games.")
-            team = await core.team_by_id(session, caller.league_id, entry.team_id)
+            team = await lookups.team_by_id(session, caller.league_id, entry.team_id)
             assert team is not None
             return await issue_suspension(session, caller.league, caller.league_id, player=entry.player,
                                           team=team, games=games, reason=why, issued_by=caller.discord_id,

@@ -1,1 +1,1 @@
-"""What the bot keeps in step on Discord: games as scheduled events, a role per team (issue #27)."""
+"""What the bot keeps in step on Discord: games as scheduled events, a role per team."""

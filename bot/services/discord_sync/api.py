@@ -1,6 +1,6 @@
 """The Discord calls the sync services make, as plain data, and Discord's refusals in league terms.
 
-The courier hands an implementation (bot/discord_actions.py) to each action; tests may hand a fake.
+The courier hands an implementation (bot/delivery/discord_actions.py) to each action; tests may hand a fake.
 """
 
 from __future__ import annotations

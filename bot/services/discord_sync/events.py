@@ -28,12 +28,12 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings, Settings
 from bot.league.scheduled_events import CANCELED, EventShape, event_body, event_shape, marker, shows
 from bot.services import outbox
 from bot.services.discord_sync import problems
 from bot.services.discord_sync.api import DiscordCalls, Gone, Refused
 from bot.services.outbox import ActionOutcome, ActionRow
-from bot.settings import LeagueSettings, Settings
 from storage.db import upsert_insert
 from storage.models import Game, GameEvent
 

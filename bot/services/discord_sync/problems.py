@@ -12,9 +12,9 @@ from datetime import datetime
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.config.settings import LeagueSettings
 from bot.services import outbox
 from bot.services.outbox import Outgoing
-from bot.settings import LeagueSettings
 from storage.db import rowcount, upsert_insert
 from storage.models import DiscordProblem
 

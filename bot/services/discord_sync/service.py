@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings, Settings
 from bot.services.discord_sync import events as event_sync
 from bot.services.discord_sync import problems, team_roles
-from bot.settings import LeagueSettings, Settings
 
 
 @dataclass(frozen=True)

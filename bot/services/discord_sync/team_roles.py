@@ -30,6 +30,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings, Settings
 from bot.services import outbox
 from bot.services.discord_sync import problems
 from bot.services.discord_sync.api import (
@@ -42,7 +43,6 @@ from bot.services.discord_sync.api import (
     Refused,
 )
 from bot.services.outbox import ActionOutcome, ActionRow
-from bot.settings import LeagueSettings, Settings
 from storage.db import upsert_insert
 from storage.models import Player, RosterEntry, Team, TeamRole, TeamRoleMember
 

@@ -29,15 +29,16 @@ from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.deadlines import dispute_decision_due
+from bot.league.messages import TEXT_LIMIT
 from bot.services import outbox
 from bot.services.deadlines import complete_deadline, create_deadline
 from bot.services.messages.relays import MAX_ROW_ID, quoted
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership
-from bot.services.schedule import find_game
+from bot.services.shared.games import find_game
 from storage.db import rowcount
 from storage.models import Dispute
-from storage.models.relays import DISPUTE_OUTCOMES, TEXT_LIMIT
+from storage.models.messages import DISPUTE_OUTCOMES
 
 DEADLINE_KIND = "dispute_decision"
 OUTCOME_WORDS = {"upheld": "upheld ✅", "partly-upheld": "partly upheld ☑️", "rejected": "rejected ❌",

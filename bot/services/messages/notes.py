@@ -25,13 +25,13 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.league.messages import TEXT_LIMIT
 from bot.services import outbox
 from bot.services.messages.relays import quoted
 from bot.services.outbox import Outgoing, Rendered, Threads
 from bot.services.people import membership
+from storage import lookups
 from storage.models import CaptainNote, League, OutboxMessage
-from storage.models.relays import TEXT_LIMIT
-from storage.repos import core
 
 log = logging.getLogger("sideline.notes")
 
@@ -99,9 +99,9 @@ class NoteService:
             member = await membership(session, caller)
             if member.team_id is None:
                 raise NotFound("You're not on a team in this league, so there's no captain to tell.")
-            team = await core.team_by_id(session, caller.league_id, member.team_id)
+            team = await lookups.team_by_id(session, caller.league_id, member.team_id)
             assert team is not None
-            all_captains = await core.captain_ids(session, team.id)
+            all_captains = await lookups.captain_ids(session, team.id)
             captains = tuple(c for c in all_captains if c != caller.discord_id)
             if not captains:
                 if caller.discord_id in all_captains:

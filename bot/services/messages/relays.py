@@ -32,13 +32,13 @@ from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.deadlines import check_relay
+from bot.league.messages import TEXT_LIMIT
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership
-from bot.services.schedule import find_game
+from bot.services.shared.games import find_game
 from storage.db import rowcount
 from storage.models import Dispute, Game, League, RefereeAssignment, Relay
-from storage.models.relays import TEXT_LIMIT
 
 INBOX_DAYS = 7
 INBOX_LIMIT = 25

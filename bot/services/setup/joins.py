@@ -2,7 +2,7 @@
 
 The request is the player's row (name, and gender if given, private as ever) plus a message to the
 captains: the team channel, else a DM to each. The buttons carry the league, team, player and
-position (cogs/_join_buttons.py), so they work after a restart and nothing is kept in memory.
+position (cogs/setup/_join_buttons.py), so they work after a restart and nothing is kept in memory.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from bot.league.lineup.check import check_roster_limit
+from bot.league.checkins.lineup import check_roster_limit
 from bot.league.vocabulary import GENDERS, POSITIONS
 from bot.services import outbox
 from bot.services.discord_sync import team_roles
 from bot.services.outbox import Outgoing
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
+from storage import lookups
 from storage.models import Player, RosterEntry, Team
-from storage.repos import core
 
 #: The captains' (label, custom_id) buttons for (league id, team id, player id, position): the cog that
 #: handles the presses makes them, so this service needs no Discord.
@@ -71,7 +71,7 @@ class JoinService:
 
     async def team_name(self, league_id: int, team_id: int) -> str:
         async with self.sessions() as session:
-            team = await core.team_by_id(session, league_id, team_id)
+            team = await lookups.team_by_id(session, league_id, team_id)
         if team is None:
             raise NotFound("That team is gone; ask a captain for a new invitation.")
         return team.name
@@ -85,14 +85,14 @@ class JoinService:
             raise InvalidInput(f"Gender must be one of: {', '.join(GENDERS)}.")
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            team = await core.team_by_name(session, caller.league_id, team_name)
+            team = await lookups.team_by_name(session, caller.league_id, team_name)
             if team is None:
                 raise NotFound(f"There's no team called “{clean_text(team_name)[:100]}” in {caller.league.name}.")
             await self._check_room(session, caller, team, caller.discord_id)
-            captains = await core.captain_ids(session, team.id)
+            captains = await lookups.captain_ids(session, team.id)
             if not captains:
                 raise Conflict(f"{team.name} has no captain yet to approve you; ask a commissioner to add you.")
-            player = await core.player_by_discord(session, caller.league_id, caller.discord_id)
+            player = await lookups.player_by_discord(session, caller.league_id, caller.discord_id)
             if player is None:
                 player = Player(league_id=caller.league_id, discord_id=caller.discord_id,
                                 name=clean_text(caller.display_name)[:100] or "Player", gender=gender)
@@ -117,12 +117,12 @@ class JoinService:
 
     @staticmethod
     async def _check_room(session: AsyncSession, caller: Caller, team: Team, discord_id: int) -> int:
-        entry = await core.roster_entry(session, caller.league_id, discord_id)
+        entry = await lookups.roster_entry(session, caller.league_id, discord_id)
         if entry is not None:
-            other = await core.team_by_id(session, caller.league_id, entry.team_id)
+            other = await lookups.team_by_id(session, caller.league_id, entry.team_id)
             where = "that team" if other is None or other.id == team.id else other.name
             raise Conflict(f"You're already on {where}; a player is on one team per league.")
-        size = await core.roster_size(session, caller.league_id, team.id)
+        size = await lookups.roster_size(session, caller.league_id, team.id)
         breach = check_roster_limit(caller.league.rules.lineup, size + 1)
         if breach is not None:
             raise Conflict(f"{team.name}'s roster is full ({size} players; the limit is "
@@ -138,14 +138,14 @@ class JoinService:
             captain = team_id in member.captain_of and (caller.has_captain_role or in_dm)
             if not (captain or caller.is_commissioner):
                 raise NotAllowed("Only the team's captains or a commissioner can answer that request.")
-            team = await core.team_by_id(session, caller.league_id, team_id)
+            team = await lookups.team_by_id(session, caller.league_id, team_id)
             player = await session.scalar(select(Player).where(Player.id == player_id,
                                                                Player.league_id == caller.league_id))
             if team is None or player is None:
                 raise NotFound("That request is no longer open: the team or the player is gone.")
-            size = await core.roster_size(session, caller.league_id, team.id)
+            size = await lookups.roster_size(session, caller.league_id, team.id)
             if approve:
-                entry = await core.roster_entry(session, caller.league_id, player.discord_id)
+                entry = await lookups.roster_entry(session, caller.league_id, player.discord_id)
                 if entry is not None:
                     raise Conflict(f"{player.name} is already on a roster; nothing changed.")
                 size = await self._check_room(session, caller, team, player.discord_id) + 1

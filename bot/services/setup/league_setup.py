@@ -1,6 +1,6 @@
 """/setup for a league: create it, change its roles, channels, rules and reminders, show it.
 
-Every change is checked as config.toml is (bot/settings.py), written with an audit row (who,
+Every change is checked as config.toml is (bot/config/settings.py), written with an audit row (who,
 when, key, old -> new) in the same transaction, then published to ``Settings.in_discord`` so
 every service sees it at once; a restart reads it back from the database.
 """
@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings, Settings, SettingsError
 from bot.errors import Conflict, InvalidInput, NoLeague, NotAllowed
 from bot.league.offsets import parse_offsets
 from bot.league.rule_settings import contradiction, current_value, read_value, rule_settings, show_value
@@ -26,7 +27,6 @@ from bot.league.rules import PRESET_NAMES, RulesError, build_rules
 from bot.league.timezones import TimezoneError, parse_timezone
 from bot.services.discipline.reviews import admin_channel_warning
 from bot.services.setup import stored
-from bot.settings import LeagueSettings, Settings, SettingsError
 from storage.models import League, LeagueSetup, SetupChange
 
 START = "Create this server's league with /setup league first."
@@ -85,7 +85,7 @@ class LeagueSetupService:
 
     async def reload(self, guild_ids: Collection[int] | None, *, keep: Callable[[int], bool]) -> None:
         """Read again the leagues set up in Discord (those of ``guild_ids``, or all) whose /setup runs in
-        another process (a shard of the bot, bot/shards.py); ``keep``: the servers whose league this
+        another process (a shard of the bot, bot/config/shards.py); ``keep``: the servers whose league this
         process changes itself, and so knows best (a read racing its own change would undo it)."""
         async with self.sessions() as session:
             found = await stored.all_stored(session, guild_ids)

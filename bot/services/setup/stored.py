@@ -1,6 +1,6 @@
 """A league set up in Discord, between its database rows and the ``[[leagues]]`` table it stands for.
 
-The table goes through the config file's own checks (bot/settings.py ``league_from_table``), so a
+The table goes through the config file's own checks (bot/config/settings.py ``league_from_table``), so a
 value /setup accepts is one config.toml would accept, and the export is that same table.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.settings import LeagueSettings, league_from_table
+from bot.config.settings import LeagueSettings, league_from_table
 from storage.models import League, LeagueSetup
 
 SOURCE = "/setup"

@@ -12,8 +12,8 @@ from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NoLeague, NotFound
 from bot.league.typos import did_you_mean
 from bot.services.setup.league_setup import START, Actor, LeagueSetupService
+from storage import lookups
 from storage.models import Division, Game, League, SetupChange, Team, TeamCaptain
-from storage.repos import core
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class TeamSetupService:
         fixed = tuple(league.rules.lineup.court_sizes_by_division)
         async with self.sessions.begin() as session:
             league_id = await self._league_id(session, guild_id)
-            team = await core.team_by_name(session, league_id, name)
+            team = await lookups.team_by_name(session, league_id, name)
             if team is not None and team.name != name:
                 raise Conflict(f"There is already a team called {team.name}; team names can't differ only in "
                                f"case. Use /setup team name:{team.name} to change it.")
@@ -121,7 +121,7 @@ class TeamSetupService:
             raise NoLeague(START)
         async with self.sessions.begin() as session:
             league_id = await self._league_id(session, guild_id)
-            team = await core.team_by_name(session, league_id, name)
+            team = await lookups.team_by_name(session, league_id, name)
             if team is None:
                 raise NotFound(f"No team called {name!r} in this league.")
             result = await session.execute(

@@ -1,8 +1,8 @@
 """What the shootout commands share: the game, both teams' eligible shooters, who may see what.
 
-The rules themselves are pure (``bot/league/shootout/``); this module loads what they need:
+The rules themselves are pure (``bot/league/shootouts/``); this module loads what they need:
 - a team's pool is its rostered players checked in "in" for the game and not suspended (the
-  discipline feature's checks in ``bot.services.discipline.eligibility``); in indoor soccer, once a captain or
+  discipline feature's checks in ``bot.services.shared.eligibility``); in indoor soccer, once a captain or
   referee has marked who was on the floor at the end of overtime, only those players may shoot;
 - "the game's referees" are the referees assigned to it (``/game referee``); a game nobody is
   assigned to is every league referee's (as for relays); commissioners may always act as referees;
@@ -24,19 +24,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.access import Caller
 from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.availability import AWAY, status_with_away
-from bot.league.shootout.eligibility import Shooter, ShootoutPool, Violation
-from bot.league.shootout.order import validate_order
-from bot.league.shootout.presets import ShootoutError, ShootoutRules, Side
-from bot.league.shootout.scoring import Attempt, ShootoutState, score_shootout
+from bot.league.shootouts.eligibility import Shooter, ShootoutPool, Violation
+from bot.league.shootouts.order import validate_order
+from bot.league.shootouts.presets import ShootoutError, ShootoutRules, Side
+from bot.league.shootouts.scoring import Attempt, ShootoutState, score_shootout
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
 from bot.services.availability.away import away_marks
-from bot.services.checkins.queries import checkins_for_game
-from bot.services.discipline.eligibility import SuspensionCheck
 from bot.services.name_resolution import Candidate
 from bot.services.people import Membership, is_captain_of, membership
-from bot.services.schedule import find_game, lock_game
+from bot.services.shared.attendance import checkins_for_game
+from bot.services.shared.eligibility import SuspensionCheck
+from bot.services.shared.games import find_game, lock_game
+from storage import lookups
 from storage.models import Game, Player, RefereeAssignment, Shootout, ShootoutAttempt, ShootoutOrder, Team
-from storage.repos import core
 
 SIDES: tuple[Side, Side] = ("home", "away")
 #: Violations whose wording can tell who counts as a woman/non-binary player (see ``violations``).
@@ -227,7 +227,7 @@ def _side(game: Game, team_id: int) -> Side | None:
 
 async def _pool(session: AsyncSession, league_id: int, game: Game, team: Team, side: Side,
                 answers: dict[int, str | None], floor: list[int] | None, suspensions: SuspensionCheck) -> TeamPool:
-    entries = sorted(await core.roster(session, league_id, team.id), key=lambda e: e.id)
+    entries = sorted(await lookups.roster(session, league_id, team.id), key=lambda e: e.id)
     shooters: list[Shooter] = []
     why: dict[int, str] = {}
     for e in entries:

@@ -1,6 +1,6 @@
 """Shootout orders: captains submit them, check them against today's check-ins, ask for a legal one.
 
-An order is checked by the pure rules (``bot.league.shootout.order.validate_order``) against the team's
+An order is checked by the pure rules (``bot.league.shootouts.order.validate_order``) against the team's
 eligible shooters and the opponent's (co-ed leagues match the smaller team). An order that breaks
 any rule is refused with every reason and its rule, and nothing is stored; a legal one replaces the
 team's earlier order. Check-ins change after a submission, so ``check`` re-judges the stored order
@@ -20,12 +20,12 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clip
 from bot.errors import Conflict, InvalidInput, NotAllowed
-from bot.league.shootout.eligibility import Shooter, Violation, eligible_shooters
-from bot.league.shootout.order import validate_goalie_change
-from bot.league.shootout.presets import ShootoutError, Side
-from bot.league.shootout.suggestion import suggest_order
-from bot.services.discipline.eligibility import SuspensionCheck, require_check
+from bot.league.shootouts.eligibility import Shooter, Violation, eligible_shooters
+from bot.league.shootouts.order import validate_goalie_change
+from bot.league.shootouts.presets import ShootoutError, Side
+from bot.league.shootouts.suggestion import suggest_order
 from bot.services.name_resolution import resolve_names
+from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shootouts.context import SIDES, GameLabel, ShootoutContext, TeamPool, acting_side, load
 from storage.models import ShootoutOrder
 

@@ -1,6 +1,6 @@
 """Running a shootout: who was on the floor (indoor soccer), each attempt, and the result it decides.
 
-Referees record attempt by attempt (``bot.league.shootout.scoring.record_attempt``); the team shooting is
+Referees record attempt by attempt (``bot.league.shootouts.scoring.record_attempt``); the team shooting is
 the shooter's. The first attempt starts the shootout (the orders become visible to both captains)
 and says which team shoots first and the tied score it started from. Once the shootout is decided
 the game's result is entered through the results feature (``bot.services.results.record``, in the
@@ -25,12 +25,11 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clip
 from bot.errors import Conflict, InvalidInput, NotAllowed
-from bot.league.lineup.presets import lineup_rules_for
-from bot.league.shootout.eligibility import eligible_shooters
-from bot.league.shootout.presets import Side
-from bot.league.shootout.scoring import ShootoutState, record_attempt
+from bot.league.checkins.presets import lineup_rules_for
+from bot.league.shootouts.eligibility import eligible_shooters
+from bot.league.shootouts.presets import Side
+from bot.league.shootouts.scoring import ShootoutState, record_attempt
 from bot.services import outbox
-from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.name_resolution import resolve_names
 from bot.services.results import (
     ResultHook,
@@ -42,7 +41,8 @@ from bot.services.results import (
     score_of,
     view_of,
 )
-from bot.services.schedule import check_change
+from bot.services.shared.eligibility import SuspensionCheck, require_check
+from bot.services.shared.games import check_change
 from bot.services.shootouts.context import SIDES, GameLabel, ShootoutContext, load
 from bot.services.shootouts.orders import NOTHING_SAVED
 from storage.models import Shootout, ShootoutAttempt

@@ -1,1 +1,1 @@
-"""Spares (issue #26): the league's spare pool, and requests that offer a short team's missing spots."""
+"""Spares: the league's spare pool, and requests that offer a short team's missing spots."""

@@ -1,5 +1,5 @@
 """The custom_ids of the spares' buttons: built here, where the services queue them, and read by
-the cog's DynamicItems (cogs/_spare_buttons.py), so a message queued before a restart still works."""
+the cog's DynamicItems (cogs/spares/_buttons.py), so a message queued before a restart still works."""
 
 from __future__ import annotations
 

@@ -7,16 +7,16 @@ from dataclasses import dataclass
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.league.lineup.presets import lineup_rules_for
+from bot.config.settings import LeagueSettings
+from bot.league.checkins.presets import lineup_rules_for
 from bot.league.spares.matching import BUSY_WINDOW, SpareCandidate
 from bot.league.spares.needs import Need, what_is_missing
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
-from bot.services.checkins.queries import GameSides
 from bot.services.checkins.service import team_lineup
-from bot.services.discipline.eligibility import SuspensionCheck, suspension_reasons
-from bot.settings import LeagueSettings
+from bot.services.shared.attendance import GameSides
+from bot.services.shared.eligibility import SuspensionCheck, suspension_reasons
+from storage.lookups import TeamRef
 from storage.models import Game, GameSpare, Player, RosterEntry, Spare
-from storage.repos.core import TeamRef
 
 
 @dataclass(frozen=True)

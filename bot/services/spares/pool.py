@@ -22,13 +22,13 @@ from bot.errors import InvalidInput, NotAllowed
 from bot.league.spares.matching import days_text, fits, parse_days
 from bot.league.spares.needs import Need
 from bot.league.vocabulary import GENDERS
-from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.people import is_captain_of, membership
-from bot.services.schedule import find_game_sides
+from bot.services.shared.eligibility import SuspensionCheck, require_check
+from bot.services.shared.games import find_game_sides
 from bot.services.spares.matching import SpareMatch, candidates_for, need_for
+from storage import lookups
 from storage.db import upsert_insert
 from storage.models import Player, Spare
-from storage.repos import core
 from storage.text import printable
 
 POSITIONS_CHOICES = {"skater": (True, False), "goalie": (False, True), "both": (True, True)}
@@ -112,7 +112,7 @@ class SparePoolService:
     async def leave(self, caller: Caller) -> bool:
         """Take the caller off the spare list; False when they weren't on it."""
         async with self.sessions.begin() as session:
-            player = await core.player_by_discord(session, caller.league_id, caller.discord_id)
+            player = await lookups.player_by_discord(session, caller.league_id, caller.discord_id)
             if player is None:
                 return False
             result = await session.execute(delete(Spare).where(Spare.league_id == caller.league_id,
@@ -147,7 +147,7 @@ class SparePoolService:
 
     @staticmethod
     async def _player(session: AsyncSession, caller: Caller) -> Player:
-        player = await core.player_by_discord(session, caller.league_id, caller.discord_id)
+        player = await lookups.player_by_discord(session, caller.league_id, caller.discord_id)
         if player is None:
             player = Player(league_id=caller.league_id, discord_id=caller.discord_id,
                             name=printable(caller.display_name).strip()[:100] or "Spare")

@@ -24,23 +24,23 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
+from bot.config.settings import LeagueSettings, Settings
 from bot.discord_text import clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.spares.matching import offer_waves, role_for
 from bot.league.spares.needs import Need
 from bot.services import outbox
-from bot.services.checkins.queries import GameRef, GameSides, game_sides
-from bot.services.discipline.eligibility import SuspensionCheck, require_check
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.people import is_captain_of, membership
-from bot.services.schedule import find_game_sides
+from bot.services.shared.attendance import GameRef, GameSides, game_sides
+from bot.services.shared.eligibility import SuspensionCheck, require_check
+from bot.services.shared.games import find_game_sides
 from bot.services.spares.ids import ACCEPT, DECLINE, offer_button_id
 from bot.services.spares.matching import candidates_for, need_for
-from bot.settings import LeagueSettings, Settings
+from storage import lookups
 from storage.db import rowcount, upsert_insert
+from storage.lookups import TeamRef
 from storage.models import Game, GameSpare, League, OutboxMessage, Player, SpareOffer, SpareRequest
-from storage.repos import core
-from storage.repos.core import TeamRef
 
 log = logging.getLogger("sideline.spares")
 
@@ -275,7 +275,7 @@ class SpareRequestService:
                                                            f"{details}", CONTENT_LIMIT)),
                              user_id=discord_id)
         status = ("The lineup is now legal." if after.met else f"Still missing: {after.describe()}.")
-        for captain in await core.captain_ids(session, team.id):
+        for captain in await lookups.captain_ids(session, team.id):
             await outbox.enqueue(
                 session, league_id=request.league_id, guild_id=league.guild_id,
                 key=f"spare:{request.id}:{request.round}:filled-by:{offer.player_id}:{captain}", due_at=now,

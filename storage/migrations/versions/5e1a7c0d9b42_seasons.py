@@ -1,4 +1,4 @@
-"""issue #25: seasons; each league with games gets one first season holding them all
+"""seasons; each league with games gets one first season holding them all
 
 New table ``seasons``. No existing table changes: a game belongs to a season by its date (the
 season that started last before it; the first season also holds everything before it), so every

@@ -1,4 +1,4 @@
-"""issue #25: cleanup duty missed (youth 2.15): a team's bench minor at the start of its next game
+"""cleanup duty missed (youth 2.15): a team's bench minor at the start of its next game
 
 New table ``missed_cleanups``: a referee's record that a team didn't clear the arena after the week's
 last game, and a commissioner's withdrawal of it (kept as the audit). One standing record per team and

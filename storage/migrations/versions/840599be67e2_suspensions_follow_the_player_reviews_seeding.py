@@ -1,4 +1,4 @@
-"""issue #25: suspensions follow the player, commissioner review, playoff draws you can settle
+"""suspensions follow the player, commissioner review, playoff draws you can settle
 
 New tables: roster departures (a suspension follows the player to a new team, youth 1.20.1),
 suspension reviews (the audit of the commissioners' review, 1.12), playoff disqualifications (1.22)

@@ -1,4 +1,4 @@
-"""away ranges, guests and reminder preferences (issue #26 items 3-5)
+"""away ranges, guests and reminder preferences
 
 Revision ID: a30697c26d17
 Revises: 840599be67e2

@@ -1,4 +1,4 @@
-"""spare pool per league, requests for spares, the offers sent and the spots filled (issue #26)
+"""spare pool per league, requests for spares, the offers sent and the spots filled
 
 Revision ID: b25bc339df32
 Revises: 09ddbaa71558

@@ -1,4 +1,4 @@
-"""issue #25: rosters belong to a season; a departure keeps the stint it ends
+"""rosters belong to a season; a departure keeps the stint it ends
 
 ``roster_departures`` gains ``joined_at`` (when the player arrived on the team they left: the roster
 entry's ``added_at``), ``position`` and ``reason`` (removed, moved, season), so "who was on team X on

@@ -1,4 +1,4 @@
-"""calendar feed links (issue #27); games carry a SEQUENCE and a revision time for the feeds
+"""calendar feed links; games carry a SEQUENCE and a revision time for the feeds
 
 Revision ID: d95ee6349980
 Revises: e02906626356

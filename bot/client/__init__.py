@@ -1,0 +1,1 @@
+"""The discord.py client: the bot class and its command tree with the one error handler."""

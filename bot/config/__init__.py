@@ -1,0 +1,1 @@
+"""The one typed settings object: the config file's reader, the environment, shard settings."""

@@ -1,0 +1,1 @@
+"""What leaves for Discord outside an interaction: the scheduler, the outbox's courier, its pace and claims."""

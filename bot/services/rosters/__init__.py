@@ -1,0 +1,1 @@
+"""Who is on which team, now and in earlier seasons."""

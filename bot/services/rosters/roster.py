@@ -1,0 +1,184 @@
+"""Roster changes by captains and commissioners, under the preset's roster limit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller
+from bot.clock import Clock
+from bot.discord_text import clean_text
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.league.checkins.lineup import check_roster_limit
+from bot.league.deadlines import trade_deadline
+from bot.league.rosters import REMOVED, SEASON, Stint
+from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
+from bot.services.discord_sync import team_roles
+from bot.services.people import membership, require_captain_or_commissioner, resolve_team
+from bot.services.rosters import history as roster_history
+from bot.services.shared.seasons import running_season, season_range
+from storage import lookups
+from storage.models import Player, RosterDeparture, RosterEntry
+
+
+@dataclass(frozen=True)
+class RosterLine:
+    discord_id: int
+    name: str
+    position: str
+    gender: str | None
+    left_at: datetime | None = None  # in ``RosterView.left``: when they left the team
+
+
+@dataclass(frozen=True)
+class RosterView:
+    team: str
+    lines: tuple[RosterLine, ...]  # on the team now, or at the end of the earlier season asked for
+    limit: int | None  # shown for today's roster only
+    season: str | None = None  # the season the view is of (None: the league has no seasons)
+    past: bool = False  # an earlier season's roster (``lines``: as it finished)
+    left: tuple[RosterLine, ...] = ()  # on the team during the season, gone by its end (or by now)
+
+
+@dataclass(frozen=True)
+class RosterChange:
+    team: str
+    player: str
+    action: str  # "added" | "moved position" | "removed"
+    size: int
+    limit: int | None
+
+
+class RosterService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.sessions = sessions
+        self.clock = clock  # when a team role's change is due
+
+    async def show(self, caller: Caller, team_name: str | None, season: str | None = None) -> RosterView:
+        """Today's roster (and who left it this season), or with ``season`` who was on the team then."""
+        async with self.sessions() as session:
+            member = await membership(session, caller)
+            team = await resolve_team(session, caller, team_name, member)
+            require_captain_or_commissioner(caller, member, team)
+            span = await season_range(session, caller.league_id, season)
+            asked = season is not None and season.strip() != ""
+            # Today's roster runs to now even when the latest season has ended (players join between
+            # seasons); an earlier season's ends when the next starts or when it was ended.
+            ends = [at for at in (span.ends_at, span.ended_at) if at is not None] if asked else []
+            end = min(ends) if ends else None
+            roster = await roster_history.team_roster(session, caller.league_id, team.id, span.starts_at, end)
+            players = {p.id: p for p in (await session.scalars(select(Player).where(
+                Player.league_id == caller.league_id,
+                Player.id.in_([s.player_id for s in roster.finished + roster.left])))).all()}
+
+            def line(stint: Stint, left: bool) -> RosterLine:
+                who = players[stint.player_id]
+                return RosterLine(who.discord_id, who.name, stint.position or "skater", who.gender,
+                                  stint.left_at if left else None)
+
+            lines = sorted((line(s, False) for s in roster.finished),
+                           key=lambda r: (r.position == "goalie", r.name.casefold()))
+            left = sorted((line(s, True) for s in roster.left) if span.name is not None else (),
+                          key=lambda r: (r.left_at.timestamp() if r.left_at else 0.0, r.name.casefold()))
+            return RosterView(team=team.name, lines=tuple(lines),
+                              limit=None if end is not None else caller.league.rules.lineup.roster_limit,
+                              season=span.name, past=end is not None, left=tuple(left))
+
+    async def add(self, caller: Caller, *, discord_id: int, name: str, position: str | None,
+                  gender: str | None, team_name: str | None = None) -> RosterChange:
+        if position is not None and position not in POSITIONS:
+            raise InvalidInput(f"Position must be one of: {', '.join(POSITIONS)}.")
+        if gender is not None and gender not in GENDERS:
+            raise InvalidInput(f"Gender must be one of: {', '.join(GENDERS)}.")
+        try:
+            return await self._add(caller, discord_id, name, position, gender, team_name)
+        except IntegrityError:
+            # Someone added the same person at the same moment (on PostgreSQL both units of work run
+            # side by side, and the second one's new player row or roster place breaks a unique key
+            # once the first commits). Once more, the same steps read what they did and answer for it.
+            try:
+                return await self._add(caller, discord_id, name, position, gender, team_name)
+            except IntegrityError:
+                raise Conflict("Someone changed that roster at the same moment. Check it with /roster show "
+                               "and try again.") from None
+
+    async def _add(self, caller: Caller, discord_id: int, name: str, position: Position | None,
+                   gender: Gender | None, team_name: str | None) -> RosterChange:
+        async with self.sessions.begin() as session:
+            member = await membership(session, caller)
+            team = await resolve_team(session, caller, team_name, member)
+            require_captain_or_commissioner(caller, member, team)
+            player = await lookups.player_by_discord(session, caller.league_id, discord_id)
+            if player is None:
+                player = Player(league_id=caller.league_id, discord_id=discord_id, name=clean_text(name)[:100],
+                                gender=gender)
+                session.add(player)
+                await session.flush()
+            elif gender is not None:
+                player.gender = gender
+            entry = await lookups.roster_entry(session, caller.league_id, discord_id)
+            if entry is not None and entry.team_id != team.id:
+                other = await lookups.team_by_id(session, caller.league_id, entry.team_id)
+                raise Conflict(f"{player.name} is already on {other.name if other else 'another team'}; "
+                               "a player can be on one team per league. Remove them there first.")
+            limit = caller.league.rules.lineup.roster_limit
+            if entry is not None:
+                entry.position = position or entry.position
+                size = await lookups.roster_size(session, caller.league_id, team.id)
+                return RosterChange(team.name, player.name, "updated", size, limit)
+            await self._check_trade_deadline(session, caller, player.id, team.id)
+            size = await lookups.roster_size(session, caller.league_id, team.id)
+            breach = check_roster_limit(caller.league.rules.lineup, size + 1)
+            if breach is not None:
+                raise Conflict(f"{team.name} already has {size} players: {breach.message}")
+            session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
+                                    position=position or "skater", added_at=self.clock.now()))
+            await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
+            return RosterChange(team.name, player.name, "added", size + 1, limit)
+
+    async def _check_trade_deadline(self, session: AsyncSession, caller: Caller, player_id: int, team_id: int) -> None:
+        """A player who left another team this season and joins this one is traded: refused after the
+        trade deadline week (youth 1.9: "the deadline for trades is at the end of week 10")."""
+        rules = caller.league.rules.deadlines
+        if rules.trade_deadline_week is None:
+            return
+        season = await running_season(session, caller.league_id)
+        if season is None:
+            return
+        # Leaving at a season's start with the rosters cleared is re-registering, not a trade.
+        moved = await session.scalar(select(RosterDeparture.id).where(
+            RosterDeparture.league_id == caller.league_id, RosterDeparture.player_id == player_id,
+            RosterDeparture.team_id != team_id, RosterDeparture.left_at >= season.starts_at,
+            RosterDeparture.reason.is_distinct_from(SEASON)).limit(1))
+        deadline = trade_deadline(season.first_day, caller.league.timezone, rules)
+        if moved is None or deadline is None or self.clock.now() < deadline:
+            return
+        cite = rules.deadline_citations.trades or "league setting trade_deadline_week"
+        raise Conflict(f"The trade deadline has passed: trades must take effect by the end of week "
+                       f"{rules.trade_deadline_week} of {season.name} (<t:{int(deadline.timestamp())}:F>) ({cite}). "
+                       "A commissioner can change rules.trade_deadline_week with /setup rule.")
+
+    async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
+        async with self.sessions.begin() as session:
+            member = await membership(session, caller)
+            entry = await lookups.roster_entry(session, caller.league_id, discord_id)
+            if entry is None:
+                raise NotFound("That player isn't on any roster in this league.")
+            team = await lookups.team_by_id(session, caller.league_id, entry.team_id)
+            assert team is not None
+            if team_name and team.name.lower() != team_name.strip().lower():
+                raise NotFound(f"That player isn't on {team_name[:100]}.")
+            require_captain_or_commissioner(caller, member, team)
+            name = entry.player.name
+            # Kept, so that a suspension follows the player to their next team (youth 1.20.1) and
+            # /roster show season: still lists them.
+            roster_history.leave(session, entry, self.clock.now(), REMOVED)
+            await session.delete(entry)
+            await session.flush()
+            await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
+            size = await lookups.roster_size(session, caller.league_id, team.id)
+            return RosterChange(team.name, name, "removed", size, caller.league.rules.lineup.roster_limit)

@@ -1,0 +1,398 @@
+"""A league's rulebook: import it into storage, and answer `/rule` from an in-process index.
+
+The parsing and the search are pure (`bot.league.rulebooks.rulebook`, `bot.league.rulebooks.search`); this
+service stores the sections per league and keeps one `RuleIndex` per league in memory, keyed by
+the stored fingerprint. An import through this service replaces the cached index at once; an
+import by another process (the CLI) is noticed by re-reading the fingerprint, at most every
+`RECHECK_SECONDS`, so autocomplete doesn't query the database on every keystroke.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.clock import Clock
+from bot.config.settings import LeagueSettings
+from bot.discord_text import clean_user_text
+from bot.errors import InvalidInput, NotFound
+from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
+from bot.league.rulebooks.search import MAX_QUERY_CHARS, RuleIndex
+from storage.models import League, Rulebook, RuleSection
+from storage.text import printable
+
+log = logging.getLogger("sideline.rules")
+
+#: A plain-text rulebook is tens of kilobytes; anything this big is the wrong file.
+MAX_RULEBOOK_BYTES = 2_000_000
+#: Questions longer than this are read only up to here (the search reads no further either).
+MAX_QUESTION_CHARS = MAX_QUERY_CHARS
+RELATED = 2
+#: A related section must score at least this share of the best one, or it is noise.
+RELATED_MIN_SHARE = 0.2
+#: How long a cached index is trusted before the stored fingerprint is read again.
+RECHECK_SECONDS = 5.0
+#: Parts (or sections) listed to browse when a question is empty or matches nothing.
+BROWSE = 12
+_PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
+
+NO_RULEBOOK = (
+    "No rulebook has been imported for this league yet, so there's nothing to look up. "
+    "A commissioner can have one imported: the bot's operator runs `sideline rules import FILE --league KEY` "
+    "or sets `rulebook` for the league in the config."
+)
+
+
+class NoRulebook(NotFound):
+    """The league has no imported rulebook."""
+
+    def __init__(self) -> None:
+        super().__init__(NO_RULEBOOK)
+
+
+class UnreadableRulebook(InvalidInput):
+    """A rulebook file that is empty, not UTF-8 text, or otherwise not importable."""
+
+
+@dataclass(frozen=True)
+class CitedSection:
+    """One rulebook section as users see it; `score` is the search score (0 for lookups)."""
+
+    citation: str
+    title: str
+    text: str
+    kind: str
+    parent: str = ""
+    score: float = 0.0
+
+    @property
+    def label(self) -> str:
+        """'2.7 Offsides'; just 'GOALIE SAFETY 3' when the title only repeats the heading."""
+        title = self.title.strip()
+        bare = _PARENTHETICAL.sub("", title).strip()  # "Overtime (OT)" under the heading "Overtime"
+        if not bare or bare.casefold() in self.citation.casefold():
+            return self.citation
+        return f"{self.citation} {title}"
+
+    @property
+    def caption(self) -> str:
+        """The label, plus the first words of the text when the label alone says nothing
+        ("Overtime 1 · If the game is tied at the end…"): for suggestions and buttons."""
+        label = self.label
+        if label != self.citation or self.kind not in ("bullet", "paragraph", "preamble"):
+            return label
+        words = " ".join(self.text.split())
+        return f"{label} · {words}" if words else label
+
+    @property
+    def heading_only(self) -> bool:
+        """A heading whose content lives in the sections under it."""
+        return self.kind == "heading" and "\n" not in self.text
+
+    def as_dict(self) -> dict[str, Any]:
+        """The CLI's `--json` shape."""
+        return {"citation": self.citation, "title": self.title, "text": self.text, "score": self.score}
+
+    @classmethod
+    def of(cls, section: Section, score: float = 0.0) -> CitedSection:
+        return cls(section.citation, section.title, section.text, section.kind, section.parent, score)
+
+
+@dataclass(frozen=True)
+class RuleAnswer:
+    """What `/rule` (or a lookup by citation) found.
+
+    ``best`` is None when the question was empty or nothing matched; then ``contents`` lists
+    sections to browse (the rulebook's parts when it has headings). For a heading looked up by
+    citation, ``contents`` are its sections. ``exact`` marks a lookup by citation, not a question.
+    """
+
+    league_id: int
+    question: str  # as read: stripped and cut to MAX_QUESTION_CHARS
+    best: CitedSection | None
+    related: tuple[CitedSection, ...] = ()
+    contents: tuple[CitedSection, ...] = ()
+    clipped: bool = False  # the question was longer than MAX_QUESTION_CHARS
+    exact: bool = False
+
+    @property
+    def empty_question(self) -> bool:
+        return not self.question
+
+
+@dataclass(frozen=True)
+class RulebookImport:
+    league_id: int
+    source: str
+    fingerprint: str
+    sections: int
+    replaced: int  # sections the import replaced (0 on a first import)
+    imported_at: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "fingerprint": self.fingerprint, "sections": self.sections,
+                "replaced": self.replaced, "imported_at": self.imported_at.isoformat()}
+
+
+SyncStatus = Literal["imported", "unchanged", "missing", "unreadable", "failed"]
+
+
+@dataclass(frozen=True)
+class RulebookSync:
+    """What start-up did with one league's configured rulebook file."""
+
+    league_key: str
+    path: Path
+    status: SyncStatus
+    detail: str = ""
+    result: RulebookImport | None = None
+
+
+def decode_rulebook(data: bytes, source: str) -> str:
+    """The file's text, or a clear refusal: too big, not UTF-8, binary, or empty."""
+    if len(data) > MAX_RULEBOOK_BYTES:
+        raise UnreadableRulebook(f"{source} is {len(data):,} bytes; a rulebook is plain text well under "
+                                 f"{MAX_RULEBOOK_BYTES // 1_000_000} MB. Is it the right file?")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableRulebook(f"{source} is not UTF-8 text (byte {exc.start}); save it as UTF-8 "
+                                 "plain text or Markdown and import it again.") from None
+    if "\x00" in text:
+        raise UnreadableRulebook(f"{source} contains NUL bytes, so it is not a text file; "
+                                 "export the rulebook as plain text.")
+    if not text.lstrip("\ufeff").strip():
+        raise UnreadableRulebook(f"{source} is empty; there are no rules to import.")
+    return text
+
+
+def _section_of(row: RuleSection) -> Section:
+    return Section(
+        citation=row.citation, title=row.title, text=row.text,
+        lines=tuple(row.lines.split("\n")) if row.lines else (),
+        line_numbers=tuple(row.line_numbers or ()), ordinal=row.ordinal,
+        kind=row.kind,
+        parent=row.parent,
+    )
+
+
+def _row_of(league_id: int, section: Section) -> RuleSection:
+    return RuleSection(
+        league_id=league_id, ordinal=section.ordinal, citation=section.citation, title=section.title,
+        text=section.text, kind=section.kind, parent=section.parent, lines="\n".join(section.lines),
+        line_numbers=list(section.line_numbers),
+    )
+
+
+def _parse_and_index(text: str) -> tuple[list[Section], RuleIndex]:
+    sections = parse_rulebook(text)
+    return sections, RuleIndex.build(sections)
+
+
+class RulesLookupService:
+    """Rulebook imports and lookups; one instance per process keeps the per-league indexes."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self._indexes: dict[int, tuple[str, RuleIndex]] = {}  # league id -> (fingerprint, index)
+        self._checked: dict[int, float] = {}  # league id -> time.monotonic() of the last fingerprint read
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.recheck_seconds = RECHECK_SECONDS
+
+    # --- import ------------------------------------------------------------------------------
+
+    async def import_rulebook(self, league_id: int, data: bytes, source: str) -> RulebookImport:
+        """Replace the league's sections with the file's, in one transaction; a bad file changes nothing."""
+        text = decode_rulebook(data, source)
+        sections, index = await asyncio.to_thread(_parse_and_index, text)
+        if not sections:
+            raise UnreadableRulebook(f"{source} has no rules in it; nothing was imported.")
+        seen: set[str] = set()
+        for section in sections:
+            if section.citation in seen:  # the parser numbers repeats, so this is a parser bug
+                raise UnreadableRulebook(f"{source}: two sections are both cited as {section.citation!r} "
+                                         f"(line {section.line_numbers[0] if section.line_numbers else '?'}).")
+            seen.add(section.citation)
+        fingerprint = rulebook_fingerprint(text)
+        now = self.clock.now()
+        async with self._lock(league_id), self.sessions.begin() as session:
+            # Lock the league row so two imports for one league run one after the other (PostgreSQL;
+            # SQLite already serialises writers with BEGIN IMMEDIATE).
+            league = await session.scalar(select(League.id).where(League.id == league_id).with_for_update())
+            if league is None:
+                raise NotFound(f"No league with id {league_id} in the database.")
+            replaced = await session.scalar(
+                select(func.count()).select_from(RuleSection).where(RuleSection.league_id == league_id)) or 0
+            await session.execute(delete(RuleSection).where(RuleSection.league_id == league_id))
+            book = await session.scalar(select(Rulebook).where(Rulebook.league_id == league_id))
+            if book is None:
+                book = Rulebook(league_id=league_id)
+                session.add(book)
+            book.source, book.fingerprint = source, fingerprint
+            book.section_count, book.imported_at = len(sections), now
+            session.add_all(_row_of(league_id, s) for s in sections)
+            self._indexes.pop(league_id, None)
+            self._checked.pop(league_id, None)
+        self._indexes[league_id] = (fingerprint, index)
+        self._checked[league_id] = time.monotonic()
+        log.info("imported rulebook %s for league %s: %d sections (fingerprint %s)",
+                 source, league_id, len(sections), fingerprint[:12])
+        return RulebookImport(league_id, source, fingerprint, len(sections), replaced, now)
+
+    async def import_file(self, league_id: int, path: Path) -> RulebookImport:
+        try:
+            data = await asyncio.to_thread(path.read_bytes)
+        except OSError as exc:
+            raise UnreadableRulebook(f"can't read {path}: {exc.strerror or exc}.") from None
+        return await self.import_rulebook(league_id, data, str(path))
+
+    async def stored_fingerprint(self, league_id: int) -> str | None:
+        async with self.sessions() as session:
+            return await session.scalar(select(Rulebook.fingerprint).where(Rulebook.league_id == league_id))
+
+    async def sync_configured(self, leagues: Iterable[tuple[LeagueSettings, int]]) -> list[RulebookSync]:
+        """At start: re-import each configured rulebook whose file changed. Problems are logged, never raised."""
+        report: list[RulebookSync] = []
+        for league, league_id in leagues:
+            if league.rulebook is None:
+                continue
+            path = league.rulebook
+            try:
+                outcome = await self._sync_one(league, league_id, path)
+            except Exception:  # a broken rulebook must not keep the league's bot from starting
+                log.exception("league %s: importing the rulebook %s failed", league.key, path)
+                outcome = RulebookSync(league.key, path, "failed", "unexpected error; see the log")
+            report.append(outcome)
+        return report
+
+    async def _sync_one(self, league: LeagueSettings, league_id: int, path: Path) -> RulebookSync:
+        try:
+            data = await asyncio.to_thread(path.read_bytes)
+        except FileNotFoundError:
+            log.warning("league %s: rulebook file %s not found; /rule keeps the last import (if any)",
+                        league.key, path)
+            return RulebookSync(league.key, path, "missing", "file not found")
+        except OSError as exc:
+            log.warning("league %s: can't read rulebook %s: %s", league.key, path, exc)
+            return RulebookSync(league.key, path, "unreadable", str(exc))
+        try:
+            text = decode_rulebook(data, str(path))
+        except UnreadableRulebook as exc:
+            log.warning("league %s: rulebook not imported: %s", league.key, exc.message)
+            return RulebookSync(league.key, path, "unreadable", exc.message)
+        if rulebook_fingerprint(text) == await self.stored_fingerprint(league_id):
+            return RulebookSync(league.key, path, "unchanged")
+        try:
+            result = await self.import_rulebook(league_id, data, str(path))
+        except UnreadableRulebook as exc:
+            log.warning("league %s: rulebook not imported: %s", league.key, exc.message)
+            return RulebookSync(league.key, path, "unreadable", exc.message)
+        return RulebookSync(league.key, path, "imported", f"{result.sections} sections", result)
+
+    # --- the index -----------------------------------------------------------------------------
+
+    def _lock(self, league_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(league_id, asyncio.Lock())
+
+    def _fresh(self, league_id: int) -> bool:
+        checked = self._checked.get(league_id)
+        return checked is not None and time.monotonic() - checked < self.recheck_seconds
+
+    async def index(self, league_id: int) -> RuleIndex | None:
+        """The league's index, rebuilt only when the stored fingerprint changed; None if nothing imported."""
+        if self._fresh(league_id):
+            cached = self._indexes.get(league_id)
+            return cached[1] if cached else None
+        async with self._lock(league_id):
+            async with self.sessions() as session:
+                fingerprint = await session.scalar(
+                    select(Rulebook.fingerprint).where(Rulebook.league_id == league_id))
+                if fingerprint is None:
+                    self._indexes.pop(league_id, None)
+                    self._checked[league_id] = time.monotonic()
+                    return None
+                cached = self._indexes.get(league_id)
+                if cached is not None and cached[0] == fingerprint:
+                    self._checked[league_id] = time.monotonic()
+                    return cached[1]
+                rows = (await session.scalars(
+                    select(RuleSection).where(RuleSection.league_id == league_id).order_by(RuleSection.ordinal)
+                )).all()
+                sections = [_section_of(r) for r in rows]
+            # If an import committed between the two reads, the next lookup sees a new fingerprint
+            # and rebuilds: the cache never keeps stale sections for long.
+            index = await asyncio.to_thread(RuleIndex.build, sections)
+            self._indexes[league_id] = (fingerprint, index)
+            self._checked[league_id] = time.monotonic()
+            return index
+
+    async def _require_index(self, league_id: int) -> RuleIndex:
+        index = await self.index(league_id)
+        if index is None:
+            raise NoRulebook()
+        return index
+
+    # --- lookups -------------------------------------------------------------------------------
+
+    async def ask(self, league_id: int, question: str) -> RuleAnswer:
+        """The section that best answers a casual question, and up to two related ones."""
+        index = await self._require_index(league_id)
+        read = " ".join(printable(question).split())  # "shoot\x00ers" reads as "shooters"
+        clipped = len(read) > MAX_QUESTION_CHARS
+        read = read[:MAX_QUESTION_CHARS]
+        if not read:
+            return RuleAnswer(league_id, "", None, contents=self._browse(index))
+        hits = index.search(read, limit=1 + RELATED)
+        if not hits:
+            return RuleAnswer(league_id, read, None, contents=self._browse(index), clipped=clipped)
+        best = hits[0]
+        related = tuple(CitedSection.of(h.section, h.score) for h in hits[1:]
+                        if h.score >= RELATED_MIN_SHARE * best.score)
+        return RuleAnswer(league_id, read, CitedSection.of(best.section, best.score), related, clipped=clipped)
+
+    async def section(self, league_id: int, citation: str) -> RuleAnswer:
+        """Exactly the section with this citation (a heading lists its sections)."""
+        index = await self._require_index(league_id)
+        citation = printable(citation)
+        found = index.get(citation.strip()) if citation.strip() else None
+        if found is None:
+            shown = clean_user_text(citation, 80) or "(empty)"
+            raise NotFound(f"There's no section “{shown}” in this league's rulebook. Start typing and pick "
+                           "one from the suggestions, or ask in your own words with /rule.")
+        contents: tuple[CitedSection, ...] = ()
+        if found.kind == "heading":
+            contents = tuple(CitedSection.of(s) for s in index.sections
+                             if s.parent == found.citation and s is not found)
+        return RuleAnswer(league_id, citation.strip()[:MAX_QUESTION_CHARS], CitedSection.of(found),
+                          contents=contents, exact=True)
+
+    async def suggest(self, league_id: int, typed: str, limit: int = 25) -> list[CitedSection]:
+        """Sections for an autocomplete box; the first sections when nothing is typed yet."""
+        index = await self.index(league_id)
+        if index is None:
+            return []
+        return [CitedSection.of(s) for s in index.suggest(printable(typed)[:MAX_QUESTION_CHARS], limit=limit)]
+
+    async def search(self, league_id: int, query: str, limit: int = 5) -> list[CitedSection]:
+        """The top sections for a query, best first (the CLI's `rules search`)."""
+        index = await self._require_index(league_id)
+        hits = index.search(printable(query)[:MAX_QUESTION_CHARS], limit=limit)
+        return [CitedSection.of(h.section, h.score) for h in hits]
+
+    @staticmethod
+    def _browse(index: RuleIndex) -> tuple[CitedSection, ...]:
+        parts = [s for s in index.sections if s.kind == "heading" and not s.parent]
+        if len(parts) < 2:
+            parts = index.suggest("", limit=BROWSE)
+        return tuple(CitedSection.of(s) for s in parts[:BROWSE])

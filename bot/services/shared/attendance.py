@@ -1,0 +1,190 @@
+"""Read-side check-in queries shared by the schedule and check-in features."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, and_, bindparam, func, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.league.vocabulary import Gender, Position
+from bot.services.shared.eligibility import SuspensionCheck
+from storage.lookups import TeamRef, teams_as
+from storage.models import CheckIn, Division, Game, Player, RosterEntry
+from storage.text import printable
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """A game as the replies name it."""
+
+    code: str
+    starts_at: datetime
+    home: str
+    away: str
+    venue: str
+    status: str
+
+    @property
+    def title(self) -> str:
+        return f"{self.home} vs {self.away}"
+
+
+def game_ref(game: Game) -> GameRef:
+    return GameRef(game.code, game.starts_at, game.home.name, game.away.name, game.venue, game.status)
+
+
+@dataclass(frozen=True)
+class GameSides:
+    """A game with both its teams, read as plain columns."""
+
+    id: int
+    ref: GameRef
+    home: TeamRef
+    away: TeamRef
+
+    @classmethod
+    def of(cls, game: Game) -> GameSides:
+        return cls(game.id, game_ref(game), TeamRef.of(game.home), TeamRef.of(game.away))
+
+
+def _game_sides_query() -> Select[Any]:
+    home, away = teams_as("home", "away")
+    home_division, away_division = Division.__table__.alias("home_division"), Division.__table__.alias("away_division")
+    return (select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status,
+                   home.c.id.label("home_id"), home.c.name.label("home"), home_division.c.name.label("home_division"),
+                   away.c.id.label("away_id"), away.c.name.label("away"), away_division.c.name.label("away_division"))
+            .join(home, Game.home_team_id == home.c.id).join(away, Game.away_team_id == away.c.id)
+            .outerjoin(home_division, home.c.division_id == home_division.c.id)
+            .outerjoin(away_division, away.c.division_id == away_division.c.id)
+            .where(Game.league_id == bindparam("league_id"), Game.code == bindparam("code")))
+
+
+_GAME_SIDES = _game_sides_query()
+
+
+async def game_sides(session: AsyncSession, league_id: int, code: str) -> GameSides | None:
+    """The game with this code in the league, with both teams (None: no such game)."""
+    row = (await session.execute(_GAME_SIDES, {"league_id": league_id, "code": printable(code).strip()})).first()
+    if row is None:
+        return None
+    return GameSides(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
+                     TeamRef(row.home_id, row.home, row.home_division),
+                     TeamRef(row.away_id, row.away, row.away_division))
+
+
+@dataclass(frozen=True)
+class CheckInContext:
+    """Everything a check-in decides on, read in one query: the game, the caller's roster place
+    in the league (None when not on a roster), the answer they gave before (None when none) and
+    whether they might be suspended (only then is the suspension check asked why)."""
+
+    game_id: int
+    game: GameRef
+    home_team_id: int
+    away_team_id: int
+    team_id: int | None
+    player_id: int | None
+    player_name: str | None
+    previous: str | None
+    might_be_suspended: bool
+
+
+def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
+    home, away = teams_as("home", "away")
+    # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
+    place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"))
+             .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
+                                                         RosterEntry.player_id == Player.id))
+             .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
+             .subquery())
+    flagged = suspensions.might_be_suspended(Game.league_id, place.c.player_id)
+    query = (
+        select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
+               home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
+               place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"))
+        .join(home, Game.home_team_id == home.c.id)
+        .join(away, Game.away_team_id == away.c.id)
+        .outerjoin(place, true())
+        .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == place.c.player_id))
+        .where(Game.league_id == bindparam("league_id"))
+    )
+    return query.where(Game.code == bindparam("code") if by_code else Game.id == bindparam("game_id"))
+
+
+class CheckInContextQuery:
+    """The check-in's one read, built once per service with its suspension check: a check-in is the
+    hottest path, and building a statement costs more than running it."""
+
+    def __init__(self, suspensions: SuspensionCheck) -> None:
+        self.by_code, self.by_id = _context_query(True, suspensions), _context_query(False, suspensions)
+
+    async def __call__(self, session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
+                       game_id: int | None = None) -> CheckInContext | None:
+        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game."""
+        params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
+        if code is not None:
+            query, params["code"] = self.by_code, printable(code).strip()  # no NUL for PostgreSQL
+        else:
+            query, params["game_id"] = self.by_id, game_id
+        row = (await session.execute(query, params)).first()
+        if row is None:
+            return None
+        return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
+                              row.home_team_id, row.away_team_id, row.team_id, row.player_id, row.player_name,
+                              row.previous, bool(row.might_be_suspended))
+
+
+@dataclass(frozen=True)
+class RosterAnswer:
+    """A rostered player and their answer for one game (``status`` None: no reply yet)."""
+
+    player_id: int
+    name: str
+    position: Position
+    gender: Gender | None
+    status: str | None
+    answered_at: datetime | None
+    answer_id: int | None
+
+
+# A team's roster with each player's answer, as plain rows in one query: /whoisin and /lineup read
+# nothing else about the players, and loading ORM objects cost more than the query (bench/).
+_ROSTER_ANSWERS = (
+    select(RosterEntry.player_id, Player.name, RosterEntry.position, Player.gender, CheckIn.status,
+           CheckIn.updated_at.label("answered_at"), CheckIn.id.label("answer_id"))
+    .join(Player, RosterEntry.player_id == Player.id)
+    .outerjoin(CheckIn, and_(CheckIn.game_id == bindparam("game_id"), CheckIn.player_id == RosterEntry.player_id))
+    .where(RosterEntry.league_id == bindparam("league_id"), RosterEntry.team_id == bindparam("team_id"))
+    .order_by(RosterEntry.position.desc(), func.lower(Player.name))
+)
+
+
+async def roster_answers(session: AsyncSession, league_id: int, team_id: int, game_id: int) -> list[RosterAnswer]:
+    """The team's roster in roster order (goalies last, then by name), each with their answer for the game."""
+    rows = await session.execute(_ROSTER_ANSWERS, {"league_id": league_id, "team_id": team_id, "game_id": game_id})
+    return [RosterAnswer(r.player_id, r.name, r.position, r.gender, r.status, r.answered_at, r.answer_id)
+            for r in rows]
+
+
+_FOR_GAME = select(CheckIn).where(CheckIn.game_id == bindparam("game_id")).order_by(CheckIn.updated_at, CheckIn.id)
+
+
+async def checkins_for_game(session: AsyncSession, league_id: int, game_id: int) -> Sequence[CheckIn]:
+    """Every answer for one game, oldest first (the lineup rules use check-in order).
+
+    ``game_id`` comes from a lookup scoped to ``league_id``; filtering on the game alone lets SQLite
+    use the (game, player) index instead of scanning the whole league's check-ins.
+    """
+    del league_id  # scoped by the caller's game lookup (see above)
+    return (await session.scalars(_FOR_GAME, {"game_id": game_id})).all()
+
+
+async def checkin_count_for_player(session: AsyncSession, league_id: int, player_id: int) -> int:
+    return await session.scalar(
+        select(func.count()).select_from(CheckIn)
+        .where(CheckIn.league_id == league_id, CheckIn.player_id == player_id)
+    ) or 0

@@ -1,0 +1,1 @@
+"""The bot's small HTTP servers: calendar feeds and the optional metrics."""

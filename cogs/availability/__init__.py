@@ -1,0 +1,1 @@
+"""Away ranges and guests."""

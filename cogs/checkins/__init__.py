@@ -1,0 +1,1 @@
+"""Check-ins, who is in and the lineup."""

@@ -1,0 +1,1 @@
+"""Penalties, suspensions, appeals and cleanup duty."""

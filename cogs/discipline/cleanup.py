@@ -1,0 +1,75 @@
+"""/cleanup missed (referees) and /cleanup withdraw (commissioners): cleanup duty missed after the week's
+last game (youth 2.15) puts a bench minor on the team's next game."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Role
+from bot.client.bot import SidelineBot
+from bot.client.tree import NO_MENTIONS, requires
+from bot.discord_text import clip
+from bot.league.discipline.cleanup import MINUTES_SETTING, cited
+from bot.services.discipline.cleanup import MissedCleanupRecorded, MissedCleanupWithdrawn
+from bot.services.discipline.core import REASON_LIMIT
+from cogs._common import team_autocomplete
+from cogs.discipline.penalties import started_game_autocomplete
+
+
+def missed_reply(recorded: MissedCleanupRecorded) -> str:
+    """What the referee reads: where the bench minor lands, and who was told."""
+    where = (f"their next game, {recorded.lands_on.label()}" if recorded.lands_on is not None
+             else "their next game once one is scheduled (none is yet)")
+    minor = (f"a {recorded.minutes}-minute bench minor at the start of {where} "
+             f"({cited(recorded.citation, MINUTES_SETTING)})")
+    if recorded.already:
+        return clip(f"Already on record (#{recorded.id}): {recorded.team} didn't clean up after "
+                    f"{recorded.game.code}; {minor}. Nothing changed.", 2000)
+    told = " Their captains are told." if recorded.captains_told else " (The team has no captain or channel to tell.)"
+    return clip(f"Recorded (#{recorded.id}): {recorded.team} didn't clean up after {recorded.game.label()}: "
+                f"{minor}.{told}", 2000)
+
+
+def withdrawn_reply(withdrawn: MissedCleanupWithdrawn) -> str:
+    where = f" {withdrawn.lands_on.code} no longer starts with it." if withdrawn.lands_on is not None else ""
+    told = " Their captains are told." if withdrawn.captains_told else ""
+    return clip(f"Withdrawn (#{withdrawn.id}): the record that {withdrawn.team} didn't clean up after "
+                f"{withdrawn.game.code}, and its {withdrawn.minutes}-minute bench minor.{where} The record is kept, "
+                f"marked withdrawn by you.{told}", 2000)
+
+
+@app_commands.guild_only()
+class CleanupCog(commands.GroupCog, group_name="cleanup",
+                 group_description="Cleanup duty after the week's last game (youth 2.15)."):
+    def __init__(self, bot: SidelineBot) -> None:
+        self.bot = bot
+        self.service = bot.services.cleanup
+
+    @app_commands.command(name="missed", extras=requires(Role.REFEREE, Role.COMMISSIONER))
+    @app_commands.describe(game="The week's last game, that the team didn't clean up after",
+                           team="The team that didn't help clear the arena")
+    @app_commands.autocomplete(game=started_game_autocomplete, team=team_autocomplete)
+    async def missed(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
+                     team: app_commands.Range[str, 1, 100]) -> None:
+        """Record that a team didn't clean up: a bench minor on its next game (referees)."""
+        recorded = await self.service.missed(self.bot.caller(interaction), game_code=game, team_name=team)
+        await interaction.response.send_message(missed_reply(recorded), ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="withdraw", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(game="The game the record is about", team="The team it was recorded against",
+                           note="Why it is withdrawn (kept with the record; the captains read it)")
+    @app_commands.autocomplete(game=started_game_autocomplete, team=team_autocomplete)
+    async def withdraw(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
+                       team: app_commands.Range[str, 1, 100],
+                       note: app_commands.Range[str, 1, REASON_LIMIT] | None = None) -> None:
+        """Withdraw a mistaken "didn't clean up" and its bench minor (commissioners)."""
+        withdrawn = await self.service.withdraw(self.bot.caller(interaction), game_code=game, team_name=team,
+                                                note=note)
+        await interaction.response.send_message(withdrawn_reply(withdrawn), ephemeral=True,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: SidelineBot) -> None:
+    await bot.add_cog(CleanupCog(bot))

@@ -1,0 +1,1 @@
+"""Relays to referees, disputes and notes to captains."""

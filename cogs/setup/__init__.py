@@ -1,0 +1,1 @@
+"""Setting a league up in Discord, and joining a team."""

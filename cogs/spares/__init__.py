@@ -1,0 +1,1 @@
+"""The spare pool and spare requests."""

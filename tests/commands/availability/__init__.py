@@ -1,0 +1,1 @@
+"""/away and /guest through the command tree."""

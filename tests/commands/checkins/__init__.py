@@ -1,0 +1,1 @@
+"""/checkin, /whoisin and /lineup through the command tree."""

@@ -1,0 +1,1 @@
+"""Relays, disputes and notes to captains through the command tree."""

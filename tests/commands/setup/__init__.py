@@ -1,0 +1,1 @@
+"""/setup, /join and /team invite through the command tree."""

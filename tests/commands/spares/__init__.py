@@ -1,0 +1,1 @@
+"""The spare pool and requests through the command tree."""

@@ -1,0 +1,1 @@
+"""Tests of bot/config/: the settings, the environment and shard settings."""

@@ -1,0 +1,241 @@
+"""`/rule` search: finds what a player means on the real rulebooks, and never breaks."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.league.rulebooks.rulebook import parse_rulebook
+from bot.league.rulebooks.search import RuleIndex
+from tests.league.rulebooks.rule_questions import GAME_SHAPE, HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
+
+HIT_AT_1 = 0.85
+HIT_AT_3 = 0.95
+
+SMALL_RULEBOOK = """\
+Section 2 - Game Format
+2.7 - Offsides A player cannot cross the blue line before the ball enters.
+2.8 - Icing There is no-touch icing. The goalie may wave off the icing call.
+2.10 - Time-outs Two 30-second time-outs per team per game.
+2.13B - Tie in playoff game If a playoff game is tied, both teams play a shoot-out.
+Section 3 - Penalties
+3.7 - Minor penalties (2-minutes) Served in the penalty box. Includes high sticking.
+3.9 - Majors (five minutes) Fighting, spearing and boarding mean ejection.
+3.20 - Guests Guest players must be on the roster before the game.
+3.21 - Overtime In the playoffs a five minute overtime period is played.
+3.22 - Substitutions Substitutions may be made on the fly.
+3.23 - Women At least two women must be on the floor, or the team plays short.
+3.24 - Referee abuse Abuse of the referee is a game misconduct.
+3.25 - Yellow cards A yellow card means two minutes on the bench.
+3.26 - Goalkeepers The goalkeeper may not handle a back pass.
+3.27 - Power play A team scored upon while short handed brings its player back.
+"""
+
+
+@pytest.fixture(scope="module")
+def small() -> RuleIndex:
+    return RuleIndex.build(parse_rulebook(SMALL_RULEBOOK))
+
+
+@pytest.fixture(scope="module")
+def real() -> dict[str, RuleIndex]:
+    if not RULEBOOK_DIR.is_dir():
+        pytest.skip(f"real rulebooks not found at {RULEBOOK_DIR} (../shared exists in CI, not on a user's machine)")
+    return {
+        preset: RuleIndex.build(parse_rulebook((RULEBOOK_DIR / name).read_text(encoding="utf-8")))
+        for preset, name in RULEBOOK_FILES.items()
+    }
+
+
+def top(index: RuleIndex, query: str) -> str | None:
+    hits = index.search(query, limit=1)
+    return hits[0].section.citation if hits else None
+
+
+# --- the question set on the real rulebooks --------------------------------------------------
+
+
+def test_question_set_is_big_enough_for_every_rulebook() -> None:
+    per_rulebook = Counter(preset for preset, _, _ in QUESTIONS)
+    assert len(QUESTIONS) >= 60
+    assert set(per_rulebook) == set(RULEBOOK_FILES)
+    assert min(per_rulebook.values()) >= 20
+    assert len({(p, q) for p, q, _ in QUESTIONS + HELD_OUT}) == len(QUESTIONS) + len(HELD_OUT)
+
+
+def test_every_expected_citation_exists(real: dict[str, RuleIndex]) -> None:
+    missing = [(p, c) for p, _, c in QUESTIONS + HELD_OUT if real[p].get(c) is None]
+    assert missing == []
+
+
+def test_players_questions_find_the_right_rule(real: dict[str, RuleIndex]) -> None:
+    at_1 = at_3 = 0
+    misses = []
+    for preset, question, expected in QUESTIONS:
+        cited = [hit.section.citation for hit in real[preset].search(question, limit=3)]
+        at_1 += cited[:1] == [expected]
+        at_3 += expected in cited
+        if cited[:1] != [expected]:
+            misses.append((question, expected, cited))
+    total = len(QUESTIONS)
+    assert at_1 / total >= HIT_AT_1, misses
+    assert at_3 / total >= HIT_AT_3, misses
+
+
+def test_questions_about_the_games_shape_find_the_section_first_in_every_rulebook(real: dict[str, RuleIndex]) -> None:
+    """How long a game is, its periods or halves, overtime, ties and the playoffs: the
+    section that says so comes first, in each rulebook."""
+    assert {preset for preset, _, _ in GAME_SHAPE} == set(RULEBOOK_FILES)
+    misses = [(preset, question, accepted, top(real[preset], question))
+              for preset, question, accepted in GAME_SHAPE if top(real[preset], question) not in accepted]
+    assert misses == []
+    missing = [(p, c) for p, _, accepted in GAME_SHAPE for c in accepted if real[p].get(c) is None]
+    assert missing == []
+
+
+def test_a_way_of_asking_is_not_looked_for_in_the_rulebook(small: RuleIndex) -> None:
+    """"how long" asks for a length: "Long-Term Injury" is no answer to "how long is a game"."""
+    index = RuleIndex.build(parse_rulebook("Section 1 - League\n"
+                                           "1.16 - Long-Term Injury A player who misses games for a long time "
+                                           "is replaced.\n"
+                                           "2.5 - Games Games have three 15 minute periods.\n"))
+    assert top(index, "how long is a game") == "2.5"
+
+
+def test_heading_only_sections_are_not_search_results(real: dict[str, RuleIndex]) -> None:
+    coed = real["coed-ball-hockey"]
+    assert coed.get("GOALIE SAFETY") is not None
+    assert all(not hit.section.heading_only for hit in coed.search("goalie safety", limit=10))
+    assert all(not s.heading_only for s in coed.suggest("goalie"))
+
+
+# --- matching ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "citation"),
+    [
+        ("offside", "2.7"),  # stemming: offsides/offside
+        ("icing waved off", "2.8"),
+        ("how many timeouts", "2.10"),  # time-outs written with a hyphen
+        ("what if its a draw in the playoffs", "2.13B"),  # tie/draw
+        ("can i drop the gloves", "3.9"),  # fighting
+        ("sin bin", "3.7"),  # penalty box
+        ("can we use a ringer", "3.20"),  # guest / roster
+        ("how long is ot", "3.21"),
+        ("line change", "3.22"),  # substitution
+        ("need enuf girls", "3.23"),  # women, chat spelling
+        ("yelling at the ref", "3.24"),
+        ("what does a card mean", "3.25"),  # yellow card
+        ("can the keeper pick it up", "3.26"),  # goalkeeper
+        ("they scored on our pk", "3.27"),  # penalty kill / short handed
+        ("high stick", "3.7"),
+    ],
+)
+def test_casual_questions_find_the_rule(small: RuleIndex, query: str, citation: str) -> None:
+    assert top(small, query) == citation
+
+
+@pytest.mark.parametrize(
+    ("query", "citation"),
+    [("ofside", "2.7"), ("suspention overtim", "3.21"), ("goalkeeeper", "3.26")],
+)
+def test_typos_are_corrected_against_the_rulebook(small: RuleIndex, query: str, citation: str) -> None:
+    assert top(small, query) == citation
+
+
+def test_a_title_outweighs_the_same_word_in_another_rule() -> None:
+    index = RuleIndex.build(
+        parse_rulebook(
+            "1.1 - Equipment Helmets and gloves are required.\n"
+            "1.2 - Conduct Players must respect equipment of the arena at all times, "
+            "and leave the rink clean.\n"
+        )
+    )
+    assert top(index, "equipment") == "1.1"
+
+
+def test_a_phrase_found_intact_ranks_above_scattered_words() -> None:
+    index = RuleIndex.build(
+        parse_rulebook(
+            "1.1 - Conduct Serve the penalty in the box by the bench.\n"
+            "1.2 - Benches Players serve time in the penalty box.\n"
+        )
+    )
+    assert top(index, "penalty box") == "1.2"
+
+
+def test_hits_are_best_first_and_limited(small: RuleIndex) -> None:
+    hits = small.search("goalie penalty shot overtime game", limit=5)
+    assert 1 <= len(hits) <= 5
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert len({id(h.section) for h in hits}) == len(hits)
+    assert small.search("goalie", limit=0) == []
+
+
+def test_a_typed_citation_comes_first(small: RuleIndex) -> None:
+    assert top(small, "2.13b") == "2.13B"
+    assert top(small, "Rule 2.7") == "2.7"
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["", "   ", "x" * 500, "shootout " * 60, "!!!???", "\x00\u200b", "🏒🏒🏒", "the the the"],
+)
+def test_empty_long_or_garbage_queries_do_not_raise(small: RuleIndex, query: str) -> None:
+    hits = small.search(query)
+    assert isinstance(hits, list)
+    assert len(hits) <= 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=600))
+def test_search_and_suggest_never_raise(query: str) -> None:
+    index = _SMALL
+    assert len(index.search(query)) <= 3
+    assert len(index.suggest(query)) <= 25
+
+
+_SMALL = RuleIndex.build(parse_rulebook(SMALL_RULEBOOK))
+
+
+def test_an_empty_rulebook_answers_nothing() -> None:
+    index = RuleIndex.build([])
+    assert index.search("overtime") == []
+    assert index.suggest("2.7") == []
+    assert index.get("2.7") is None
+
+
+# --- lookup and autocomplete -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed", ["2.13b", "2.13B", " 2.13b ", "rule 2.13B"])
+def test_get_is_case_insensitive(small: RuleIndex, typed: str) -> None:
+    section = small.get(typed)
+    assert section is not None
+    assert section.citation == "2.13B"
+
+
+def test_get_unknown_citation_is_none(small: RuleIndex) -> None:
+    assert small.get("9.99") is None
+    assert small.get("") is None
+
+
+def test_suggest_completes_citations_in_order(small: RuleIndex) -> None:
+    assert [s.citation for s in small.suggest("2.1")] == ["2.10", "2.13B"]
+    assert [s.citation for s in small.suggest("2.7")][:1] == ["2.7"]
+    assert [s.citation for s in small.suggest("3.2", limit=3)] == ["3.20", "3.21", "3.22"]
+
+
+def test_suggest_matches_titles_then_understands_words(small: RuleIndex) -> None:
+    assert small.suggest("ic")[0].citation == "2.8"
+    assert small.suggest("overtim")[0].citation == "3.21"
+    assert small.suggest("drop the gloves")[0].citation == "3.9"
+
+
+def test_suggest_without_input_lists_sections_in_order(small: RuleIndex) -> None:
+    listed = small.suggest("", limit=3)
+    assert [s.citation for s in listed] == ["2.7", "2.8", "2.10"]

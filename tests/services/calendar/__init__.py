@@ -1,0 +1,1 @@
+"""Tests of bot/services/calendar/: the feed and its links."""

@@ -1,0 +1,1 @@
+"""Tests of bot/services/imports/: CSV and spreadsheet imports."""

@@ -1,0 +1,1 @@
+"""Tests of bot/web/: the calendar feed and metrics servers."""
