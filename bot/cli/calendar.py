@@ -9,18 +9,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import fail, open_database
+from bot.cli.common import fail
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.errors import UserFacingError
 
 
 async def cmd_calendar_export(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_database(settings) as db:
-        services = db.services()
-        await services.setup.load()  # leagues set up in Discord count too
-        league = settings.league(args.league)
+    async with open_league(settings, args.league) as (db, league):
         try:
-            filename, body = await services.calendar.export(league, args.team)
+            filename, body = await db.services().calendar.export(league.settings, args.team)
         except UserFacingError as exc:
             return fail(exc.message)
     if args.output:
@@ -37,7 +35,7 @@ def register(subparsers: Any) -> None:
     calendar = subparsers.add_parser("calendar", help="calendar feeds of a league's games").add_subparsers(
         dest="calendar_command", required=True)
     export = calendar.add_parser("export", help="print a team's or the league's games as an .ics file")
-    export.add_argument("--league", required=True, help="league key from the config (or /setup show)")
+    export.add_argument("--league", required=True, help=LEAGUE_HELP)
     export.add_argument("--team", help="one team's games (default: every game in the league)")
     export.add_argument("--output", help="write to this file instead of printing")
     export.set_defaults(handler=cmd_calendar_export)

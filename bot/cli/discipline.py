@@ -14,8 +14,8 @@ import json
 import sys
 from typing import Any
 
-from bot.cli.common import open_database, stored_league_id
 from bot.cli.csv_export import write_csv as write_rows
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.services.discipline.cleanup import export_rows
 from bot.services.discipline.core import export
@@ -36,11 +36,9 @@ def write_csv(tables: dict[str, list[dict[str, object]]], only: str | None, out:
 
 
 async def cmd_discipline_export(args: argparse.Namespace, settings: Settings) -> int:
-    league = settings.league(args.league)  # SettingsError names the known keys
-    async with open_database(settings) as db, db.sessions() as session:
-        stored = await stored_league_id(session, league)
-        found = await export(session, stored) if stored is not None else None
-        cleanups = await export_rows(session, stored) if stored is not None else []
+    async with open_league(settings, args.league) as (db, league), db.sessions() as session:
+        found = await export(session, league.id) if league.id is not None else None
+        cleanups = await export_rows(session, league.id) if league.id is not None else []
     tables: dict[str, list[dict[str, object]]] = {
         "penalties": found.penalties if found else [], "suspensions": found.suspensions if found else [],
         "appeals": found.appeals if found else [], "missed_cleanups": cleanups}
@@ -63,7 +61,7 @@ def register(subparsers: Any) -> None:
                                                           "cleanups")
     sub = discipline.add_subparsers(dest="discipline_command", required=True, metavar="COMMAND")
     exp = sub.add_parser("export", help="penalties, suspensions, appeals and missed cleanups as CSV or JSON")
-    exp.add_argument("--league", required=True, help="league key from the config")
+    exp.add_argument("--league", required=True, help=LEAGUE_HELP)
     fmt = exp.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true", help="one CSV table with a `record` column")
     fmt.add_argument("--json", action="store_true",

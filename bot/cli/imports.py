@@ -9,26 +9,26 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import fail, open_database, say
+from bot.cli.common import fail, say
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.clock import SystemClock
 from bot.config.settings import Settings
 from bot.services.imports.csv_rows import COLUMNS, CsvImportError
 
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
-    league = settings.league(args.league)
     path = Path(args.file)
     try:
         data = await asyncio.to_thread(path.read_bytes)
     except OSError as exc:
         return fail(f"can't read {path}: {exc.strerror}")
     try:
-        async with open_database(settings) as db:
-            _, notes = await db.register_leagues()  # as at start: a renamed key keeps its server's data
-            for note in notes:
+        # As at start: a renamed key of the file keeps its server's data.
+        async with open_league(settings, args.league, register=True) as (db, league):
+            for note in league.notes:
                 print(f"sideline: {note}", file=sys.stderr)
             report = await db.services().imports.importer.run(
-                args.kind, data, league, now=SystemClock().now(), allow_past=args.allow_past)
+                args.kind, data, league.settings, now=SystemClock().now(), allow_past=args.allow_past)
     except CsvImportError as exc:
         print(f"sideline: {path}: nothing was imported:", file=sys.stderr)
         problems = [f"{path}:{problem}" if problem.line else f"{path}: {problem}" for problem in exc.problems]
@@ -63,7 +63,7 @@ def register(subparsers: Any) -> None:
                                 epilog=columns_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     imp.add_argument("kind", choices=list(COLUMNS), help="what the file holds (its columns are below)")
     imp.add_argument("file", help="the CSV file to import")
-    imp.add_argument("--league", required=True, help="league key from the config")
+    imp.add_argument("--league", required=True, help=LEAGUE_HELP)
     imp.add_argument("--allow-past", action="store_true", help="allow games that already started")
     imp.add_argument("--json", action="store_true")
     imp.set_defaults(handler=cmd_import)

@@ -1,7 +1,8 @@
-"""`sideline leagues export --league KEY [--output FILE]`: a league set up in Discord, as config TOML.
+"""`sideline leagues list [--json]`: every league, from the config file or set up in Discord, and
+`sideline leagues export --league KEY [--output FILE]`: a league set up in Discord, as config TOML.
 
-The table is the one /setup stores (bot/services/setup/stored.py), so `check-config` accepts it and
-another install given it has the same league (managed by its file there).
+The exported table is the one /setup stores (bot/services/setup/stored.py), so `check-config`
+accepts it and another install given it has the same league (managed by its file there).
 """
 
 from __future__ import annotations
@@ -15,8 +16,16 @@ from typing import Any
 
 from sqlalchemy import select
 
-from bot.cli.common import fail, open_database
+from bot.cli.common import fail, open_database, say
 from bot.cli.failures import DATA
+from bot.cli.league_keys import (
+    DISCORD,
+    FILE,
+    LEAGUE_HELP,
+    database_exists,
+    open_league,
+    publish_discord_leagues,
+)
 from bot.config.settings import Settings
 from bot.services.setup.stored import league_table
 from storage.models import League, LeagueSetup
@@ -46,16 +55,38 @@ def league_toml(table: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+WHERE = {FILE: "config file", DISCORD: "Discord (/setup)"}
+
+
+async def cmd_leagues_list(args: argparse.Namespace, settings: Settings) -> int:
+    """Each league's key, name, server, preset and where it was set up: the keys --league takes."""
+    if await database_exists(settings):  # no database yet: no league from Discord, and none created
+        async with open_database(settings) as db:
+            await publish_discord_leagues(db)
+    found = [(lg, FILE if settings.from_file(lg.guild_id) else DISCORD) for lg in settings.all_leagues]
+    rows = [{"key": lg.key, "name": lg.name, "guild_id": lg.guild_id, "preset": lg.preset,
+             "timezone": lg.timezone.key, "set_up_in": where} for lg, where in found]
+    if not found:
+        human = "no leagues yet: set one up with /setup league in Discord, or add a [[leagues]] table to the config"
+    else:
+        cells = [("key", "name", "server", "preset", "set up in")]
+        cells += [(lg.key, lg.name, str(lg.guild_id), lg.preset, WHERE[where]) for lg, where in found]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]) - 1)]
+        human = "\n".join("  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]])
+                          for row in cells)
+    say(args, human, rows)
+    return 0
+
+
 async def cmd_leagues_export(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_database(settings) as db, db.sessions() as session:
-        row = (await session.execute(
-            select(League, LeagueSetup).join(LeagueSetup, LeagueSetup.league_id == League.id)
-            .where(League.key == args.league))).first()
-    if row is None:
-        in_file = any(lg.key == args.league for lg in settings.leagues)
-        hint = "it is in the config file already" if in_file else "see /setup show in its server for its key"
-        return fail(f"--league {args.league}: no league set up in Discord with that key in this database ({hint})",
-                    DATA)
+    async with open_league(settings, args.league) as (db, league):
+        if league.set_up_in == FILE:
+            return fail(f"--league {args.league}: that league is set up in the config file already (only a "
+                        "league set up in Discord is exported)", DATA)
+        async with db.sessions() as session:
+            row = (await session.execute(
+                select(League, LeagueSetup).join(LeagueSetup, LeagueSetup.league_id == League.id)
+                .where(League.id == league.id))).one()
     table = league_table(*row)
     if args.json:
         print(json.dumps(table, indent=2, ensure_ascii=False))
@@ -69,11 +100,15 @@ async def cmd_leagues_export(args: argparse.Namespace, settings: Settings) -> in
 
 
 def register(subparsers: Any) -> None:
-    """Add `leagues export` to the `sideline` command line."""
-    leagues = subparsers.add_parser("leagues", help="leagues set up in Discord").add_subparsers(
-        dest="leagues_command", required=True)
+    """Add `leagues list|export` to the `sideline` command line."""
+    leagues = subparsers.add_parser("leagues", help="every league, from the config file or set up in Discord"
+                                    ).add_subparsers(dest="leagues_command", required=True)
+    listing = leagues.add_parser("list", help="every league: key, name, server, preset, where it was set up")
+    listing.add_argument("--json", action="store_true",
+                         help="a list of {key, name, guild_id, preset, timezone, set_up_in: file|discord}")
+    listing.set_defaults(handler=cmd_leagues_list)
     export = leagues.add_parser("export", help="print a league set up in Discord as config TOML")
-    export.add_argument("--league", required=True, help="the league's key (see /setup show)")
+    export.add_argument("--league", required=True, help=LEAGUE_HELP)
     export.add_argument("--output", help="write to this file instead of printing")
     export.add_argument("--json", action="store_true", help="the [[leagues]] table as JSON on stdout")
     export.set_defaults(handler=cmd_leagues_export)

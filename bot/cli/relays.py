@@ -7,17 +7,15 @@ import json
 import sys
 from typing import Any
 
-from bot.cli.common import open_database, stored_league_id
 from bot.cli.csv_export import write_csv
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.services.messages.relays import AUDIT_COLUMNS, audit_trail
 
 
 async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str]]:
-    league = settings.league(league_key)  # SettingsError names the known keys
-    async with open_database(settings) as db, db.sessions() as session:
-        stored = await stored_league_id(session, league)
-        return [] if stored is None else await audit_trail(session, stored)
+    async with open_league(settings, league_key) as (db, league), db.sessions() as session:
+        return [] if league.id is None else await audit_trail(session, league.id)
 
 
 def write_audit_csv(rows: list[dict[str, str]], out: Any) -> None:
@@ -48,7 +46,7 @@ def register(subparsers: Any) -> None:
     relays = subparsers.add_parser("relays", help="captains' relays to referees and disputes")
     sub = relays.add_subparsers(dest="relays_command", required=True, metavar="COMMAND")
     export = sub.add_parser("export", help="the audit trail: every relay and dispute, who, when, what became of it")
-    export.add_argument("--league", required=True, help="league key from the config")
+    export.add_argument("--league", required=True, help=LEAGUE_HELP)
     form = export.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="CSV with a header row on stdout")
     form.add_argument("--json", action="store_true", help="a list of objects, oldest first")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.cli.common import open_database, say, stored_league_id
+from bot.cli.common import say
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.services.queued import queued_messages
 
@@ -13,11 +14,10 @@ STATUSES = ("pending", "sent", "failed", "skipped", "cancelled")
 
 
 async def cmd_reminders_list(args: argparse.Namespace, settings: Settings) -> int:
-    league = settings.league(args.league)
     statuses = STATUSES if "all" in (args.status or ()) else tuple(args.status or ("pending", "sent"))
-    async with open_database(settings) as db, db.sessions() as session:
-        stored = await stored_league_id(session, league)
-        lines = [] if stored is None else await queued_messages(session, stored, statuses, args.limit)
+    async with open_league(settings, args.league) as (db, found), db.sessions() as session:
+        lines = [] if found.id is None else await queued_messages(session, found.id, statuses, args.limit)
+    league = found.settings
     tz = league.timezone
     human = [f"{league.key}: {len(lines)} message(s) ({', '.join(statuses)}), times in {tz.key}"]
     for line in lines:
@@ -37,7 +37,7 @@ def register(subparsers: Any) -> None:
     reminders = subparsers.add_parser("reminders", help="queued and sent reminders and other messages")
     sub = reminders.add_subparsers(dest="reminders_command", required=True)
     listing = sub.add_parser("list", help="the league's pending and sent messages, soonest first")
-    listing.add_argument("--league", required=True, help="league key from the config")
+    listing.add_argument("--league", required=True, help=LEAGUE_HELP)
     listing.add_argument("--status", action="append", choices=(*STATUSES, "all"),
                          help="only these statuses (repeatable; default: pending and sent)")
     listing.add_argument("--limit", type=int, default=500, help="at most this many rows (default 500)")

@@ -9,7 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import fail, open_database, stored_league_id
+from bot.cli.common import fail, open_database
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.services.rulebooks import NoRulebook, UnreadableRulebook
 from bot.services.setup.league_setup import Actor
@@ -19,14 +20,13 @@ PREVIEW_CHARS = 240
 
 
 async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
-    league = settings.league(args.league)  # SettingsError names the known keys
     path = Path(args.file)
-    async with open_database(settings) as db:
-        # The bot mirrors leagues at start and the CLI may run first: as at start, a renamed key keeps
-        # its server's data and a swap is refused.
-        league_id = (await db.register_leagues())[0][league.key]
+    # The bot mirrors the file's leagues at start and the CLI may run first: as at start, a renamed key
+    # keeps its server's data and a swap is refused.
+    async with open_league(settings, args.league, register=True) as (db, league):
+        assert league.id is not None  # registered, or stored by /setup
         try:
-            result = await db.services().rules.import_file(league_id, path)
+            result = await db.services().rules.import_file(league.id, path)
         except UnreadableRulebook as exc:
             return fail(f"{exc.message} Nothing was imported.")
     if args.json:
@@ -38,15 +38,12 @@ async def cmd_rules_import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_rules_search(args: argparse.Namespace, settings: Settings) -> int:
-    league = settings.league(args.league)  # SettingsError names the known keys
     query = " ".join(args.query)
-    async with open_database(settings) as db:
-        async with db.sessions() as session:
-            league_id = await stored_league_id(session, league)
+    async with open_league(settings, args.league) as (db, league):
         try:
-            if league_id is None:
+            if league.id is None:
                 raise NoRulebook()
-            hits = await db.services().rules.search(league_id, query, limit=args.limit)
+            hits = await db.services().rules.search(league.id, query, limit=args.limit)
         except NoRulebook:
             return fail(f"league {args.league} has no rulebook yet; import one with "
                         f"`sideline rules import FILE --league {args.league}`")
@@ -100,12 +97,12 @@ def register(subparsers: Any) -> None:
 
     imp = sub.add_parser("import", help="replace a league's rulebook with a text or Markdown file")
     imp.add_argument("file", help="the rulebook, UTF-8 plain text or Markdown")
-    imp.add_argument("--league", required=True, help="league key from the config")
+    imp.add_argument("--league", required=True, help=LEAGUE_HELP)
     imp.add_argument("--json", action="store_true")
     imp.set_defaults(handler=cmd_rules_import)
 
     search = sub.add_parser("search", help="the sections that best answer a question")
-    search.add_argument("--league", required=True, help="league key from the config")
+    search.add_argument("--league", required=True, help=LEAGUE_HELP)
     search.add_argument("--limit", type=int, default=SEARCH_LIMIT, help=f"how many (default {SEARCH_LIMIT})")
     search.add_argument("--json", action="store_true", help="a list of {citation, title, text, score}, best first")
     search.add_argument("query", nargs="+", help="the question, e.g. how long is overtime")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.cli.common import fail, open_database, say, stored_league_id
+from bot.cli.common import fail, say
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.errors import UserFacingError
 from bot.services.seasons import ROSTER_CHOICES, SeasonsShown, SeasonStarted, SeasonView
@@ -32,26 +33,22 @@ def _shown(shown: SeasonsShown) -> str:
 
 
 async def cmd_season(args: argparse.Namespace, settings: Settings) -> int:
-    league = settings.league(args.league)  # SettingsError names the known keys
+    showing = args.season_command == "show"
     try:
-        async with open_database(settings) as db:
+        # Starting or ending a season gives a league never used yet its row, as the bot gives it at start.
+        async with open_league(settings, args.league, register=not showing) as (db, league):
             service = db.services().seasons
-            if args.season_command == "show":
-                async with db.sessions() as session:
-                    league_id = await stored_league_id(session, league)
-                shown = await service.show_league(league, league_id)
+            if showing:
+                shown = await service.show_league(league.settings, league.id)
                 say(args, _shown(shown), shown.as_json())
                 return 0
-            await db.register_leagues()  # a league never used yet gets its row, as the bot gives it at start
-            async with db.sessions() as session:
-                league_id = await stored_league_id(session, league)
-            assert league_id is not None  # registered just above
+            assert league.id is not None  # registered, or stored by /setup
             if args.season_command == "start":
-                started = await service.start_league(league, league_id, args.name, args.first_day, args.weeks,
-                                                     rosters=args.rosters)
+                started = await service.start_league(league.settings, league.id, args.name, args.first_day,
+                                                     args.weeks, rosters=args.rosters)
                 say(args, "started " + _line(started.season) + "\n" + _rosters(started), started.as_json())
             else:
-                season = await service.end_league(league, league_id)
+                season = await service.end_league(league.settings, league.id)
                 say(args, "ended " + _line(season), season.as_json())
     except UserFacingError as exc:
         return fail(exc.message.replace("/season end", "sideline season end")
@@ -73,6 +70,6 @@ def register(subparsers: Any) -> None:
     sub.add_parser("end", help="end the running season")
     sub.add_parser("show", help="the current season, its week, and the earlier ones")
     for parser in sub.choices.values():
-        parser.add_argument("--league", required=True, help="league key from the config")
+        parser.add_argument("--league", required=True, help=LEAGUE_HELP)
         parser.add_argument("--json", action="store_true", help="the season(s) as JSON")
         parser.set_defaults(handler=cmd_season)

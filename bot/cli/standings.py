@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.cli.common import fail, open_database, say
+from bot.cli.common import fail, say
+from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.errors import UserFacingError
 from bot.services.standings import render_text
 
 
 async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
-    league = settings.league(args.league)
     try:
-        async with open_database(settings) as db:
-            table = await db.services().standings.league_table(league, division=args.division,
+        async with open_league(settings, args.league) as (db, league):
+            table = await db.services().standings.league_table(league.settings, division=args.division,
                                                                    season=args.season)
     except UserFacingError as exc:
         return fail(exc.message)
@@ -26,7 +26,7 @@ async def cmd_standings(args: argparse.Namespace, settings: Settings) -> int:
 def register(subparsers: Any) -> None:
     """Add `standings` to the `sideline` command line."""
     parser = subparsers.add_parser("standings", help="print a league's standings table")
-    parser.add_argument("--league", required=True, help="league key from the config")
+    parser.add_argument("--league", required=True, help=LEAGUE_HELP)
     parser.add_argument("--division", help="one division only")
     parser.add_argument("--season", help="an earlier season by name (default: the current one)")
     parser.add_argument("--json", action="store_true",
