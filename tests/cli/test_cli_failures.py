@@ -264,7 +264,7 @@ def test_refused_data_exits_1_and_leaves_the_database_as_it_was(tmp_path: Path, 
     assert "Nowhere" in one_line(err)
     code, out, err = run(capsys, "--config", str(config), "leagues", "export", "--league", "coed")
     assert (code, out) == (1, "")
-    assert one_line(err).startswith("sideline: --league coed: no league set up in Discord with that key")
+    assert one_line(err).startswith("sideline: --league coed: that league is set up in the config file already")
     code, out, err = run(capsys, "--config", str(config), "standings", "--league", "nope", "--json")
     assert code == 2 and json.loads(out)["error"].startswith("--league nope: no such league")
     assert asyncio.run(count()) == before

@@ -103,4 +103,6 @@ def test_export_of_an_unknown_league_says_so(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(f'[bot]\ndatabase_url = "sqlite+aiosqlite:///{tmp_path / "x.db"}"\n', encoding="utf-8")
     result = sideline("leagues", "export", "--league", "nope", "--config", str(config))
-    assert result.returncode == 1 and "--league nope: no league set up in Discord with that key" in result.stderr
+    assert result.returncode == 2
+    assert result.stderr == "sideline: --league nope: no such league (none yet: set one up with /setup league in " \
+                            "Discord, or a [[leagues]] table in the config)\n"
