@@ -6,6 +6,8 @@ import re
 import zoneinfo
 from functools import cache
 
+from bot.league.timezone_aliases import alias, alias_places, fold
+
 # "EST", "PST", "UTC-5", "GMT+1", "Etc/GMT+5", "-05:00": a clock that never changes for summer.
 _FIXED = re.compile(r"^(?:etc/)?(?:utc|gmt|z)?\s*[+-]\s*\d{1,2}(?::?\d{2})?$", re.IGNORECASE)
 
@@ -41,6 +43,16 @@ def parse_timezone(text: str) -> str:
     known = {n.casefold(): n for n in all_zone_names() if not n.startswith(("Etc/", "posix/", "SystemV/"))}
     if name.casefold() in known:
         return known[name.casefold()]
+    meant = alias(name)
+    if meant is not None:
+        kind, places = meant
+        pick = " or ".join(p for p in places[:3] if p in zone_names())
+        if kind == "city" and fold(pick.rsplit("/", 1)[-1]) == fold(name):
+            raise TimezoneError(f"Use the full name {pick} (Region/City), not {name!r}.")
+        if kind == "city":
+            raise TimezoneError(f"{name} keeps the time of {pick}: pick {pick}.")
+        what = "an abbreviation, which ignores daylight saving" if kind == "abbreviation" else "a region"
+        raise TimezoneError(f"{name!r} is {what}; pick the place instead: {pick}.")
     city = [n for n in zone_names() if n.casefold().endswith("/" + name.casefold().replace(" ", "_"))]
     if city:
         raise TimezoneError(f"Use the full name {city[0]} (Region/City), not {name!r}.")
@@ -51,13 +63,17 @@ def parse_timezone(text: str) -> str:
 
 
 def suggest_timezones(typed: str, limit: int = 25) -> list[str]:
-    """Zone names for autocomplete: those starting with what was typed, then those containing it."""
+    """Zone names for autocomplete: the places an abbreviation or city means ("EST", "Montreal"), then
+    names starting with what was typed, then those containing it."""
     needle = typed.strip().casefold().replace(" ", "_")
     names = zone_names()
     if not needle:
         common = ("America/Toronto", "America/New_York", "America/Chicago", "America/Denver",
                   "America/Los_Angeles", "America/Vancouver", "America/Halifax", "Europe/London")
         return [n for n in common if n in names][:limit]
+    meant = [n for n in alias_places(typed) if n in names]
     starts = [n for n in names if n.casefold().startswith(needle) or n.casefold().split("/")[-1].startswith(needle)]
-    within = [n for n in names if needle in n.casefold() and n not in starts]
-    return (starts + within)[:limit]
+    # "EST" is inside Bucharest and Creston: once it is known as an abbreviation, those are noise.
+    exact = alias(typed)
+    within = [] if exact and exact[0] == "abbreviation" else [n for n in names if needle in n.casefold()]
+    return list(dict.fromkeys(meant + starts + within))[:limit]
