@@ -50,7 +50,8 @@ _REGIONS: dict[str, tuple[str, ...]] = {
 # Cities whose zone is named after another city (Montreal keeps Toronto's clock).
 _CITIES: dict[str, str] = {
     "toronto": "America/Toronto", "montreal": "America/Toronto", "ottawa": "America/Toronto",
-    "quebec": "America/Toronto", "quebec city": "America/Toronto", "gatineau": "America/Toronto", "laval": "America/Toronto",
+    "quebec": "America/Toronto", "quebec city": "America/Toronto", "gatineau": "America/Toronto",
+    "laval": "America/Toronto",
     "mississauga": "America/Toronto", "brampton": "America/Toronto", "hamilton": "America/Toronto",
     "kitchener": "America/Toronto", "waterloo": "America/Toronto",
     "markham": "America/Toronto", "oshawa": "America/Toronto", "kingston": "America/Toronto",

@@ -48,6 +48,7 @@ from bot.discord_text import clip, timestamp
 from bot.league.availability import status_with_away
 from bot.league.checkins.lineup import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
 from bot.league.checkins.presets import lineup_rules_for
+from bot.league.checkins.status import lineup_status
 from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
 from bot.services.availability.away import away_marks
@@ -412,7 +413,7 @@ class LineupAlerts:
         if league is None:
             log.warning("skipped %s: server %s has no league in the configuration", row.send_key, row.guild_id)
             return None
-        findings = await lineup_problems(session, league, row.league_id, game, team, self.suspensions)
+        findings, status = await lineup_problems(session, league, row.league_id, game, team, self.suspensions)
         captains = await lookups.captain_ids(session, team.id)
         if not captains:
             log.warning("no captains to alert for %s in %s", team.name, game.code)
@@ -422,8 +423,8 @@ class LineupAlerts:
             return None
         children = []
         for code, digest, message in new:
-            text = clip(f"⚠️ {team.name} lineup for {game_heading(game)}\n{message}\nCheck it with `/lineup`.",
-                        CONTENT_LIMIT)
+            text = clip(f"⚠️ {team.name} lineup for {game_heading(game)}\n{message}\n{status}\n"
+                        "Check it with `/lineup`.", CONTENT_LIMIT)
             # A problem a spare can fix carries the button that asks the spare list.
             buttons = ((("Ask the spare list", request_button_id(row.league_id, game.id, team.id)),)
                        if code in ALERT_CODES else ())
@@ -432,14 +433,15 @@ class LineupAlerts:
 
 
 async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_id: int, game: Game,
-                          team: Team, suspensions: SuspensionCheck) -> dict[str, str]:
-    """Problem code -> message (with its rule) for the alertable lineup problems of one team."""
+                          team: Team, suspensions: SuspensionCheck) -> tuple[dict[str, str], str]:
+    """Problem code -> message (with its rule) for the alertable lineup problems of one team, and the
+    lineup's ✅/❌ lines (the same as /lineup's)."""
     division = team.division.name if team.division else None
     try:
         rules = lineup_rules_for(league.rules.lineup, division)
     except ValueError:
         log.warning("division %r of %s has no court size; lineup alerts skipped", division, team.name)
-        return {}
+        return {}, ""
     roster = {e.player_id: e for e in await lookups.roster(session, league_id, team.id)}
     players = []
     away = await away_marks(session, league_id, list(roster), game.starts_at)
@@ -464,7 +466,7 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
     for finding in report.findings:
         if finding.code in ALERT_CODES and finding.code not in problems:
             problems[finding.code] = f"{finding.message} ({finding.rule})" if finding.rule else finding.message
-    return problems
+    return problems, "\n".join(line.render() for line in lineup_status(rules, report))
 
 
 async def _record_alerts(session: AsyncSession, league_id: int, game: Game, team: Team, problems: dict[str, str],

@@ -25,7 +25,7 @@ def _names(lines: tuple[AttendanceLine, ...]) -> str:
 
 
 def attendance_embed(att: Attendance) -> discord.Embed:
-    """Names and answers only: never gender (a captain's /lineup is where the rules are checked)."""
+    """Names, answers and the lineup's checks that count no gender (a captain's /lineup has them all)."""
     game = att.game
     embed = discord.Embed(title=clip(f"{att.team}: who's in for {game.title}", 256))
     note = " · **cancelled**" if game.status == "cancelled" else ""
@@ -39,6 +39,9 @@ def attendance_embed(att: Attendance) -> discord.Embed:
         embed.add_field(name=f"🙋 Spares ({len(att.spares)})", value=clip(_names(att.spares), 1024), inline=False)
     if att.guests:
         embed.add_field(name=f"🎟️ Guests ({len(att.guests)})", value=clip(_names(att.guests), 1024), inline=False)
+    if att.status:  # the lineup's checks, as the whole team may see them (captains: /lineup)
+        embed.add_field(name="Lineup", value=clip("\n".join(line.render() for line in att.status), 1024),
+                        inline=False)
     embed.set_footer(text="(G) = goalie · answer with /checkin or the buttons under game reminders")
     return embed
 

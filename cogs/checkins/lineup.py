@@ -10,7 +10,7 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clip, timestamp
-from bot.league.checkins.lineup import CheckedInPlayer, LineupReport
+from bot.league.checkins.lineup import CheckedInPlayer
 from bot.services.checkins.service import TeamLineup
 from cogs._common import game_autocomplete
 
@@ -25,34 +25,13 @@ def _player(p: CheckedInPlayer, mark_women: bool, spares: frozenset[int] = froze
     return f"{p.name}{goalie}{counts}"
 
 
-def _court(report: LineupReport) -> str:
-    text = f"**{report.skaters_allowed}** of {report.skater_spots} skaters + goalie"
-    if report.short_by:
-        causes = []
-        if report.short_because_of_women_rule:
-            causes.append(f"{report.short_because_of_women_rule} for the women/non-binary rule")
-        if report.short_because_too_few_skaters:
-            causes.append(f"{report.short_because_too_few_skaters} for too few skaters")
-        text += f" — short by {report.short_by} ({', '.join(causes)})"
-    return text
-
-
-def _goalie(report: LineupReport) -> str:
-    if report.goalie is None:
-        return "❌ nobody"
-    if report.goalie_is_stand_in:
-        return f"⚠️ no goalie checked in; {report.goalie.name} would stand in"
-    return f"✅ {report.goalie.name}"
-
-
 def lineup_embed(lineup: TeamLineup) -> discord.Embed:
     report, game = lineup.report, lineup.game
     mark_women = report.women_nonbinary_required > 0
     embed = discord.Embed(title=clip(f"{lineup.team} lineup · {game.title}", 256))
     embed.description = f"{timestamp(game.starts_at)} · `{game.code}`"
-    embed.add_field(name="On the court", value=_court(report), inline=False)
-    embed.add_field(name="Goalie", value=_goalie(report))
-    embed.add_field(name="Minimum to start", value="✅ met" if report.minimum_to_start_met else "❌ not met")
+    for line in lineup.status:  # one field per check: the same checks as /whoisin and the captains' alert
+        embed.add_field(name=line.label, value=clip(f"{line.mark} {line.detail}", 1024), inline=line.check != "court")
     embed.add_field(name=f"In ({len(lineup.checked_in)})",
                     value=clip(", ".join(_player(p, mark_women, lineup.spare_ids) for p in lineup.checked_in)
                                or "nobody yet", 1024),

@@ -178,7 +178,7 @@ def check_lineup(
                 _cite(rules.citations.court, "players_on_court"),
             )
         )
-    minimum_met, minimum_finding = _minimum_to_start(rules, goalie, len(pool))
+    minimum_met, minimum_finding = _minimum_to_start(rules, goalie, len(pool), stand_in)
     if minimum_finding is not None:
         findings.append(minimum_finding)
     if women_shortfall and not rules.plays_short_when_short_of_women:
@@ -298,9 +298,14 @@ def _short_of_women(rules: LineupRules, available: int, cap: int, *,
     return Finding(SHORT_OF_WOMEN, message, cite)
 
 
-def _minimum_to_start(
-    rules: LineupRules, goalie: CheckedInPlayer | None, skaters: int
-) -> tuple[bool, Finding | None]:
+def start_requirements(
+    rules: LineupRules, goalie: CheckedInPlayer | None, skaters: int, *, stand_in: bool = False
+) -> tuple[bool, tuple[str, ...], tuple[str, ...]]:
+    """Whether these counts meet the minimum to start, what it needs and what the team has, in words.
+
+    Where the rulebook sets no minimum (co-ed: a short team plays short) ``needs`` is empty, and the
+    team still needs someone in goal and one skater beside them to take the court at all.
+    """
     needs: list[str] = []
     has: list[str] = []
     met = True
@@ -311,14 +316,28 @@ def _minimum_to_start(
         met &= skaters >= rules.min_skaters_to_start
     if rules.goalie_required_to_start:
         needs.append("a goalie")
-        has.append("a goalie" if goalie is not None else "no goalie")
+        has.append("no goalie" if goalie is None else "a skater in goal" if stand_in else "a goalie")
         met &= goalie is not None
     if rules.min_players_to_start is not None:
         needs.append(_count(rules.min_players_to_start, "player"))
         has.append(_count(players, "player"))
         met &= players >= rules.min_players_to_start
+    if not needs:
+        has.append(_count(players, "eligible player"))
+        met = goalie is not None and skaters >= 1
+    return met, tuple(needs), tuple(has)
+
+
+def _minimum_to_start(
+    rules: LineupRules, goalie: CheckedInPlayer | None, skaters: int, stand_in: bool
+) -> tuple[bool, Finding | None]:
+    met, needs, has = start_requirements(rules, goalie, skaters, stand_in=stand_in)
     if met:
         return True, None
+    if not needs:  # no minimum in the rulebook, and still nobody to put on the court
+        message = ("Nobody eligible checked in: the team can't take the court." if goalie is None else
+                   f"Only {has[0]} checked in: nobody to skate beside the one in goal.")
+        return False, Finding(BELOW_MINIMUM_TO_START, message, _cite(rules.citations.court, "players_on_court"))
     message = f"Needs {' and '.join(needs)} to start; has {' and '.join(has)}."
     message += _late_start_consequence(rules)
     key = "min_players_to_start" if rules.min_skaters_to_start is None else "min_skaters_to_start"

@@ -32,6 +32,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.availability import AWAY, status_with_away
 from bot.league.checkins.lineup import CheckedInPlayer, LineupReport, check_lineup
 from bot.league.checkins.presets import lineup_rules_for
+from bot.league.checkins.status import StatusLine, lineup_status
 from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.availability.away import away_marks
 from bot.services.availability.guests import game_guests, guest_players
@@ -90,6 +91,7 @@ class Attendance:
     spares: tuple[AttendanceLine, ...] = ()  # spares who took a spot
     away: tuple[AttendanceLine, ...] = ()  # out for the game by /away (and no answer since)
     guests: tuple[AttendanceLine, ...] = ()  # added by a captain for this game (/guest add)
+    status: tuple[StatusLine, ...] = ()  # the lineup's checks a whole team may see (none counts gender)
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,8 @@ class TeamLineup:
     guests_pending: tuple[str, ...] = ()  # guests added but not cleared (they don't count yet)
     # Bench minors the team serves at the start (a missed cleanup after an earlier game, youth 2.15).
     starts_with: tuple[BenchMinorToServe, ...] = ()
+    status: tuple[StatusLine, ...] = ()  # the ✅/❌ lines for captains, from the report's checks
+    team_status: tuple[StatusLine, ...] = ()  # the same checks as the whole team may see them
 
 
 
@@ -232,8 +236,14 @@ class CheckInService:
             guests = tuple(AttendanceLine(g.name, False, "waiting to be cleared" if waits and g.cleared_at is None
                                           else "") for g in await game_guests(session, caller.league_id,
                                                                              game.id, team.id))
+            try:
+                checks = (await team_lineup(session, self.suspensions, caller.league, caller.league_id, game,
+                                            team)).team_status
+            except Conflict:  # a division without a court size: /lineup explains, the answers still show
+                checks = ()
             return Attendance(game.ref, team.name, tuple(groups["in"]), tuple(groups["out"]),
-                              tuple(groups["maybe"]), tuple(groups[None]), spares, tuple(groups[AWAY]), guests)
+                              tuple(groups["maybe"]), tuple(groups[None]), spares, tuple(groups[AWAY]), guests,
+                              checks)
 
     async def _own_team_and_game(self, session: AsyncSession, caller: Caller, member: Membership,
                                  game_code: str | None) -> tuple[TeamRef, GameSides]:
@@ -315,7 +325,8 @@ async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, leagu
     report = check_lineup(rules, players, roster_size=len(roster))
     return TeamLineup(game.ref, team.name, report, tuple(players), tuple(maybe),
                       no_reply=sum(status[r.player_id] is None for r in roster), roster_size=len(roster),
-                      spare_ids=frozenset(s.player_id for s in spares), away=away_names, guests_pending=pending)
+                      spare_ids=frozenset(s.player_id for s in spares), away=away_names, guests_pending=pending,
+                      status=lineup_status(rules, report), team_status=lineup_status(rules, report, for_team=True))
 
 
 async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:

@@ -38,7 +38,7 @@ async def test_coed_captain_with_one_woman_checked_in_plays_four_skaters_plus_th
             "reads it the other way: this league doesn't count the goalie*") in text  # both sections cited
     assert "Goalie\n✅ Gus Lee" in text
     assert "Alice Hart (W/NB), Carl Diaz, Dan Roy" in text  # who counts, not anyone's gender word
-    assert "Minimum to start\n✅ met" in text
+    assert "Minimum to start\n✅ none in the rulebook (a short team plays short)" in text  # co-ed: none to meet
     assert "Owls lineup" not in text  # a captain sees their own team only
 
 
