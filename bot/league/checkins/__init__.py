@@ -21,6 +21,11 @@ Choices the rulebooks leave open, decided here:
 - Playing short: with fewer women/non-binary skaters than required the team may put at most
   `skater spots - (required - available)` skaters on the court (docs/product.md §2, "Plays short"). If a
   league turns `plays_short_when_short_of_women` off, a shortfall means the team cannot start.
+- No minimum to start in the rulebook (co-ed: a short team plays short): the team still needs someone
+  in goal and one skater beside them, so nobody (or one player) checked in is below the minimum to
+  start, never "met".
+- The ✅/❌ status lines (status.py) are read off the same report for /lineup, /whoisin and the
+  captains' alert; the ones a whole team sees count no women/non-binary players.
 - Duplicate check-ins of the same player id count once (the first one).
 - Findings never name a player's gender, so a report is safe to show a captain.
 """
