@@ -1,12 +1,13 @@
-"""/help: what the caller can do here, by league role, with their next game first; and a welcome on joining.
+"""/help: every command the caller can use here, by task, with their next game first; and a welcome on joining.
 
-The list comes from the live command tree: a command's ``requires`` (cogs/_common.py) says who may
-use it, so a new command shows up under the right role without touching this file.
+What it lists comes from the live command tree (cogs/_help_pages.py); when that takes more than one
+message, Back and Next buttons turn the page.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import discord
@@ -15,9 +16,11 @@ from discord.ext import commands
 
 from bot.access import Caller, Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import REQUIRES
+from bot.client.tree import ReportingItem
 from bot.discord_text import clip, timestamp
 from bot.errors import NoLeague, UserFacingError
+from cogs._common import bot_of
+from cogs._help_pages import Samples, by_task, leaf_commands, paginate
 
 log = logging.getLogger("sideline")
 QUIET = discord.AllowedMentions.none()
@@ -25,33 +28,9 @@ START = ("Sideline isn't set up on this server yet. Someone with Manage Server s
          "`/setup league preset: name: timezone:`, then `/setup roles`, `/setup channels` and `/setup team`.")
 WELCOME = ("👋 Thanks for adding Sideline! An admin (Manage Server) sets the league up here with "
            "`/setup league`; then `/help` shows everyone what they can do.")
-EMBED_TOTAL = 5800  # Discord's limit is 6,000 characters over a message's embeds
 HEADINGS = {Role.PLAYER: "Everyone", Role.CAPTAIN: "Captains", Role.REFEREE: "Referees",
             Role.COMMISSIONER: "Commissioners"}
-# What an option's example looks like, by name, then by Discord option type.
-EXAMPLE_BY_NAME = {"game": "G1", "team": "Tigers", "home": "Tigers", "away": "Lions", "status": "in",
-                   "preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit",
-                   "starts_at": "2030-01-10 19:00", "message": "…", "reason": "…", "name": "…"}
-EXAMPLE_BY_TYPE = {6: "@member", 8: "@role", 7: "#channel", 9: "@member", 4: "2", 10: "2", 5: "True",
-                   11: "file.csv"}
-
-
-def leaf_commands(tree: app_commands.CommandTree[Any]) -> list[app_commands.Command[Any, ..., Any]]:
-    out: list[app_commands.Command[Any, ..., Any]] = []
-    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
-        if isinstance(command, app_commands.Group):
-            out += [c for c in command.walk_commands() if isinstance(c, app_commands.Command)]
-        elif isinstance(command, app_commands.Command):
-            out.append(command)
-    return sorted(out, key=lambda c: c.qualified_name)
-
-
-def example(command: app_commands.Command[Any, ..., Any]) -> str:
-    parts = [f"/{command.qualified_name}"]
-    for p in command.parameters:
-        if p.required:
-            parts.append(f"{p.display_name}:{EXAMPLE_BY_NAME.get(p.name, EXAMPLE_BY_TYPE.get(p.type.value, '…'))}")
-    return " ".join(parts)
+PAGE = re.compile(r"sideline:help:(?P<page>\d{1,2})")
 
 
 def roles_of(caller: Caller) -> list[Role]:
@@ -62,56 +41,80 @@ def roles_of(caller: Caller) -> list[Role]:
     return held
 
 
-def sections(tree: app_commands.CommandTree[Any], held: list[Role]) -> list[tuple[Role, list[str]]]:
-    """Per role the caller holds, the commands first open to that role (so none repeats)."""
-    shown: set[str] = set()
-    out = []
-    for role in held:
-        lines = []
-        for command in leaf_commands(tree):
-            needs = command.extras.get(REQUIRES, ())
-            if command.qualified_name in shown or (needs and role.value not in needs) or (
-                    not needs and role is not Role.PLAYER):
-                continue
-            shown.add(command.qualified_name)
-            lines.append(f"`{example(command)}` · {command.description}")
-        if lines:
-            out.append((role, lines))
-    return out
+async def help_pages(bot: SidelineBot, caller: Caller) -> list[list[discord.Embed]]:
+    """The caller's help: their next game and roles first, then what they can do, by task."""
+    try:
+        view = await bot.services.schedule.upcoming(caller, None, limit=1)
+    except UserFacingError:
+        view = None  # not on a team
+    head = f"Your role here: {', '.join(HEADINGS[r].lower() for r in roles_of(caller))}."
+    samples = Samples()
+    if view is not None and view.games:
+        g = view.games[0]
+        head = (f"**Your next game:** {timestamp(g.starts_at)} · {g.home} vs {g.away} · `{g.code}` "
+                f"(`/checkin status:in game:{g.code}`)\n{head}")
+        samples = Samples(g.code, g.home, g.away)
+    else:
+        games = await bot.services.schedule.autocomplete_games(caller, "")
+        if games:
+            samples = Samples(games[0].code, games[0].home.name, games[0].away.name)
+    head += "\nEach line is a command as you would type it, with example values: pick your own."
+    first = discord.Embed(title=clip(f"{caller.league.name}: what you can do", 256), description=clip(head, 1000))
+    return paginate(first, by_task(leaf_commands(bot.tree), roles_of(caller), samples))
+
+
+def page_view(page: int, pages: int) -> discord.ui.View | None:
+    """Back and Next, when the help takes more than one message."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(HelpPageButton(max(page - 1, 0), "◀ Back", disabled=page == 0))
+    view.add_item(HelpPageButton(min(page + 1, pages - 1), "Next ▶", disabled=page == pages - 1))
+    return view
+
+
+class HelpPageButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE):
+    """Turns the presser's /help to a page; rebuilt from its custom_id, so it works after a restart."""
+
+    def __init__(self, page: int, label: str = "Page", *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"sideline:help:{page}"))
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HelpPageButton:
+        return cls(int(match["page"]))
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        pages = await help_pages(bot_of(interaction), bot_of(interaction).caller(interaction))
+        page = min(self.page, len(pages) - 1)
+        view = page_view(page, len(pages))
+        await interaction.response.edit_message(embeds=pages[page], view=view, allowed_mentions=QUIET)
 
 
 class HelpCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
+        self.bot.add_dynamic_items(HelpPageButton)
 
     @app_commands.command(name="help")
     @app_commands.guild_only()
     async def help(self, interaction: discord.Interaction) -> None:
+        """Every command you can use here, by task, with examples; your next game first."""
         try:
             caller = self.bot.caller(interaction)
         except NoLeague as exc:
             text = START if interaction.guild_id is not None else exc.message
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=QUIET)
             return
-        try:
-            view = await self.bot.services.schedule.upcoming(caller, None, limit=1)
-        except UserFacingError:
-            view = None  # not on a team
-        head = f"Your role here: {', '.join(HEADINGS[r].lower() for r in roles_of(caller))}."
-        if view is not None and view.games:
-            g = view.games[0]
-            head = (f"**Your next game:** {timestamp(g.starts_at)} · {g.home} vs {g.away} · `{g.code}` "
-                    f"(`/checkin status:in game:{g.code}`)\n{head}")
-        title, head = clip(f"{caller.league.name}: what you can do", 256), clip(head, 1000)
-        embeds = [discord.Embed(title=title, description=head)]
-        budget = EMBED_TOTAL - len(title) - len(head)
-        for role, lines in sections(self.bot.tree, roles_of(caller)):
-            if budget < 200:
-                break
-            text = clip("\n".join(lines), min(4000, budget - len(HEADINGS[role])))
-            budget -= len(text) + len(HEADINGS[role])
-            embeds.append(discord.Embed(title=HEADINGS[role], description=text))
-        await interaction.response.send_message(embeds=embeds, ephemeral=True, allowed_mentions=QUIET)
+        pages = await help_pages(self.bot, caller)
+        view = page_view(0, len(pages))
+        if view is None:
+            await interaction.response.send_message(embeds=pages[0], ephemeral=True, allowed_mentions=QUIET)
+        else:
+            await interaction.response.send_message(embeds=pages[0], view=view, ephemeral=True,
+                                                    allowed_mentions=QUIET)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:

@@ -210,6 +210,7 @@ class SetupCog(commands.GroupCog, group_name="setup",
     @app_commands.describe(name="The team to remove")
     @app_commands.autocomplete(name=team_autocomplete)
     async def team_remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
+        """Remove a team that has no games on the schedule (commissioners)."""
         removed = await self.teams.remove(interaction.guild_id or 0, actor_of(interaction), name)
         await self.reply(interaction, f"{removed} is removed.")
 
