@@ -120,7 +120,7 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
                       "shortly.",
             "failed": f"Couldn't post the standings in <#{done.channel_id}>: check that the bot may send "
                       "messages there.",
-            "no-channel": "This league has no standings channel in the config ([leagues.channels] standings).",
+            "no-channel": "This league has no standings channel yet: pick one with `/setup channels standings:`.",
         }[done.outcome]
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 

@@ -44,8 +44,8 @@ class AnnouncementService:
             raise InvalidInput("Write the announcement.")
         channel = caller.league.channels.announcements
         if channel is None:
-            raise Conflict(f"{caller.league.name} has no announcements channel in the bot's config "
-                           "(channels.announcements), so there's nowhere to post it.")
+            raise Conflict(f"{caller.league.name} has no announcements channel yet, so there's nowhere to post it. "
+                           "A commissioner picks one with `/setup channels announcements:`.")
         async with self.sessions.begin() as session:
             await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
                                  key=f"announce:{request_id}", due_at=self.clock.now(), channel_id=channel,

@@ -55,5 +55,7 @@ async def test_an_empty_or_overlong_announcement_is_refused(harness: Harness, le
 async def test_without_an_announcements_channel_the_commissioner_is_told(harness: Harness,
                                                                          league: SampleLeague) -> None:
     reply = await harness.slash("/announce", as_=league.commissioner(), message="Playoffs start Monday")
-    assert reply.ephemeral and "no announcements channel" in reply.content
+    assert reply.ephemeral and reply.content == ("Coed League has no announcements channel yet, so there's nowhere "
+                                                 "to post it. A commissioner picks one with "
+                                                 "`/setup channels announcements:`.")
     assert await queued(harness) == 0

@@ -163,7 +163,7 @@ async def test_a_player_cannot_post_the_standings(harness: Harness, league: Samp
 @pytest.mark.parametrize("settings", [NO_STANDINGS_CHANNEL])
 async def test_without_a_standings_channel_nothing_is_posted(harness: Harness, league: SampleLeague) -> None:
     reply = await harness.slash("/standings post", as_=league.commissioner())
-    assert "no standings channel" in reply.content
+    assert reply.content == "This league has no standings channel yet: pick one with `/setup channels standings:`."
     harness.bot.clock.advance(days=7)  # type: ignore[attr-defined]
     entered = await harness.slash("/result enter", as_=league.referee(), game="G1", home=1, away=0,
                                   decided="regulation")

@@ -35,8 +35,9 @@ async def test_a_move_after_the_trade_deadline_week_is_refused(harness: Harness,
     before = await on_teams(harness)
     refused = await harness.slash("/roster add", as_=boss, player=alice, team="Owls")
     assert refused.ephemeral
-    assert refused.content.startswith("The trade deadline has passed: trades must take effect by the end of week 10 "
-                                      f"of Winter 2030 (<t:{int(WEEK_10_ENDS.timestamp())}:F>) (Youth 1.9).")
+    assert refused.content == ("The trade deadline has passed: trades must take effect by the end of week 10 "
+                               f"of Winter 2030 (<t:{int(WEEK_10_ENDS.timestamp())}:F>) (Youth 1.9). A commissioner "
+                               "can move the deadline with `/setup rule key:trade_deadline_week`.")
     assert await on_teams(harness) == before
     # Someone new to the league isn't traded: the roster still takes them.
     newcomer = Member(id=800_000_000_000_000_077, name="New Nia")

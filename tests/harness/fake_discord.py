@@ -20,6 +20,7 @@ import aiohttp
 from multidict import CIMultiDict
 from yarl import URL
 
+from tests.harness.discord_words import command_line_words
 from tests.harness.fake_gateway import FakeGateway, FakeSocket
 from tests.harness.fake_guild import FakeGuilds
 from tests.harness.rate_limits import RateLimits
@@ -169,6 +170,7 @@ class FakeDiscord:
         FakeDiscord.made.append(self)
         FakeDiscord.live.add(self)
         self.refusals: list[str] = []  # what real Discord would have refused, and why
+        self.command_line: list[str] = []  # command-line commands and flags shown to a Discord user
         self.validates = True  # against Discord's OpenAPI spec; off only where a benchmark weighs the bot alone
         self.bot_user = bot_user
         self.application_id = application_id
@@ -202,6 +204,8 @@ class FakeDiscord:
             headers = {**headers, **limit_headers}
         call.status = status
         self.calls.append(call)
+        if shown := command_line_words(call.body):
+            self.command_line.append(f"{method} {path} shows the command line to a Discord user: {shown}")
         for hook in self.hooks:
             hook(call)
         return FakeResponse(status, data, headers, self._trace(method, url) if self.trace_configs else None)
@@ -249,8 +253,11 @@ class FakeDiscord:
     def check(self) -> None:
         """Raise what real Discord would have refused since the last check, so the test fails."""
         refusals, self.refusals = self.refusals, []
+        shown, self.command_line = self.command_line, []
         if refusals:
             raise AssertionError("real Discord would refuse what the bot sent:\n" + "\n".join(refusals))
+        if shown:
+            raise AssertionError("a reply speaks the command line, not Discord:\n" + "\n".join(shown))
 
     @classmethod
     def check_all(cls) -> None:
@@ -258,10 +265,13 @@ class FakeDiscord:
         fakes = {id(fake): fake for fake in [*cls.made, *cls.live]}
         cls.made = []
         refusals = [why for fake in fakes.values() for why in fake.refusals]
+        shown = [what for fake in fakes.values() for what in fake.command_line]
         for fake in fakes.values():
-            fake.refusals = []
+            fake.refusals, fake.command_line = [], []
         if refusals:
             raise AssertionError("real Discord would refuse what the bot sent:\n" + "\n".join(refusals))
+        if shown:
+            raise AssertionError("a reply speaks the command line, not Discord:\n" + "\n".join(shown))
 
     # --- helpers for tests ----------------------------------------------------------------
     def sent(self, *, method: str = "POST", path_prefix: str = "") -> list[Call]:

@@ -86,3 +86,30 @@ def test_a_harness_never_closed_is_still_checked() -> None:
     del fake
     with pytest.raises(AssertionError, match=re.escape("$.content")):
         FakeDiscord.check_all()
+
+
+SPEAKS_THE_COMMAND_LINE = {  # replies a Discord user could not act on: they name the command line
+    "a CLI command": ({"type": 4, "data": {"content": "Run `sideline rules import rules.md` first."}},
+                      "['sideline rules']"),
+    "a flag": ({"type": 4, "data": {"content": "Use --allow-past to import old games."}}, "['--allow-past']"),
+    "a flag in an embed": ({"type": 4, "data": {"embeds": [{"title": "Import", "fields": [
+        {"name": "Next", "value": "add `--league coed`"}]}]}}, "['--league']"),
+    "a flag on a button": ({"type": 4, "data": {"content": "Import", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "Retry --allow-past", "custom_id": "x:1"}]}]}}, "['--allow-past']"),
+}
+
+
+@pytest.mark.parametrize("case", SPEAKS_THE_COMMAND_LINE, ids=list(SPEAKS_THE_COMMAND_LINE))
+async def test_a_reply_naming_the_command_line_fails_the_test(harness: Harness, case: str) -> None:
+    body, shown = SPEAKS_THE_COMMAND_LINE[case]
+    await harness.bot.http.request(CALLBACK, json=body)  # Discord takes it; a user can't act on it
+    with pytest.raises(AssertionError, match=re.escape(f"shows the command line to a Discord user: {shown}")):
+        harness.discord.check()
+
+
+async def test_discord_words_pass(harness: Harness) -> None:
+    """Slash commands, custom ids and dashes in prose are Discord's words."""
+    await harness.bot.http.request(CALLBACK, json={"type": 4, "data": {"content": (
+        "Upload it again with `/import games file: allow_past:True` -- or ask Sideline staff."), "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Join", "custom_id": "sideline:join@1:2"}]}]}})
+    harness.discord.check()

@@ -298,8 +298,9 @@ async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, leagu
     try:
         rules = lineup_rules_for(league.rules.lineup, division)
     except ValueError:
-        raise Conflict(f"{team.name}'s division “{division}” has no court size in the league's rules "
-                       "(rules.court_sizes_by_division); a commissioner needs to fix the config.") from None
+        raise Conflict(f"{team.name}'s division “{division}” has no court size in the league's rules. A commissioner "
+                       "can move the team to a division that has one with `/setup team division:`, or give this "
+                       "one a size with `/setup rule key:court_sizes_by_division`.") from None
     roster = await roster_answers(session, league_id, team.id, game.id)
     away = await away_marks(session, league_id, [r.player_id for r in roster], game.ref.starts_at)
     status = {r.player_id: status_with_away(r.status, r.answered_at, away[r.player_id].since)

@@ -365,7 +365,7 @@ def read_games(text: str, tz: ZoneInfo, *, now: datetime, allow_past: bool = Fal
         code = c.text("game_id", limit=64)
         starts = _local_time(c, v.get("starts_at", ""), tz)
         if starts is not None and starts < now and not allow_past:
-            c.messages.append(f"starts_at {v['starts_at']} is in the past (use --allow-past to import old games)")
+            c.messages.append(f"starts_at {v['starts_at']} is in the past (allow past games to import it)")
         home, away = c.text("home"), c.text("away")
         if home and home.lower() == away.lower():
             c.messages.append("home and away are the same team")

@@ -15,6 +15,9 @@ from bot.services.results import ResultHook
 
 MAX_CSV_BYTES = 1_000_000
 MAX_PROBLEMS_SHOWN = 15
+IN_THE_PAST = " is in the past"  # the importer's words for a game that already started (bot/services/imports/csv_rows.py)
+PAST_GAMES = ("To import games that already started, upload the file again with "
+              "`/import games file: allow_past:True`.")
 
 
 class ImportService:
@@ -32,4 +35,6 @@ class ImportService:
             shown = [str(p) for p in exc.problems[:MAX_PROBLEMS_SHOWN]]
             more = len(exc.problems) - len(shown)
             lines = "\n".join(f"• {line}" for line in shown) + (f"\n• …and {more} more" if more > 0 else "")
-            raise InvalidInput(f"Nothing was imported. Fix these and upload the file again:\n{lines}") from None
+            past = kind == "games" and any(IN_THE_PAST in p.message for p in exc.problems)
+            raise InvalidInput(f"Nothing was imported. Fix these and upload the file again:\n{lines}"
+                               + (f"\n{PAST_GAMES}" if past else "")) from None

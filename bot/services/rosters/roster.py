@@ -160,7 +160,7 @@ class RosterService:
         cite = rules.deadline_citations.trades or "league setting trade_deadline_week"
         raise Conflict(f"The trade deadline has passed: trades must take effect by the end of week "
                        f"{rules.trade_deadline_week} of {season.name} (<t:{int(deadline.timestamp())}:F>) ({cite}). "
-                       "A commissioner can change rules.trade_deadline_week with /setup rule.")
+                       "A commissioner can move the deadline with `/setup rule key:trade_deadline_week`.")
 
     async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
         async with self.sessions.begin() as session:

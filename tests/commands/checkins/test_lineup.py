@@ -118,4 +118,6 @@ async def test_a_division_without_a_court_size_is_explained(youth: tuple[Harness
     h, sample = youth
     reply = await h.slash("/lineup", as_=sample.captain("Hawks"))
     assert reply.ephemeral
-    assert "Hawks's division “North” has no court size" in reply.content
+    assert reply.content == ("Hawks's division “North” has no court size in the league's rules. A commissioner can "
+                             "move the team to a division that has one with `/setup team division:`, or give this "
+                             "one a size with `/setup rule key:court_sizes_by_division`.")

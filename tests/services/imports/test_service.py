@@ -62,7 +62,7 @@ BAD_FILES = [
     ("games", b"game_id,starts_at,home,away,venue,kind\nX1,2030-02-30 19:00,Hawks,Owls,A,regular\n",
      "line 2: starts_at '2030-02-30 19:00' is not a date and time"),
     ("games", b"game_id,starts_at,home,away,venue,kind\nX1,2020-01-01 19:00,Hawks,Owls,A,regular\n",
-     "line 2: starts_at 2020-01-01 19:00 is in the past (use --allow-past"),
+     "line 2: starts_at 2020-01-01 19:00 is in the past (allow past games to import it)"),
     ("games", b"game_id,starts_at,home,away,venue,kind\nX1,2030-03-10 02:30,Hawks,Owls,A,regular\n",
      "does not exist in America/Toronto"),
     ("games", b"game_id,starts_at,home,away,venue,kind\nX1,2030-03-01 19:00,Hawks,Hawks,A,regular\n",
