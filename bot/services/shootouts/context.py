@@ -115,7 +115,7 @@ class ShootoutContext:
         return next((s for s in SIDES if self.pools[s].team.id == team_id), None)
 
     def name_of(self, player_id: int) -> str:
-        return self.names.get(player_id) or f"player #{player_id}"
+        return self.names.get(player_id) or "a removed player"  # its row is gone: no name, and no id to show
 
     def state(self) -> ShootoutState:
         """The shootout so far, replayed from the recorded attempts."""
