@@ -7,7 +7,7 @@ from pathlib import Path
 
 from discord import app_commands
 
-from cogs._help_pages import leaf_commands
+from cogs.help._pages import leaf_commands
 from tests.harness import Harness
 
 ROOT = Path(__file__).resolve().parents[2]

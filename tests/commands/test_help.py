@@ -10,7 +10,7 @@ import pytest
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
-from cogs._help_pages import OTHER_TASK, Samples, example, leaf_commands, task_of
+from cogs.help._pages import OTHER_TASK, Samples, example, leaf_commands, task_of
 from tests.commands.empty_server import CHANNEL_IDS, GUILD, join_server, open_server
 from tests.conftest import SampleLeague
 from tests.harness import Call, Harness, Member

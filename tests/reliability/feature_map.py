@@ -24,7 +24,8 @@ LAYERS = {"cogs": "commands (`cogs/`)", "bot/league": "rules (`bot/league/`)",
 #: Each feature, and its entries (a module or a folder) in each layer.
 FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("setting a league up in Discord, joining a team", {
-        "cogs": ("setup",), "bot/league": ("timezones", "timezone_aliases", "rule_settings"), "bot/services": ("setup", "leagues"),
+        "cogs": ("setup",), "bot/league": ("timezones", "timezone_aliases", "rule_settings"),
+        "bot/services": ("setup", "leagues"),
         "storage/models": ("setup",), "bot/cli": ("leagues",)}),
     ("a league's rules and presets", {
         "bot/league": ("rules", "game_format", "vocabulary", "settings_doc"), "storage/models": ("core",),
@@ -72,7 +73,8 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
         "cogs": ("profile", "announcements", "help"), "bot/services": ("profile", "announcements")}),
     ("what features share", {
         "cogs": ("_common",), "bot/league": ("typos",), "bot/services": ("shared", "people", "name_resolution"),
-        "storage/models": ("base",), "bot/cli": ("main", "__main__", "common", "league_keys", "failures", "csv_export")}),
+        "storage/models": ("base",),
+        "bot/cli": ("main", "__main__", "common", "league_keys", "failures", "csv_export")}),
     ("running as a service", {"bot/cli": ("run", "health")}),
 ]
 

@@ -15,7 +15,8 @@ from bot.services.results import ResultHook
 
 MAX_CSV_BYTES = 1_000_000
 MAX_PROBLEMS_SHOWN = 15
-IN_THE_PAST = " is in the past"  # the importer's words for a game that already started (bot/services/imports/csv_rows.py)
+#: The importer's words for a game that already started (bot/services/imports/csv_rows.py).
+IN_THE_PAST = " is in the past"
 PAST_GAMES = ("To import games that already started, upload the file again with "
               "`/import games file: allow_past:True`.")
 

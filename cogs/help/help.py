@@ -1,6 +1,6 @@
 """/help: every command the caller can use here, by task, with their next game first; and a welcome on joining.
 
-What it lists comes from the live command tree (cogs/_help_pages.py); when that takes more than one
+What it lists comes from the live command tree (cogs/help/_pages.py); when that takes more than one
 message, Back and Next buttons turn the page.
 """
 
@@ -20,7 +20,7 @@ from bot.client.tree import ReportingItem
 from bot.discord_text import clip, timestamp
 from bot.errors import NoLeague, UserFacingError
 from cogs._common import bot_of
-from cogs._help_pages import Samples, by_task, leaf_commands, paginate
+from cogs.help._pages import Samples, by_task, leaf_commands, paginate
 
 log = logging.getLogger("sideline")
 QUIET = discord.AllowedMentions.none()
