@@ -21,6 +21,7 @@ from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.timezones import suggest_timezones
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
 from cogs._common import bot_of, team_autocomplete
+from cogs._setup_words import setting_label, shown_value
 
 QUIET = discord.AllowedMentions.none()
 #: What the bot needs in a league channel, as Discord names the permissions.
@@ -80,7 +81,8 @@ async def check_channels(channels: dict[str, discord.abc.GuildChannel | None]) -
 def changed_text(what: str, changed: Changed) -> str:
     if not changed.changes:
         return f"{what}: nothing to change."
-    lines = [f"• {key}: {old or 'not set'} → {new or 'not set'}" for key, old, new in changed.changes]
+    lines = [f"• {setting_label(key)}: {shown_value(key, old)} → {shown_value(key, new)}"
+             for key, old, new in changed.changes]
     return clip(f"{what} for {changed.league.name}:\n" + "\n".join(lines), 2000)
 
 
@@ -93,8 +95,8 @@ def show_embed(league_name: str, shown: list[ShownSetting], section: str | None)
         picked = [s for s in shown if not s.key.startswith("rules.")]
         picked += [s for s in rules if s.source != "preset" or s.note]
         title = f"{league_name}: settings"
-    lines = [f"**{s.key}** = {s.value} · {s.source}" + (f" · {s.citation}" if s.citation else "")
-             + (f"\n  ⚠️ {s.note}" if s.note else "") for s in picked]
+    lines = [f"**{setting_label(s.key)}** = {shown_value(s.key, s.value)} · {s.source}"
+             + (f" · {s.citation}" if s.citation else "") + (f"\n  ⚠️ {s.note}" if s.note else "") for s in picked]
     if not section:
         lines.append(f"Rules not listed come from the preset; see them with section: ({', '.join(SECTIONS)}).")
     return discord.Embed(title=clip(title, 256), description=clip("\n".join(lines), 4000))
@@ -182,17 +184,19 @@ class SetupCog(commands.GroupCog, group_name="setup",
     @app_commands.command(name="team", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(name="The team's name (an existing team's exact name updates it)",
                            channel="The team's channel", captain="A captain to add to the team",
-                           division="The team's division (youth: junior or senior)")
+                           division="The team's division (youth: junior or senior)",
+                           replace="Change what the team has, or take another team's captain or channel")
     @app_commands.autocomplete(name=team_autocomplete)
     async def team(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
                    channel: Channel | None = None, captain: discord.Member | None = None,
-                   division: app_commands.Range[str, 1, 100] | None = None) -> None:
+                   division: app_commands.Range[str, 1, 100] | None = None, replace: bool = False) -> None:
         """Create or update a team, its channel, division and a captain."""
         self.service.check(interaction.guild_id, actor_of(interaction))
         await check_channels({f"team {name}": channel})
         saved = await self.teams.save(interaction.guild_id or 0, actor_of(interaction), name=name,
                                       channel_id=channel.id if channel else None,
-                                      captain_id=captain.id if captain else None, division=division)
+                                      captain_id=captain.id if captain else None, division=division,
+                                      replace=replace)
         text = f"{saved.team}: " + (", ".join(saved.changes) if saved.changes else "nothing to change") + "."
         league = self.bot.settings.league_for_guild(interaction.guild_id)
         role = league.roles.captain if league else None

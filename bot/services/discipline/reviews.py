@@ -71,13 +71,14 @@ async def known_commissioners(session: AsyncSession, league_id: int) -> list[int
     return [int(i) for i in ids if i is not None][:MAX_COMMISSIONER_DMS]
 
 
-def admin_channel_warning(league: LeagueSettings) -> str:
-    """What a league without ``channels.admin`` loses (check-config and /setup show say it); "" with one."""
+def admin_channel_warning(league: LeagueSettings, fix: str = "set channels.admin") -> str:
+    """What a league without ``channels.admin`` loses (check-config and /setup show say it, each with
+    its own ``fix``); "" with one."""
     if league.channels.admin is not None:
         return ""
     where = ("go to the announcements channel without the reason" if league.channels.announcements is not None
              else "go by DM to each commissioner the bot knows")
-    return f"no admin channel: suspensions waiting for commissioner review {where} (set channels.admin)"
+    return f"no admin channel: suspensions waiting for commissioner review {where} ({fix})"
 
 
 async def notify_commissioners(session: AsyncSession, league: LeagueSettings, league_id: int, *, key: str,

@@ -30,6 +30,8 @@ from bot.services.setup import stored
 from storage.models import League, LeagueSetup, SetupChange
 
 START = "Create this server's league with /setup league first."
+FROM_FILE = "set up in the bot's config file"
+FLAG_WORDS = {"scheduled_events": "games as Discord events", "team_roles": "a role per team"}
 
 
 @dataclass(frozen=True)
@@ -109,8 +111,8 @@ class LeagueSetupService:
         if not (actor.manages_server or commissioner):
             raise NotAllowed("Only members with Manage Server or the league's commissioner role can use /setup.")
         if changing and league is not None and self.settings.from_file(guild_id):
-            where = self.settings.source or "config.toml"
-            raise Conflict(f"{league.name} is managed by {where}; change it there (/setup show still works).")
+            raise Conflict(f"{league.name} is {FROM_FILE}; whoever runs the bot changes it there (/setup show "
+                           "still works).")
         return league
 
     # --- /setup league -------------------------------------------------------------------------
@@ -234,9 +236,9 @@ class LeagueSetupService:
         if self.settings.from_file(guild_id):
             differs = [n for n, v in flags.items() if v is not None and v != getattr(league, n, v)]
             if differs:
-                where = self.settings.source or "config.toml"
-                raise Conflict(f"{league.name} is managed by {where}; set {', '.join(differs)} there. Nothing "
-                               "changed (its current value here brings Discord up to date).")
+                raise Conflict(f"{league.name} is {FROM_FILE}; whoever runs the bot changes "
+                               f"{' and '.join(FLAG_WORDS.get(n, n) for n in differs)} there. Nothing changed "
+                               "(its current value here brings Discord up to date).")
             async with self.sessions() as session:
                 league_id = await session.scalar(select(League.id).where(League.guild_id == guild_id))
             if league_id is None:
@@ -303,21 +305,21 @@ class LeagueSetupService:
 
         def source(key: str, default: str) -> str:
             if from_file:
-                return str(self.settings.source or "config.toml")
+                return "the bot's config file"
             if key in latest:
                 who, when = latest[key]
                 return f"set in Discord by <@{who}> on {when.astimezone(league.timezone):%Y-%m-%d}"
             return default
 
-        shown = [ShownSetting("key", f"{league.key} (sideline leagues export --league {league.key})",
-                              source("league", "preset"), ""),
+        shown = [ShownSetting("key", league.key, source("league", "preset"), ""),
                  ShownSetting("preset", league.preset, source("league", "preset"), ""),
                  ShownSetting("timezone", league.timezone.key, source("league", "preset"), "")]
         for kind, names in (("roles", stored.ROLE_NAMES), ("channels", stored.CHANNEL_NAMES)):
             for name in names:
                 value = getattr(getattr(league, kind), name)
                 mention = "not set" if value is None else (f"<@&{value}>" if kind == "roles" else f"<#{value}>")
-                note = admin_channel_warning(league) if (kind, name) == ("channels", "admin") else ""
+                admin = (kind, name) == ("channels", "admin")
+                note = admin_channel_warning(league, fix="pick one with /setup channels") if admin else ""
                 shown.append(ShownSetting(f"{kind}.{name}", mention, source(f"{kind}.{name}", "not set"), "",
                                           note))
         for flag in stored.FLAG_NAMES:

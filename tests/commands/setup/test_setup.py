@@ -41,10 +41,13 @@ async def set_up(server: Server) -> None:
     assert made.ephemeral and "Thursday Co-ed is set up" in made.content, made.content
     roles = await server.slash("/setup roles", as_=admin, **{k: discord.Object(ROLE_IDS[k])
                                                             for k in ("captain", "referee", "commissioner")})
-    assert roles.ephemeral and "roles.captain" in roles.content, roles.content
+    assert roles.ephemeral and roles.content == (
+        f"Roles for Thursday Co-ed:\n• Captain role: not set → <@&{ROLE_IDS['captain']}>\n• Referee role: not set → "
+        f"<@&{ROLE_IDS['referee']}>\n• Commissioner role: not set → <@&{ROLE_IDS['commissioner']}>"), roles.content
     channels = await server.slash("/setup channels", as_=admin, **{k: discord.Object(CHANNEL_IDS[k])
                                                                   for k in ("announcements", "standings")})
-    assert channels.ephemeral and "channels.announcements" in channels.content, channels.content
+    assert channels.ephemeral and (f"• Announcements channel: not set → <#{CHANNEL_IDS['announcements']}>"
+                                   in channels.content), channels.content
 
 
 async def test_a_league_is_set_up_from_an_empty_server_with_pickers_only(harness: Harness, server: Server) -> None:
@@ -69,13 +72,17 @@ async def test_setup_show_says_where_each_value_comes_from(harness: Harness, ser
     await set_up(server)
     admin = server.admin()
     changed = await server.slash("/setup rule", as_=admin, key="roster_limit", value="15")
-    assert "rules.roster_limit: not set → 15" in changed.content
+    assert changed.content == "Rules for Thursday Co-ed:\n• Roster limit (roster_limit): not set → 15"
     shown = await server.slash("/setup show", as_=admin)
     assert shown.ephemeral
-    assert f"**roles.captain** = <@&{ROLE_IDS['captain']}> · set in Discord by <@{admin.id}>" in shown.text
-    assert "**rules.roster_limit** = 15 · set in Discord" in shown.text
+    assert f"**Captain role** = <@&{ROLE_IDS['captain']}> · set in Discord by <@{admin.id}>" in shown.text
+    assert "**Roster limit (roster_limit)** = 15 · set in Discord" in shown.text
+    assert f"**League key** = thursday-co-ed · set in Discord by <@{admin.id}>" in shown.text
+    assert "**Games as Discord events** = off · default" in shown.text
+    assert "roles." not in shown.text and "channels." not in shown.text and "sideline " not in shown.text
+    assert "5001" not in shown.text.replace(f"<@&{ROLE_IDS['captain']}>", "")
     lineup = await server.slash("/setup show", as_=admin, section="lineup")
-    assert "**rules.women_nonbinary_on_court** = 2 · preset · Co-ed rules: Teams" in lineup.text
+    assert "**Women nonbinary on court (women_nonbinary_on_court)** = 2 · preset · Co-ed rules: Teams" in lineup.text
     reset = await server.slash("/setup rule", as_=admin, key="roster_limit", reset=True)
     assert "15 → not set" in reset.content
     assert harness.bot.settings.league_for_guild(server.guild_id).rules.lineup.roster_limit == 20
@@ -86,18 +93,19 @@ async def test_setup_show_warns_until_an_admin_channel_is_set(harness: Harness, 
     await set_up(server)
     admin = server.admin()
     shown = await server.slash("/setup show", as_=admin)
-    assert ("**channels.admin** = not set · not set\n  ⚠️ no admin channel: suspensions waiting for commissioner "
-            "review go to the announcements channel without the reason (set channels.admin)") in shown.text
+    assert ("**Admin channel** = not set · not set\n  ⚠️ no admin channel: suspensions waiting for commissioner "
+            "review go to the announcements channel without the reason (pick one with /setup channels)") in shown.text
     await server.slash("/setup channels", as_=admin, admin=discord.Object(CHANNEL_IDS["admin"]))
     shown = await server.slash("/setup show", as_=admin)
-    assert f"**channels.admin** = <#{CHANNEL_IDS['admin']}>" in shown.text and "no admin channel" not in shown.text
+    assert f"**Admin channel** = <#{CHANNEL_IDS['admin']}>" in shown.text and "no admin channel" not in shown.text
 
 
 async def test_reminders_are_set_and_checked(harness: Harness, server: Server) -> None:
     await set_up(server)
     admin = server.admin()
     ok = await server.slash("/setup reminders", as_=admin, games="3d 2h", captain_alerts="1d")
-    assert "reminders.game_offsets" in ok.content
+    assert ok.content == ("Reminders for Thursday Co-ed:\n• Game reminders before each game: not set → 3d, 2h\n"
+                          "• Lineup alerts to captains before each game: not set → 1d")
     league = harness.bot.settings.league_for_guild(server.guild_id)
     assert [str(o) for o in league.game_reminder_offsets] == ["3d", "2h"]
     before = await stored(harness)
@@ -260,8 +268,11 @@ async def test_a_youth_team_is_put_in_junior_or_senior_and_nothing_else(harness:
     assert await stored(harness) == before
     made = await server.slash("/setup team", as_=admin, name="Hawks", division="SENIOR")
     assert made.content == "Hawks: created, division senior.", made.content
-    moved = await server.slash("/setup team", as_=admin, name="Hawks", division="junior")
-    assert moved.content == "Hawks: division junior.", moved.content
+    kept = await server.slash("/setup team", as_=admin, name="Hawks", division="junior")
+    assert kept.content == ("Hawks already has the division senior. Nothing changed. To go ahead, run /setup team "
+                            "again with replace:True."), kept.content
+    moved = await server.slash("/setup team", as_=admin, name="Hawks", division="junior", replace=True)
+    assert moved.content == "Hawks: division junior (was senior).", moved.content
     offered = await harness.autocomplete("/setup team", focused="division", as_=admin, guild_id=server.guild_id,
                                          name="Hawks", division="")
     assert [c["value"] for c in offered.autocomplete_choices] == ["junior", "senior"]
