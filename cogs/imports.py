@@ -10,31 +10,11 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clean_user_text
-from bot.errors import InvalidInput
-from bot.services.imports.csv_rows import CsvImportError, decode, parse_teams
 from bot.services.imports.service import MAX_CSV_BYTES
 from cogs._player_names import resolve_player_names
+from cogs._server_ids import check_on_server
 
 MAX_WARNINGS_SHOWN = 8  # each at most 200 characters: the answer stays under Discord's 2,000
-
-
-def check_team_channels(guild: discord.Guild | None, data: bytes) -> None:
-    """A team's channel must be a channel of the server the file was uploaded in.
-
-    Otherwise one server's commissioner could point their team at another server's channel and
-    have the bot post their league's reminders there. (Malformed files are left to the importer,
-    which reports every problem by line; the CLI import has no server to check against.)
-    """
-    try:
-        rows = parse_teams(decode(data))
-    except CsvImportError:
-        return
-    foreign = [r for r in rows if r.channel_id is not None
-               and (guild is None or guild.get_channel_or_thread(r.channel_id) is None)]
-    if foreign:
-        lines = "\n".join(f"• line {r.line}: {clean_user_text(r.team, 100)}: channel {r.channel_id} "
-                          "is not a channel of this server" for r in foreign[:15])
-        raise InvalidInput(f"Nothing was imported. Fix these and upload the file again:\n{lines}")
 
 
 @app_commands.guild_only()
@@ -49,10 +29,10 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
         caller.require(Role.COMMISSIONER)  # refuse before downloading anything
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await file.read() if file.size <= MAX_CSV_BYTES else b"x" * (MAX_CSV_BYTES + 1)
-        if kind == "teams" and len(data) <= MAX_CSV_BYTES:
-            check_team_channels(interaction.guild, data)
         if kind == "players" and len(data) <= MAX_CSV_BYTES:  # usernames, not only ids
             data = await resolve_player_names(interaction.guild, data)
+        if len(data) <= MAX_CSV_BYTES:
+            await check_on_server(interaction.guild, kind, data)
         report = await self.service.run(caller, kind, data, now=self.bot.clock.now(), allow_past=allow_past)
         name = clean_user_text(file.filename, 80)
         counts, *warnings = report.summary().splitlines()

@@ -75,6 +75,7 @@ async def winter_with_moves(h: Harness, league: SampleLeague) -> None:
     at(h, datetime(2030, 1, 10, 12, tzinfo=UTC))
     assert "is now on Owls" in (await h.slash("/roster add", as_=boss, player=league.player("Bea Quinn"),
                                               team="Owls")).content
+    league.player("Carl Diaz")  # a member of the server, as /import players checks
     moved = b"discord_id,name,team,position,gender\n500000000000000003,Carl Diaz,Wolves,skater,man\n"
     imported = await h.slash("/import players", as_=boss, file=Attachment("carl.csv", moved))
     assert "1 updated" in imported.text, imported.text

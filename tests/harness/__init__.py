@@ -109,6 +109,7 @@ class Harness:
         )
         self.channels: dict[int, list[int]] = {}
         self.league_guilds: list[int] = []
+        self.member_queries: list[tuple[int, str | None, list[int]]] = []  # (server, name, ids) asked
         # The fake has no rate limits unless a test sets them (``limit_rates``), so the courier sends
         # unpaced, one row at a time, as tests have always seen it.
         bot.courier.pace = UNPACED
@@ -174,13 +175,16 @@ class Harness:
 
     async def _query_members(self, guild: discord.Guild, query: str | None, limit: int, user_ids: Any,
                              cache: bool, presences: bool) -> list[discord.Member]:
-        """Guild.query_members' gateway request (op 8), answered from the members this server has."""
+        """Guild.query_members' gateway request (op 8), answered from the members this server has: by
+        the start of a name, or by id (``user_ids``)."""
         folded = (query or "").casefold()
+        wanted = {int(i) for i in user_ids or ()}
+        self.member_queries.append((guild.id, query, sorted(wanted)))
         found = []
         for payload in self.discord.members.get(guild.id, {}).values():
             user = payload["user"]
             names = (user["username"], user.get("global_name") or "", payload.get("nick") or "")
-            if folded and any(n.casefold().startswith(folded) for n in names):
+            if int(user["id"]) in wanted or folded and any(n.casefold().startswith(folded) for n in names):
                 found.append(discord.Member(data=payload, guild=guild, state=self.bot._connection))
         return found[:limit]
 

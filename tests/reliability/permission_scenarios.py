@@ -153,6 +153,12 @@ NEW_PLAYER = Attachment("players.csv", b"discord_id,name,team,position,gender\n"
 NEW_TEAM = Attachment("teams.csv", b"team,division,captain_discord_ids,channel_id\nRavens,South,800000000000000002,\n")
 
 
+async def newcomers_joined(run: Run) -> None:
+    """The new player and captain the files name are members of the server (/import checks)."""
+    for member_id, name in ((800_000_000_000_000_001, "New Nora"), (800_000_000_000_000_002, "Ravens Captain")):
+        run.h.member(name, member_id=member_id)
+
+
 async def in_discord(run: Run) -> None:
     await hand_to_discord(run.h.bot)
 
@@ -240,8 +246,10 @@ SCENARIOS: dict[str, Scenario] = {
                              "Jo Walker is cleared as a guest of Hawks", ("guests",), settings=INDOOR,
                              setup=(GUEST,)),
     "/import games": Scenario(by("commissioner"), {"file": NEW_GAME}, "games: 1 created", ("games",)),
-    "/import players": Scenario(by("commissioner"), {"file": NEW_PLAYER}, "players: 1 created", ("players",)),
-    "/import teams": Scenario(by("commissioner"), {"file": NEW_TEAM}, "teams: 1 created", ("teams",)),
+    "/import players": Scenario(by("commissioner"), {"file": NEW_PLAYER}, "players: 1 created", ("players",),
+                                 setup=(newcomers_joined,)),
+    "/import teams": Scenario(by("commissioner"), {"file": NEW_TEAM}, "teams: 1 created", ("teams",),
+                               setup=(newcomers_joined,)),
     "/lineup": Scenario(by("captain", "commissioner"), {"game": "G1"}, "Hawks lineup", setup=(READY,)),
     "/penalty": Scenario(
         by("referee", "commissioner"), lambda lg: {"game": "G1", "player": lg.player("Omar Fox"),

@@ -227,19 +227,43 @@ def _parse(text: str, columns: Columns, row: Callable[[int, dict[str, str]], R])
     except csv.Error as exc:
         raise CsvImportError([Problem(0, f"the file is not valid CSV: {exc}")]) from None
     parsed: Parsed[R] = Parsed([], [], delimiter)
+    rounded: list[tuple[int, str, str]] = []
     for line, values in rows:
         try:
             parsed.rows.append(row(line, values))
         except _RowError as exc:
             parsed.problems.extend(Problem(line, m) for m in exc.messages)
+            rounded += [(line, key, value) for key, value in exc.rounded]
     if not rows:
         raise CsvImportError([Problem(0, "the file has a header but no rows")])
+    if rounded:
+        parsed.problems.append(Problem(0, rounded_ids(rounded)))
     return parsed
 
 
+def rounded_ids(cells: list[tuple[int, str, str]]) -> str:
+    """One line for every id a spreadsheet showed in scientific notation (line, column, cell): the same
+    mistake on every row is one fix, not a screenful of problems."""
+    columns = list(dict.fromkeys(key for _, key, _ in cells))
+    lines = sorted({line for line, _, _ in cells})
+    where = f"line {lines[0]}" if len(lines) == 1 else f"{len(lines)} rows, lines {lines[0]} to {lines[-1]}"
+    named = " and ".join(columns)
+    column = f"the {named} column" + ("s" if len(columns) > 1 else "")
+    return (f"{column} {'have' if len(columns) > 1 else 'has'} ids a spreadsheet turned into numbers like "
+            f"{cells[0][2][:30]} ({where}): it kept only their first 15 digits, so the ids are lost. Format "
+            f"{'those columns' if len(columns) > 1 else 'that column'} as Text and paste the full ids in again")
+
+
+def is_rounded_id(value: str) -> bool:
+    """A Discord id as a spreadsheet shows a long number: ``4.10000E+17``, ``7,01E+17``, ``7.01e17``."""
+    mantissa, _, exponent = value.upper().partition("E")
+    return exponent.lstrip("+").isdigit() and mantissa.replace(".", "", 1).replace(",", "", 1).isdigit()
+
+
 class _RowError(Exception):
-    def __init__(self, messages: list[str]) -> None:
+    def __init__(self, messages: list[str], rounded: list[tuple[str, str]] | None = None) -> None:
         self.messages = messages
+        self.rounded = rounded or []
 
 
 class _Checker:
@@ -248,6 +272,7 @@ class _Checker:
     def __init__(self, values: dict[str, str]) -> None:
         self.values = values
         self.messages: list[str] = []
+        self.rounded: list[tuple[str, str]] = []  # (column, cell): ids in scientific notation, told once a file
 
     def text(self, key: str, *, required: bool = True, limit: int = 100) -> str:
         """A name or code as typed text is stored (bot.discord_text.clean_text): nothing visible is empty."""
@@ -265,6 +290,9 @@ class _Checker:
         if not value:
             if required:
                 self.messages.append(f"{key} is empty")
+            return None
+        if is_rounded_id(value):
+            self.rounded.append((key, value))
             return None
         if not (value.isascii() and value.isdigit()) or not 0 < int(value) < 2**63:
             self.messages.append(f"{key} {value[:30]!r} is not a Discord id (a number like 123456789012345678)"
@@ -305,17 +333,13 @@ class _Checker:
         return int(value)
 
     def done(self, result: Any) -> Any:
-        if self.messages:
-            raise _RowError(self.messages)
+        if self.messages or self.rounded:
+            raise _RowError(self.messages, self.rounded)
         return result
 
 
 def _id_hint(key: str, value: str) -> str:
-    """Why an id cell isn't an id, where we can tell: Excel's number format, or a username."""
-    mantissa, _, exponent = value.upper().partition("E")
-    if exponent.lstrip("+").isdigit() and mantissa.replace(".", "", 1).replace(",", "", 1).isdigit():
-        return ("; Excel showed it in scientific notation and kept only its first 15 digits: format the "
-                "column as Text and paste the ids again")
+    """Why an id cell isn't an id, where we can tell: a username (scientific notation: ``rounded_ids``)."""
     if key == "discord_id" and any(c.isalpha() for c in value):
         return "; a username works with /import players in Discord"
     return ""

@@ -7,7 +7,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from bot.services.imports.csv_rows import COLUMNS, sniff
+from bot.services.imports.csv_rows import COLUMNS, is_rounded_id, sniff
 
 ID_COLUMN = "discord_id"
 
@@ -26,7 +26,8 @@ def is_id(cell: str) -> bool:
 
 
 def named_rows(text: str) -> list[tuple[int, str]]:
-    """(line, name) for every row whose discord_id is a username (``@name`` or ``name``), not an id."""
+    """(line, name) for every row whose discord_id is a username (``@name`` or ``name``), not an id (nor
+    an id a spreadsheet showed as ``4.1E+17``)."""
     delimiter, skipped = sniff(text, COLUMNS["players"])
     body = text.split("\n", skipped)[-1] if skipped else text
     reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
@@ -37,7 +38,7 @@ def named_rows(text: str) -> list[tuple[int, str]]:
     out = []
     for row in reader:
         cell = row[column].strip() if column < len(row) else ""
-        if cell and not is_id(cell):
+        if cell and not is_id(cell) and not is_rounded_id(cell):  # a spreadsheet's 4.1E+17: the parser says
             out.append((skipped + reader.line_num, cell.removeprefix("@").strip()))
     return out
 

@@ -163,14 +163,21 @@ async def test_an_unknown_spelling_lists_the_accepted_ones(importer: Importer, c
 
 
 @pytest.mark.parametrize("cell", ["7.01E+17", "7,01E+17", "5.00000000000000E+17", "7.01e17"])
-async def test_an_id_excel_shortened_gets_a_hint(importer: Importer, coed: LeagueSettings, cell: str) -> None:
+async def test_an_id_excel_shortened_gets_one_line_saying_what_happened_and_how_to_fix_it(
+        importer: Importer, coed: LeagueSettings, cell: str) -> None:
     await with_teams(importer, coed)
-    problems = await refused(importer, coed, "players", f'{PLAYERS}"{cell}",Al,Hawks,skater,\n')
-    assert problems == [f"line 2: discord_id {cell!r} is not a Discord id (a number like 123456789012345678); "
-                        "Excel showed it in scientific notation and kept only its first 15 digits: format the "
-                        "column as Text and paste the ids again"]
-    teams = f'team,division,captain_discord_ids\nHawks,North,"{cell}"\n'
-    assert "format the column as Text" in (await refused(importer, coed, "teams", teams))[0]
+    rows = "".join(f'"{cell}",Player {n},Hawks,skater,\n' for n in range(30))
+    problems = await refused(importer, coed, "players", f"{PLAYERS}{rows}4,Al,Hawsk,skater,\n")
+    assert problems == [
+        f"the discord_id column has ids a spreadsheet turned into numbers like {cell} (30 rows, lines 2 to 31): it "
+        "kept only their first 15 digits, so the ids are lost. Format that column as Text and paste the full ids in "
+        "again",
+        "line 32: unknown team 'Hawsk': did you mean 'Hawks'?"]
+    teams = f'team,division,captain_discord_ids,channel_id\nHawks,North,"{cell}",\nOwls,North,1,"{cell}"\n'
+    assert await refused(importer, coed, "teams", teams) == [
+        f"the captain_discord_ids and channel_id columns have ids a spreadsheet turned into numbers like {cell} "
+        "(2 rows, lines 2 to 3): it kept only their first 15 digits, so the ids are lost. Format those columns as "
+        "Text and paste the full ids in again"]
 
 
 # --- the schedule: a team in one place at a time ---------------------------------------------------------
