@@ -184,7 +184,7 @@ class Harness:
         for payload in self.discord.members.get(guild.id, {}).values():
             user = payload["user"]
             names = (user["username"], user.get("global_name") or "", payload.get("nick") or "")
-            if int(user["id"]) in wanted or folded and any(n.casefold().startswith(folded) for n in names):
+            if int(user["id"]) in wanted or (folded and any(n.casefold().startswith(folded) for n in names)):
                 found.append(discord.Member(data=payload, guild=guild, state=self.bot._connection))
         return found[:limit]
 
