@@ -4,9 +4,12 @@ spreadsheet turned into 4.10000E+17 get one line saying what happened and how to
 
 from __future__ import annotations
 
+from datetime import UTC
+from zoneinfo import ZoneInfo
+
 from sqlalchemy import select
 
-from storage.models import Player, Team
+from storage.models import Game, Player, Team
 from tests.conftest import SampleLeague
 from tests.harness import Attachment, Harness, Member
 from tests.reliability.snapshot import changed_tables, snapshot
@@ -63,3 +66,31 @@ async def test_ids_a_spreadsheet_rounded_get_one_line_not_one_per_row(harness: H
                     "column as Text and paste the full ids in again")
     async with harness.bot.sessions() as s:
         assert await s.scalar(select(Player.id).where(Player.name == "Player 0")) is None
+
+
+GAMES = "game_id,starts_at,home,away,venue,kind\n"
+
+
+async def test_game_times_as_a_us_spreadsheet_writes_them_import(harness: Harness, league: SampleLeague) -> None:
+    """2/14/2030 can only be month first, so the file's 3/7/2030 is 7 March; weekdays any common way."""
+    data = GAMES + ("U1,Thursdays 2/14/2030 7:00 PM,Hawks,Owls,Rink A,regular\n"
+                    "U2,thursday 3/7/2030 19:30,Bears,Wolves,Rink A,\n"
+                    "U3,Thu 2030-02-21 8 pm,Hawks,Bears,Rink A,\n")
+    reply = await harness.slash("/import games", as_=league.commissioner(), file=Attachment("g.csv", data.encode()))
+    assert "g.csv: games: 3 created" in reply.text, reply.text
+    async with harness.bot.sessions() as s:
+        starts = dict((await s.execute(select(Game.code, Game.starts_at).where(Game.code.like("U%")))).all())
+    local = {code: at.replace(tzinfo=UTC).astimezone(ZoneInfo("America/Toronto")).strftime("%Y-%m-%d %H:%M")
+             for code, at in starts.items()}
+    assert local == {"U1": "2030-02-14 19:00", "U2": "2030-03-07 19:30", "U3": "2030-02-21 20:00"}
+
+
+async def test_a_date_that_could_be_two_days_is_refused_saying_how_to_write_it(
+        harness: Harness, league: SampleLeague) -> None:
+    text = await refused(harness, league, "/import games", GAMES + "U1,3/7/2030 19:00,Hawks,Owls,Rink A,\n"
+                         "U2,Fri 2030-02-14 19:00,Bears,Wolves,Rink A,\n")
+    assert text == "\n".join([
+        FIX,
+        "• line 2: starts_at '3/7/2030 19:00' could be 7 March or 3 July, and the league has no date order set, so "
+        "I read only dates that can mean one day: write it year first (2030-03-07 or 2030-07-03) or with its weekday",
+        "• line 3: starts_at 'Fri 2030-02-14 19:00': 2030-02-14 is a Thursday, not a Friday"])

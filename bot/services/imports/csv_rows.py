@@ -20,7 +20,6 @@ from typing import Any, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
 from bot.discord_text import blank, clean_text
-from bot.league.local_time import parse_local_time
 from bot.league.vocabulary import (
     DECISIONS,
     GAME_KINDS,
@@ -32,6 +31,7 @@ from bot.league.vocabulary import (
     read_gender,
     read_position,
 )
+from bot.services.imports.dates import file_order, read_local_time
 
 MAX_ROWS = 20_000
 
@@ -66,7 +66,7 @@ COLUMNS: dict[str, Columns] = {
         "position": "skater or goalie (also player, g, goaltender, ...; empty = skater)",
         "gender": "woman, non-binary, man or prefer-not-to-say (also f, w, nb, m, ...; optional)"}),
     "games": Columns(("game_id", "starts_at", "home", "away", "venue", "kind"), (), {
-        "starts_at": "YYYY-MM-DD HH:MM in the league's time zone",
+        "starts_at": "YYYY-MM-DD HH:MM in the league's time zone (also 12/13/2026 7:00 PM, Thu ...)",
         "venue": "may be empty",
         "kind": "regular, seeding or playoff (empty = regular)"}),
     "results": Columns(("game_id", "home_score", "away_score", "decided"), ("shootout_home", "shootout_away"), {
@@ -384,10 +384,17 @@ def parse_players(text: str) -> list[PlayerRow]:
 
 
 def read_games(text: str, tz: ZoneInfo, *, now: datetime, allow_past: bool = False) -> Parsed[GameRow]:
+    """Games; ``starts_at`` as spreadsheets write it (bot/services/imports/dates.py), slashed dates read in the
+    order the file's unambiguous ones show."""
+    try:
+        order = file_order(v.get("starts_at", "") for _, v in _rows(text, COLUMNS["games"])[1])
+    except (CsvImportError, csv.Error):
+        order = None  # _parse reports it
+
     def row(line: int, v: dict[str, str]) -> GameRow:
         c = _Checker(v)
         code = c.text("game_id", limit=64)
-        starts = _local_time(c, v.get("starts_at", ""), tz)
+        starts = _local_time(c, v.get("starts_at", ""), tz, order)
         if starts is not None and starts < now and not allow_past:
             c.messages.append(f"starts_at {v['starts_at']} is in the past (allow past games to import it)")
         home, away = c.text("home"), c.text("away")
@@ -444,10 +451,10 @@ def parse_results(text: str, forfeit_score: tuple[int, int] = (5, 0)) -> list[Re
     return read_results(text, forfeit_score).rows_or_raise()
 
 
-def _local_time(c: _Checker, value: str, tz: ZoneInfo) -> datetime | None:
-    """Parse league-local ``YYYY-MM-DD HH:MM``; a time skipped by a clock change is an error."""
+def _local_time(c: _Checker, value: str, tz: ZoneInfo, order: str | None) -> datetime | None:
+    """A league-local game time as spreadsheets write it; a time skipped by a clock change is an error."""
     try:
-        return parse_local_time(value, tz)
+        return read_local_time(value, tz, order)
     except ValueError as exc:
         c.messages.append(f"starts_at {exc}")
         return None
