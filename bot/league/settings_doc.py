@@ -11,8 +11,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from bot.league.rule_settings import LEAGUE_SETTINGS, SECTIONS, RuleSetting, current_value, rule_settings, show_value
 from bot.league.rules import BOUNDS, CHOICES, OFFSET_LISTS, PRESET_NAMES, Rules, preset
+from bot.league.setup.rule_settings import (
+    LEAGUE_SETTINGS,
+    SECTIONS,
+    RuleSetting,
+    current_value,
+    rule_settings,
+    show_value,
+)
 
 SECTION_TITLES = {
     "lineup": "Lineups",

@@ -16,12 +16,12 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import requires
 from bot.discord_text import clip
 from bot.errors import InvalidInput
-from bot.league.rule_settings import SECTIONS, rule_settings
 from bot.league.rules import PRESET_NAMES, build_rules
-from bot.league.timezones import suggest_timezones
+from bot.league.setup.rule_settings import SECTIONS, rule_settings
+from bot.league.setup.timezones import suggest_timezones
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
 from cogs._common import bot_of, team_autocomplete
-from cogs._setup_words import setting_label, shown_value
+from cogs.setup._words import setting_label, shown_value
 
 QUIET = discord.AllowedMentions.none()
 #: What the bot needs in a league channel, as Discord names the permissions.

@@ -11,7 +11,7 @@ import discord
 
 from bot.clock import FixedClock
 from bot.config.settings import LeagueSettings, load_settings
-from bot.league.rule_settings import SECTIONS
+from bot.league.setup.rule_settings import SECTIONS
 from bot.run.app import create_bot
 from storage.db import create_engine
 from tests.cli.test_cli import sideline

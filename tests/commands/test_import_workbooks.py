@@ -73,7 +73,7 @@ async def test_without_the_xlsx_extra_a_workbook_is_refused_with_save_as_csv(
 def test_the_bot_starts_without_loading_openpyxl() -> None:
     """Most leagues never send a workbook: the bot with every cog loaded has not imported it."""
     code = ("import sys; from bot.run.app import create_bot; from tests.commands.empty_server import no_leagues; "
-            "create_bot(no_leagues(), run_scheduler=False); import cogs.imports; "
+            "create_bot(no_leagues(), run_scheduler=False); import cogs.imports.imports; "
             "print('openpyxl' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False", result.stderr

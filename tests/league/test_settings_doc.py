@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.league.rule_settings import RuleSetting, rule_settings
 from bot.league.rules import PRESET_NAMES, preset
 from bot.league.settings_doc import render, undocumented
+from bot.league.setup.rule_settings import RuleSetting, rule_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.league.team_setup import GO_AHEAD, TeamAsked, TeamNow, plan_team
+from bot.league.setup.teams import GO_AHEAD, TeamAsked, TeamNow, plan_team
 
 HAWKS = TeamNow("Hawks", channel_id=11, division="North", captain_ids=(1,))
 OWLS = TeamNow("Owls", channel_id=12, captain_ids=(2, 3))

@@ -6,8 +6,8 @@ import zoneinfo
 
 import pytest
 
-from bot.league.timezone_aliases import ALIASES, fold
-from bot.league.timezones import TimezoneError, parse_timezone, suggest_timezones, zone_names
+from bot.league.setup.timezone_aliases import ALIASES, fold
+from bot.league.setup.timezones import TimezoneError, parse_timezone, suggest_timezones, zone_names
 
 
 @pytest.mark.parametrize(("typed", "first"), [

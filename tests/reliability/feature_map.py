@@ -24,7 +24,7 @@ LAYERS = {"cogs": "commands (`cogs/`)", "bot/league": "rules (`bot/league/`)",
 #: Each feature, and its entries (a module or a folder) in each layer.
 FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("setting a league up in Discord, joining a team", {
-        "cogs": ("setup",), "bot/league": ("timezones", "timezone_aliases", "rule_settings"),
+        "cogs": ("setup",), "bot/league": ("setup",),
         "bot/services": ("setup", "leagues"),
         "storage/models": ("setup",), "bot/cli": ("leagues",)}),
     ("a league's rules and presets", {
@@ -34,7 +34,7 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
         "cogs": ("checkins",), "bot/league": ("checkins",), "bot/services": ("checkins",),
         "storage/models": ("checkins",)}),
     ("games, the schedule, results, imports", {
-        "cogs": ("games", "schedule", "results", "imports", "_player_names"),
+        "cogs": ("games", "schedule", "results", "imports"),
         "bot/league": ("game_status", "local_time"), "bot/services": ("games", "schedule", "results", "imports"),
         "storage/models": ("results",), "bot/cli": ("imports",)}),
     ("shootouts", {

@@ -22,9 +22,9 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings, Settings, SettingsError
 from bot.errors import Conflict, InvalidInput, NoLeague, NotAllowed
 from bot.league.offsets import parse_offsets
-from bot.league.rule_settings import contradiction, current_value, read_value, rule_settings, show_value
 from bot.league.rules import PRESET_NAMES, RulesError, build_rules
-from bot.league.timezones import TimezoneError, parse_timezone
+from bot.league.setup.rule_settings import contradiction, current_value, read_value, rule_settings, show_value
+from bot.league.setup.timezones import TimezoneError, parse_timezone
 from bot.services.discipline.reviews import admin_channel_warning
 from bot.services.setup import stored
 from storage.models import League, LeagueSetup, SetupChange

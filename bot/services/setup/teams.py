@@ -12,7 +12,7 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NoLeague, NotFound
-from bot.league.team_setup import TeamAsked, TeamNow, TeamPlan, plan_team
+from bot.league.setup.teams import TeamAsked, TeamNow, TeamPlan, plan_team
 from bot.league.typos import did_you_mean
 from bot.services import deadlines, reminders
 from bot.services.setup.league_setup import START, Actor, LeagueSetupService

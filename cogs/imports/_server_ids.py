@@ -12,7 +12,7 @@ import discord
 from bot.errors import InvalidInput
 from bot.services.imports.csv_rows import CsvImportError, decode
 from bot.services.imports.server_ids import not_on_server, references
-from cogs._player_names import clip_lines
+from cogs.imports._player_names import clip_lines
 
 PER_QUERY = 100  # Discord's most user ids per member request
 

@@ -6,7 +6,7 @@ import re
 import zoneinfo
 from functools import cache
 
-from bot.league.timezone_aliases import alias, alias_places, fold
+from bot.league.setup.timezone_aliases import alias, alias_places, fold
 
 # "EST", "PST", "UTC-5", "GMT+1", "Etc/GMT+5", "-05:00": a clock that never changes for summer.
 _FIXED = re.compile(r"^(?:etc/)?(?:utc|gmt|z)?\s*[+-]\s*\d{1,2}(?::?\d{2})?$", re.IGNORECASE)

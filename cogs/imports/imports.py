@@ -16,8 +16,8 @@ from bot.errors import InvalidInput
 from bot.services.imports.csv_rows import CsvImportError
 from bot.services.imports.service import MAX_CSV_BYTES
 from bot.services.imports.workbook import is_workbook, workbook_as_csv
-from cogs._player_names import resolve_player_names
-from cogs._server_ids import check_on_server
+from cogs.imports._player_names import resolve_player_names
+from cogs.imports._server_ids import check_on_server
 
 MAX_WARNINGS_SHOWN = 8  # each at most 200 characters: the answer stays under Discord's 2,000
 
