@@ -253,8 +253,8 @@ def _coerce(key: str, hint: Any, value: Any, current: Any) -> Any:
             raise RulesError(key, f"must be text, not {value!r}")
         return value
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        raise RulesError(key, "can't be overridden from config")
-    raise RulesError(key, "can't be overridden from config")
+        raise RulesError(key, "is part of the preset and can't be changed")
+    raise RulesError(key, "is part of the preset and can't be changed")
 
 
 def _coerce_list(key: str, hint: Any, value: Any) -> tuple[Any, ...]:

@@ -11,9 +11,9 @@ from typing import Any
 
 CLI_COMMAND = re.compile(r"(?<![\w:/.-])sideline [a-z][a-z-]+")
 CLI_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
-#: Texts being replaced elsewhere at the same time (the rulebook without a file gets /setup rulebook,
-#: /setup show's league key gets its own words); they leave this list when those changes land.
-IN_FLIGHT = ("sideline rules import FILE --league KEY", "sideline leagues export --league")
+#: Texts being replaced elsewhere at the same time (the rulebook without a file gets /setup rulebook);
+#: they leave this list when those changes land.
+IN_FLIGHT = ("sideline rules import FILE --league KEY",)
 VISIBLE = ("content", "title", "description", "name", "value", "text", "label", "placeholder")
 
 

@@ -65,7 +65,7 @@ def check_divisions(rows: Sequence[TeamRow], fixed: Sequence[str], stored: Seque
             meant = did_you_mean(r.division, fixed)
             hint = f"did you mean {meant!r}? " if meant is not None else ""
             out.problems.append(Problem(r.line, f"division {r.division!r} is not one of this league's divisions: "
-                                                f"{hint}use one of {', '.join(fixed)} (rules.court_sizes_by_division)"))
+                                                f"{hint}use one of {', '.join(fixed)}"))
             continue
         out.names[r.line] = r.division
         if any(d.casefold() == r.division.casefold() for d in seen):

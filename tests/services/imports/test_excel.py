@@ -233,10 +233,9 @@ async def test_youth_divisions_are_junior_or_senior_in_any_case(importer: Import
     problems = await refused(importer, youth, "teams", "team,division,captain_discord_ids\nHawks,U14,1\n"
                              "Owls,Junor,2\nBears,SENIOR,3\n")
     assert problems == [
-        "line 2: division 'U14' is not one of this league's divisions: use one of junior, senior "
-        "(rules.court_sizes_by_division)",
+        "line 2: division 'U14' is not one of this league's divisions: use one of junior, senior",
         "line 3: division 'Junor' is not one of this league's divisions: did you mean 'junior'? use one of "
-        "junior, senior (rules.court_sizes_by_division)"]
+        "junior, senior"]
     await importer.run("teams", b"team,division,captain_discord_ids\nHawks,Junior,1\nBears,SENIOR,3\nOwls,,2\n",
                        youth, now=NOW)
     async with importer.sessions() as s:
