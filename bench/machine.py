@@ -15,7 +15,9 @@ from tempfile import TemporaryDirectory
 
 
 def describe() -> str:
-    return (f"{datetime.now(UTC):%Y-%m-%d} · {os.cpu_count()} cores · {platform.machine()} · "
+    """The machine beside the figures: its cores and how busy it was (a busy machine is slower)."""
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    return (f"{datetime.now(UTC):%Y-%m-%d} · {os.cpu_count()} cores · load average {load} · {platform.machine()} · "
             f"{platform.system()} · Python {platform.python_version()}")
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import os
-import platform
 import statistics
 import sys
 import time
 
+from bench.machine import describe, reproduce
 from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.search import RuleIndex
 from tests.league.rulebooks.rule_questions import HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
@@ -146,12 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     print("index build, ms: " + ", ".join(f"{p} {ms:.1f}" for p, ms in build_ms.items()))
     if not args.no_service:
         asyncio.run(_through_service(QUESTIONS + HELD_OUT))
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
-    print(
-        f"machine: {os.cpu_count()} cores, {platform.machine()}, {platform.system()}, "
-        f"{platform.python_implementation()} {platform.python_version()}, load average {load}"
-    )
-    print(f"reproduce: cd {os.getcwd()} && {sys.executable} -m bench.rule_lookup")
+    print(describe())
+    print(reproduce("bench.rule_lookup", *(sys.argv[1:] if argv is None else argv)))
     if args.misses and misses:
         print("missed at @1:")
         print("\n".join(misses))

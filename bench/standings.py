@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import platform
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import replace
 
+from bench.machine import describe, reproduce
 from bot.league.standings.presets import STANDINGS_PRESETS
 from bot.league.standings.table import GameResult, compute_standings
 
@@ -109,16 +107,8 @@ def main(argv: list[str] | None = None) -> None:
     verdict = "within" if times[-1] * 1000 <= GOAL_MS else "OVER"
     print(f"growth exponent (log-log slope): {exponent:.2f}  (1.00 = linear)")
     print(f"goal: {SIZES[-1]:,} games <= {GOAL_MS:.0f} ms: {verdict}")
-    print(
-        f"machine: {os.cpu_count()} cores, {platform.machine()}, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()} "
-        f"({platform.python_implementation()})"
-    )
-    print(
-        "reproduce: python -m bench.standings "
-        f"--repeat {args.repeat} --teams {args.teams} --seed {args.seed}"
-        f"  (from the repo root; interpreter {sys.executable})"
-    )
+    print(describe())
+    print(reproduce("bench.standings", f"--repeat {args.repeat} --teams {args.teams} --seed {args.seed}"))
 
 
 if __name__ == "__main__":

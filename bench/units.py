@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bench.league_data import build, player_id
-from bench.machine import describe, reproduce
+from bench.machine import describe, fresh_database, reproduce
 
 
 async def timed(count: int, step: Callable[[], Awaitable[Any]], at_once: int = 1) -> tuple[float, float]:
@@ -78,9 +78,7 @@ async def bench(url: str, count: int) -> None:
 
 
 async def on(kind: str, count: int) -> None:
-    from bench.burst import database
-
-    async with database(kind) as url:
+    async with fresh_database(None if kind == "sqlite" else os.environ["SIDELINE_BENCH_PG_URL"], "units") as url:
         await bench(url, count)
 
 
