@@ -42,6 +42,7 @@ from bot.services.profile import ProfileService
 from bot.services.reminders import LineupAlerts
 from bot.services.results import ResultService
 from bot.services.rosters.roster import RosterService
+from bot.services.rulebook_choice import RulebookService
 from bot.services.rulebooks import RulesLookupService
 from bot.services.schedule import ScheduleService
 from bot.services.seasons import SeasonService
@@ -86,6 +87,7 @@ class Services:
     results: ResultService
     roster: RosterService
     rules: RulesLookupService
+    rulebooks: RulebookService
     schedule: ScheduleService
     seasons: SeasonService
     setup: LeagueSetupService
@@ -104,6 +106,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     discipline = Discipline(AllLeagues(settings))
     note_service = NoteService(sessions, clock)
     league_setup = LeagueSetupService(sessions, clock, settings)
+    rules = RulesLookupService(sessions, clock)
     spare_requests = SpareRequestService(sessions, clock, settings, suspensions=discipline)
     late_dropouts = LateDropouts(sessions, clock, settings)
     return Services(
@@ -132,7 +135,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         relays=RelayService(sessions, clock),
         results=ResultService(sessions, clock, on_result=discipline.count_down),
         roster=RosterService(sessions, clock),
-        rules=RulesLookupService(sessions, clock),
+        rules=rules,
+        rulebooks=RulebookService(sessions, clock, settings, league_setup, rules),
         schedule=ScheduleService(sessions, clock),
         seasons=SeasonService(sessions, clock),
         setup=league_setup,

@@ -12,6 +12,7 @@ from typing import Any
 from bot.cli.common import fail, open_database
 from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
+from bot.services.rulebook_choice import RulebookInUse
 from bot.services.rulebooks import NoRulebook, UnreadableRulebook
 from bot.services.setup.league_setup import Actor
 
@@ -68,20 +69,26 @@ def _plain(text: str) -> str:
 
 
 async def cmd_rules_show(args: argparse.Namespace, settings: Settings) -> int:
-    """Every setting of the league with its source and rulebook citation: /setup show's own list."""
+    """Which rulebook the league reads, then every setting with its source and rulebook citation: /setup
+    show's own list."""
     async with open_database(settings) as db:
         services = db.services()
         await services.setup.load()  # leagues set up in Discord count too
         league = settings.league(args.league)  # UnknownLeague names the keys
         _, shown = await services.setup.show(league.guild_id, Actor(discord_id=0, manages_server=True))
+        async with db.sessions() as session:
+            league_id = await stored_league_id(session, league)
+        rulebook = (RulebookInUse("none", league.preset, configured=league.rulebook) if league_id is None
+                    else await services.rulebooks.in_use(league, league_id))
     rows = [{"key": s.key, "value": _plain(s.value), "source": _plain(s.source), "citation": s.citation,
              "note": s.note} for s in shown]
     if args.json:
-        print(json.dumps({"league": league.key, "name": league.name, "settings": rows}, indent=2,
-                         ensure_ascii=False))
+        print(json.dumps({"league": league.key, "name": league.name, "rulebook": rulebook.as_dict(),
+                          "settings": rows}, indent=2, ensure_ascii=False))
         return 0
     width = max(len(r["key"]) for r in rows)
     print(f"{league.name} ({league.key}, {league.preset}): value, where it comes from, rulebook section")
+    print(f"  rulebook: {_plain(rulebook.describe(in_discord=False))}")
     for r in rows:
         cited = f"; {r['citation']}" if r["citation"] else ""
         print(f"  {r['key']:<{width}}  {r['value']}  [{r['source']}{cited}]")

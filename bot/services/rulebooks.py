@@ -5,6 +5,9 @@ service stores the sections per league and keeps one `RuleIndex` per league in m
 the stored fingerprint. An import through this service replaces the cached index at once; an
 import by another process (the CLI) is noticed by re-reading the fingerprint, at most every
 `RECHECK_SECONDS`, so autocomplete doesn't query the database on every keystroke.
+
+A league set up in Discord with nothing imported reads its preset's rulebook as shipped
+(`bot.league.preset_rulebooks`), parsed once per process and shared by every such league.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,9 +30,10 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
+from bot.league.preset_rulebooks import preset_rulebook
 from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
 from bot.league.rulebooks.search import MAX_QUERY_CHARS, RuleIndex
-from storage.models import League, Rulebook, RuleSection
+from storage.models import League, LeagueSetup, Rulebook, RuleSection
 from storage.text import printable
 
 log = logging.getLogger("sideline.rules")
@@ -48,9 +53,11 @@ _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 
 NO_RULEBOOK = (
     "No rulebook has been imported for this league yet, so there's nothing to look up. "
-    "A commissioner can have one imported: the bot's operator runs `sideline rules import FILE --league KEY` "
-    "or sets `rulebook` for the league in the config."
+    "This league's settings live in the bot's config file: a commissioner can ask the bot's operator "
+    "to add the league's rulebook there."
 )
+#: What marks a cached index as a preset's rulebook as shipped, not an import.
+_PRESET_MARK = "preset:"
 
 
 class NoRulebook(NotFound):
@@ -167,12 +174,12 @@ def decode_rulebook(data: bytes, source: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnreadableRulebook(f"{source} is not UTF-8 text (byte {exc.start}); save it as UTF-8 "
-                                 "plain text or Markdown and import it again.") from None
+                                 "plain text or Markdown and try again.") from None
     if "\x00" in text:
         raise UnreadableRulebook(f"{source} contains NUL bytes, so it is not a text file; "
                                  "export the rulebook as plain text.")
     if not text.lstrip("\ufeff").strip():
-        raise UnreadableRulebook(f"{source} is empty; there are no rules to import.")
+        raise UnreadableRulebook(f"{source} is empty; there are no rules in it.")
     return text
 
 
@@ -199,6 +206,20 @@ def _parse_and_index(text: str) -> tuple[list[Section], RuleIndex]:
     return sections, RuleIndex.build(sections)
 
 
+@cache
+def preset_index(preset: str) -> tuple[str, RuleIndex] | None:
+    """The preset's shipped rulebook, parsed and indexed once per process: (fingerprint, index)."""
+    data = preset_rulebook(preset)
+    if data is None:
+        return None
+    text = data.decode("utf-8")
+    return _PRESET_MARK + rulebook_fingerprint(text), RuleIndex.build(parse_rulebook(text))
+
+
+#: Called inside an import's (or a reset's) transaction, e.g. to write the audit row with it.
+AlsoInTransaction = Callable[[AsyncSession], None]
+
+
 class RulesLookupService:
     """Rulebook imports and lookups; one instance per process keeps the per-league indexes."""
 
@@ -212,8 +233,10 @@ class RulesLookupService:
 
     # --- import ------------------------------------------------------------------------------
 
-    async def import_rulebook(self, league_id: int, data: bytes, source: str) -> RulebookImport:
-        """Replace the league's sections with the file's, in one transaction; a bad file changes nothing."""
+    async def import_rulebook(self, league_id: int, data: bytes, source: str, *, uploaded_by: int | None = None,
+                              also: AlsoInTransaction | None = None) -> RulebookImport:
+        """Replace the league's sections with the file's, in one transaction; a bad file changes nothing.
+        ``uploaded_by``: the member who uploaded it in Discord (else it came from a file)."""
         text = decode_rulebook(data, source)
         sections, index = await asyncio.to_thread(_parse_and_index, text)
         if not sections:
@@ -241,7 +264,10 @@ class RulesLookupService:
                 session.add(book)
             book.source, book.fingerprint = source, fingerprint
             book.section_count, book.imported_at = len(sections), now
+            book.origin, book.imported_by = ("upload" if uploaded_by is not None else "file"), uploaded_by
             session.add_all(_row_of(league_id, s) for s in sections)
+            if also is not None:
+                also(session)
             self._indexes.pop(league_id, None)
             self._checked.pop(league_id, None)
         self._indexes[league_id] = (fingerprint, index)
@@ -256,6 +282,25 @@ class RulesLookupService:
         except OSError as exc:
             raise UnreadableRulebook(f"can't read {path}: {exc.strerror or exc}.") from None
         return await self.import_rulebook(league_id, data, str(path))
+
+    async def forget(self, league_id: int, also: AlsoInTransaction | None = None) -> int:
+        """Drop the league's imported rulebook (a league set up in Discord goes back to its preset's);
+        returns how many sections were dropped."""
+        async with self._lock(league_id), self.sessions.begin() as session:
+            dropped = await session.scalar(
+                select(func.count()).select_from(RuleSection).where(RuleSection.league_id == league_id)) or 0
+            await session.execute(delete(RuleSection).where(RuleSection.league_id == league_id))
+            await session.execute(delete(Rulebook).where(Rulebook.league_id == league_id))
+            if also is not None:
+                also(session)
+            self._indexes.pop(league_id, None)
+            self._checked.pop(league_id, None)
+        return dropped
+
+    async def stored(self, league_id: int) -> Rulebook | None:
+        """The league's imported rulebook (where from, by whom, when), or None: nothing imported."""
+        async with self.sessions() as session:
+            return await session.scalar(select(Rulebook).where(Rulebook.league_id == league_id))
 
     async def stored_fingerprint(self, league_id: int) -> str | None:
         async with self.sessions() as session:
@@ -319,9 +364,7 @@ class RulesLookupService:
                 fingerprint = await session.scalar(
                     select(Rulebook.fingerprint).where(Rulebook.league_id == league_id))
                 if fingerprint is None:
-                    self._indexes.pop(league_id, None)
-                    self._checked[league_id] = time.monotonic()
-                    return None
+                    return await self._preset_fallback(session, league_id)
                 cached = self._indexes.get(league_id)
                 if cached is not None and cached[0] == fingerprint:
                     self._checked[league_id] = time.monotonic()
@@ -336,6 +379,18 @@ class RulesLookupService:
             self._indexes[league_id] = (fingerprint, index)
             self._checked[league_id] = time.monotonic()
             return index
+
+    async def _preset_fallback(self, session: AsyncSession, league_id: int) -> RuleIndex | None:
+        """Nothing imported: a league set up in Discord reads its preset's rulebook; one from the file, none."""
+        preset = await session.scalar(select(League.preset).join(LeagueSetup, LeagueSetup.league_id == League.id)
+                                      .where(League.id == league_id))
+        found = await asyncio.to_thread(preset_index, preset) if preset else None
+        if found is None:
+            self._indexes.pop(league_id, None)
+        else:
+            self._indexes[league_id] = found
+        self._checked[league_id] = time.monotonic()
+        return found[1] if found else None
 
     async def _require_index(self, league_id: int) -> RuleIndex:
         index = await self.index(league_id)

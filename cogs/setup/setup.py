@@ -20,6 +20,7 @@ from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.setup.rule_settings import SECTIONS, rule_settings
 from bot.league.setup.timezones import suggest_timezones
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
+from cogs import _rulebook_upload as rulebook_upload
 from cogs._common import bot_of, team_autocomplete
 from cogs.setup._words import setting_label, shown_value
 
@@ -151,7 +152,8 @@ class SetupCog(commands.GroupCog, group_name="setup",
         made = await self.service.create(interaction.guild_id or 0, actor_of(interaction), preset=preset,
                                          name=name, timezone=timezone)
         await self.reply(interaction, f"{made.league.name} is set up ({made.league.preset}, "
-                         f"{made.league.timezone.key}). Next: /setup roles, /setup channels, /setup team.")
+                         f"{made.league.timezone.key}). Next: /setup roles, /setup channels, /setup team. /rule "
+                         "answers from the preset's rulebook already; /setup rulebook file: uploads your own.")
 
     @app_commands.command(name="roles", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(captain="Role of team captains", referee="Role of referees",
@@ -270,6 +272,14 @@ class SetupCog(commands.GroupCog, group_name="setup",
         league, shown = await self.service.show(interaction.guild_id or 0, actor_of(interaction))
         await interaction.response.send_message(embed=show_embed(league.name, shown, section), ephemeral=True,
                                                 allowed_mentions=QUIET)
+
+    @app_commands.command(name="rulebook", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(file="The league's rulebook as a .txt or .md file; it replaces the one /rule uses",
+                           reset="Go back to the preset's own rulebook")
+    async def rulebook(self, interaction: discord.Interaction, file: discord.Attachment | None = None,
+                       reset: bool = False) -> None:
+        """Upload the rulebook /rule answers from, or go back to the preset's."""
+        await rulebook_upload.answer(self.bot, interaction, actor_of(interaction), file, reset)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -1,4 +1,8 @@
-"""A league's imported rulebook: where it came from, and its citable sections for `/rule`."""
+"""A league's imported rulebook: where it came from, and its citable sections for `/rule`.
+
+A league with no row here reads its preset's rulebook as shipped (bot/league/preset_rulebooks.py)
+when it was set up in Discord; a row is the file imported (config.toml, the CLI) or the upload.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.league.rulebooks.rulebook import SectionKind
-from storage.models.base import Base, UTCDateTime, utcnow
+from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 
 
 class Rulebook(Base):
@@ -18,7 +22,10 @@ class Rulebook(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), unique=True)
-    source: Mapped[str] = mapped_column(Text)  # the path it was imported from, for operators
+    source: Mapped[str] = mapped_column(Text)  # the path it was imported from, or the uploaded file's name
+    # "file": config.toml's `rulebook` or `sideline rules import`; "upload": /setup rulebook file:
+    origin: Mapped[str] = mapped_column(String(16), default="file", server_default="file")
+    imported_by: Mapped[int | None] = mapped_column(Snowflake)  # who uploaded it in Discord
     fingerprint: Mapped[str] = mapped_column(String(64))  # bot.league.rulebooks.rulebook.rulebook_fingerprint
     section_count: Mapped[int] = mapped_column(default=0)
     imported_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

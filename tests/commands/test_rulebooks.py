@@ -24,16 +24,15 @@ from tests.conftest import (
     OTHER_CHANNELS,
     OTHER_GUILD,
     OTHER_ROLES,
-    SHARED,
     league_config,
     make_settings,
 )
 from tests.harness import Harness, Member, Reply, next_id
 
-COED_RULEBOOK = SHARED / "rulebooks" / "coed-ball-hockey-tournament.txt"
+COED_RULEBOOK = Path(__file__).resolve().parents[2] / "bot" / "league" / "rulebooks" / "coed-ball-hockey.txt"
 needs_shared = pytest.mark.skipif(
     not COED_RULEBOOK.is_file(),
-    reason=f"the real rulebooks are not at {COED_RULEBOOK.parent} (../shared is only present in CI)",
+    reason=f"the shipped co-ed rulebook is not at {COED_RULEBOOK}",
 )
 
 SYNTHETIC = """\

@@ -150,6 +150,7 @@ NEW_GAME = Attachment("games.csv", b"game_id,starts_at,home,away,venue,kind\n"
                                    b"G7,2030-02-01 19:00,Hawks,Wolves,,regular\n")
 NEW_PLAYER = Attachment("players.csv", b"discord_id,name,team,position,gender\n"
                                        b"800000000000000001,New Nora,Hawks,skater,\n")
+HOUSE_RULES = Attachment("house-rules.md", b"# House Rules\n## Overtime\nTen minutes.\n", "text/markdown")
 NEW_TEAM = Attachment("teams.csv", b"team,division,captain_discord_ids,channel_id\nRavens,South,800000000000000002,\n")
 
 
@@ -194,6 +195,8 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
                                  "Game reminders before each game: not set → 3d, 2h",
                                  ("league_setups", "setup_changes"), setup=(in_discord,)),
     "/setup show": Scenario(by("commissioner"), {}, "**Captain role**"),
+    "/setup rulebook": Scenario(by("commissioner"), {"file": HOUSE_RULES}, "Read 2 sections from house-rules.md",
+                                ("rule_sections", "rulebooks", "setup_changes"), setup=(in_discord,)),
     "/setup discord": Scenario(by("commissioner"), {"scheduled_events": True, "team_roles": True},
                                "Games as Discord events: off → on", ("league_setups", "setup_changes", "outbox"),
                                setup=(in_discord,)),

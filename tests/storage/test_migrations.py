@@ -239,3 +239,35 @@ async def test_a_database_built_at_5e1a7c0d9b42_with_rows_keeps_every_departure_
                 for r in rows] == [(1, 1, 1, "2030-01-10", None, None, None), (2, 2, 2, "2029-12-20", None, None, None)]
     finally:
         await engine.dispose()
+
+
+async def test_a_database_built_at_c99c8e39b679_keeps_its_rulebook_as_one_imported_from_a_file(
+        empty_db_url: str) -> None:
+    """Rulebooks say whether they were uploaded in Discord and by whom: every rulebook stored before came
+    from a file, so it says "file" with no uploader, and its sections are all kept."""
+    from alembic import command
+    from sqlalchemy import text
+
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "c99c8e39b679"))
+        async with engine.begin() as conn:
+            for statement in (
+                "INSERT INTO leagues (id, key, name, guild_id, preset) "
+                "VALUES (1, 'coed', 'Coed', 11, 'coed-ball-hockey')",
+                "INSERT INTO rulebooks (id, league_id, source, fingerprint, section_count, imported_at) "
+                "VALUES (1, 1, '/srv/rules/coed.txt', 'abc', 2, '2030-01-05 00:00:00+00:00')",
+                "INSERT INTO rule_sections (id, league_id, ordinal, citation, title, text, kind, parent, lines, "
+                "line_numbers) VALUES (1, 1, 0, '1.1', 'Offsides', 'No offside.', 'rule', '', '1.1 Offsides', '[1]'), "
+                "(2, 1, 1, '1.2', 'Icing', 'No icing.', 'rule', '', '1.2 Icing', '[2]')",
+            ):
+                await conn.execute(text(statement))
+        assert await migrate.upgrade(engine) == ("c99c8e39b679", migrate.head_revision())
+        async with engine.connect() as conn:
+            book = (await conn.execute(text("SELECT source, origin, imported_by, section_count FROM rulebooks"))).one()
+            sections = (await conn.execute(text("SELECT citation FROM rule_sections ORDER BY ordinal"))).scalars()
+            assert tuple(book) == ("/srv/rules/coed.txt", "file", None, 2)
+            assert list(sections) == ["1.1", "1.2"]
+    finally:
+        await engine.dispose()

@@ -7,7 +7,9 @@ Real rulebooks come in three layouts, sometimes mixed:
   ``Section 2 - Game Format`` are headings;
 * headings with bullets: ``GOALIE SAFETY`` then ``• ...`` bullets, each bullet its own section
   cited as ``GOALIE SAFETY 3``; indented bullets and numbered lists stay with their lead-in;
-* bare headings (``Overtime``) followed by plain lines, all of which belong to the heading.
+* bare headings (``Overtime``) followed by plain lines, all of which belong to the heading;
+* whole-number titles (``7. Equipment``) with their own text below: a section cited ``7``, told
+  from a numbered list (``1. Holding`` then ``2. Hooking``) by what follows and what leads in.
 
 Nothing is lost: every non-blank line lands in exactly one section, except that a section
 repeated word for word (or a truncated repeat of one) under the same citation is kept once.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -27,7 +30,7 @@ def _word_set(text: str) -> frozenset[str]:
 
 
 # Bump when parsing changes, so a stored fingerprint no longer matches and the league re-imports.
-PARSER_VERSION = 1
+PARSER_VERSION = 2
 
 SectionKind = Literal["preamble", "heading", "rule", "bullet", "paragraph"]
 
@@ -79,6 +82,8 @@ _PART_HEADING = re.compile(
     r"(?:\s*[" + _DASHES + r":.]\s*|\s+|$)(?P<rest>.*)$",
     re.IGNORECASE,
 )
+# "7. Equipment": a whole number and a title; a section only where it isn't a list item.
+_NUMBERED_TITLE = re.compile(r"^(?P<num>\d{1,3})\.\s+(?P<rest>\S.*)$")
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _MD_RULE_LINE = re.compile(r"^\s*([-*_])(\s*\1){2,}\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[•·▪‣◦●○■□➢►]\s*|[-*+](?=\s)\s*|-(?=[A-Z]))(?P<rest>.*)$")
@@ -185,6 +190,9 @@ def _classify(number: int, raw: str) -> _Line:
         part = _part(number, raw, inner)
         if part is not None:
             return part
+        titled = _NUMBERED_TITLE.match(inner)
+        if titled:  # "## 7. Equipment" is section 7
+            return _Line(number, raw, "heading", inner, citation=titled["num"], title=titled["rest"].strip())
         return _Line(number, raw, "heading", inner, citation=_heading_citation(inner), title=inner)
     text = _clean(stripped)
     numbered = _numbered(number, raw, text)
@@ -219,6 +227,32 @@ def _part(number: int, raw: str, text: str) -> _Line | None:
     citation = f"{match.group('word').capitalize()} {match.group('num').upper()}"
     title = match.group("rest").strip() or citation
     return _Line(number, raw, "heading", text, citation=citation, title=title)
+
+
+def _numbered_titles(lines: list[_Line]) -> list[_Line]:
+    """``7. Equipment`` at the margin is rule 7 when it has text of its own below it, no lead-in
+    (``...include:``) above it and doesn't go on from the item above; a run of such lines
+    (``1. Holding``, ``2. Hooking``, ``3. Lofting``) stays a list."""
+    body = [i for i, line in enumerate(lines) if line.kind not in ("blank", "decoration")]
+    out = list(lines)
+    for at, i in enumerate(body):
+        line = lines[i]
+        titled = _NUMBERED_TITLE.match(line.content) if line.kind == "list" and line.indent == 0 else None
+        if titled is None:
+            continue
+        title = titled["rest"].strip()
+        if not (_looks_like_title(title) or (_is_all_caps(title) and title[-1] not in ".,;:")):
+            continue
+        before = lines[body[at - 1]] if at else None
+        after = lines[body[at + 1]] if at + 1 < len(body) else None
+        if before is not None and before.content.endswith(":"):
+            continue  # the first item of a list its lead-in announces
+        if after is None or after.kind == "list":
+            continue  # nothing of its own below, or the next item of the same list
+        if before is not None and before.kind == "list" and before.content.startswith(f"{int(titled['num']) - 1}."):
+            continue  # the last item of a list: "2. Hooking", then "3. Lofting"
+        out[i] = _Line(line.number, line.raw, "rule", line.content, citation=titled["num"], title=title)
+    return out
 
 
 # --- grouping --------------------------------------------------------------------------------
@@ -275,7 +309,11 @@ def _group(lines: list[_Line], numbered_layout: bool) -> list[_Draft]:
         return draft
 
     def child_citation() -> str:
-        return f"{heading.citation} {counter}" if heading else str(counter)
+        if heading is None:
+            return str(counter)
+        # under "## 7. Equipment", bullet 1 is "Equipment 1": "7 1" reads as nothing, "7.1" as a rule it isn't
+        named = heading.title if heading.citation.isdigit() and heading.title else heading.citation
+        return f"{named} {counter}"
 
     for line in lines:
         if line.kind == "blank":
@@ -371,7 +409,7 @@ def _section_text(draft: _Draft) -> str:
 def parse_rulebook(text: str) -> list[Section]:
     """Split a rulebook into sections in reading order, each once, losing no line."""
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    lines = [_classify(n, raw) for n, raw in enumerate(text.split("\n"), start=1)]
+    lines = _numbered_titles([_classify(n, raw) for n, raw in enumerate(text.split("\n"), start=1)])
     numbered_layout = sum(line.kind == "rule" for line in lines) >= 2
     drafts = _group(_promote_titles(lines, numbered_layout), numbered_layout)
 
@@ -409,3 +447,14 @@ def parse_rulebook(text: str) -> list[Section]:
             )
         )
     return sections
+
+
+def example_section(sections: Sequence[Section]) -> Section | None:
+    """One section to show as an example citation after an import: the first rule with text of its
+    own, preferring one whose title says more than its citation."""
+    candidates = [s for s in sections if s.kind != "preamble" and not s.heading_only and s.text.strip()]
+    titled = [s for s in candidates if s.title and s.title.casefold() not in s.citation.casefold()]
+    for found in (titled, candidates, list(sections)):
+        if found:
+            return found[0]
+    return None

@@ -13,16 +13,14 @@ from hypothesis import strategies as st
 
 from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
 
-# The shared folder sits next to the repository: <parent>/main (this repo) and <parent>/shared.
-RULEBOOKS = Path(__file__).resolve().parents[4] / "shared" / "rulebooks"
-COED = "coed-ball-hockey-tournament.txt"
-YOUTH = "youth-ball-hockey-league-2012-13.txt"
-SOCCER = "indoor-soccer-league.txt"
+# The leagues' real rulebooks, as the presets ship them (tests/league/test_rulebook_layouts.py checks
+# that they are ../shared/rulebooks' own files, where that folder is present).
+RULEBOOKS = Path(__file__).resolve().parents[3] / "bot" / "league" / "rulebooks"
+COED = "coed-ball-hockey.txt"
+YOUTH = "youth-ball-hockey.txt"
+SOCCER = "indoor-soccer.txt"
 
-needs_rulebooks = pytest.mark.skipif(
-    not RULEBOOKS.is_dir(),
-    reason=f"real rulebooks not found at {RULEBOOKS} (../shared exists in CI, not on a user's machine)",
-)
+needs_rulebooks = pytest.mark.skipif(not RULEBOOKS.is_dir(), reason=f"the shipped rulebooks are not at {RULEBOOKS}")
 
 
 def _read(name: str) -> str:
