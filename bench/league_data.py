@@ -86,7 +86,7 @@ async def build(database_url: str, **rules: Any):  # type: ignore[no-untyped-def
                              "status": rng.choice(("in", "in", "out", "maybe")), "updated_at": NOW})
         await s.execute(insert(CheckIn), checkins)
     if RULEBOOK.exists():
-        from bot.services.rulebooks import RulesLookupService
+        from bot.services.rulebooks.lookup import RulesLookupService
 
         await RulesLookupService(bot.sessions, bot.clock).import_rulebook(league_id, RULEBOOK.read_bytes(),
                                                                          str(RULEBOOK))

@@ -62,7 +62,7 @@ async def _through_service(questions: list[tuple[str, str, str]]) -> None:
     import tempfile
 
     from bot.clock import SystemClock
-    from bot.services.rulebooks import RulesLookupService
+    from bot.services.rulebooks.lookup import RulesLookupService
     from storage import migrate
     from storage.db import create_engine, session_factory
     from storage.models import League

@@ -42,8 +42,8 @@ from bot.services.profile import ProfileService
 from bot.services.reminders import LineupAlerts
 from bot.services.results import ResultService
 from bot.services.rosters.roster import RosterService
-from bot.services.rulebook_choice import RulebookService
-from bot.services.rulebooks import RulesLookupService
+from bot.services.rulebooks.choice import RulebookService
+from bot.services.rulebooks.lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
 from bot.services.seasons import SeasonService
 from bot.services.setup.gender_ask import GenderAskService

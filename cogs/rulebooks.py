@@ -26,7 +26,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, ReportingItem
 from bot.discord_text import clean_user_text, clip
 from bot.errors import NoLeague, NotFound
-from bot.services.rulebooks import MAX_QUESTION_CHARS, CitedSection, RuleAnswer, RulesLookupService
+from bot.services.rulebooks.lookup import MAX_QUESTION_CHARS, CitedSection, RuleAnswer, RulesLookupService
 from cogs._common import bot_of
 
 log = logging.getLogger("sideline.rules")

@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.cli.common import fail, open_database
+from bot.cli.common import fail
 from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
-from bot.services.rulebook_choice import RulebookInUse
-from bot.services.rulebooks import NoRulebook, UnreadableRulebook
+from bot.services.rulebooks.choice import RulebookInUse
+from bot.services.rulebooks.lookup import NoRulebook, UnreadableRulebook
 from bot.services.setup.league_setup import Actor
 
 SEARCH_LIMIT = 5
@@ -71,15 +71,12 @@ def _plain(text: str) -> str:
 async def cmd_rules_show(args: argparse.Namespace, settings: Settings) -> int:
     """Which rulebook the league reads, then every setting with its source and rulebook citation: /setup
     show's own list."""
-    async with open_database(settings) as db:
+    async with open_league(settings, args.league) as (db, known):
         services = db.services()
-        await services.setup.load()  # leagues set up in Discord count too
-        league = settings.league(args.league)  # UnknownLeague names the keys
+        league = known.settings
         _, shown = await services.setup.show(league.guild_id, Actor(discord_id=0, manages_server=True))
-        async with db.sessions() as session:
-            league_id = await stored_league_id(session, league)
-        rulebook = (RulebookInUse("none", league.preset, configured=league.rulebook) if league_id is None
-                    else await services.rulebooks.in_use(league, league_id))
+        rulebook = (RulebookInUse("none", league.preset, configured=league.rulebook) if known.id is None
+                    else await services.rulebooks.in_use(league, known.id))
     rows = [{"key": s.key, "value": _plain(s.value), "source": _plain(s.source), "citation": s.citation,
              "note": s.note} for s in shown]
     if args.json:

@@ -20,8 +20,8 @@ from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.setup.rule_settings import SECTIONS, rule_settings
 from bot.league.setup.timezones import suggest_timezones
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
-from cogs import _rulebook_upload as rulebook_upload
 from cogs._common import bot_of, team_autocomplete
+from cogs.setup import _rulebook_upload as rulebook_upload
 from cogs.setup._words import setting_label, shown_value
 
 QUIET = discord.AllowedMentions.none()

@@ -1,6 +1,6 @@
 """A league's imported rulebook: where it came from, and its citable sections for `/rule`.
 
-A league with no row here reads its preset's rulebook as shipped (bot/league/preset_rulebooks.py)
+A league with no row here reads its preset's rulebook as shipped (bot/league/rulebooks/presets.py)
 when it was set up in Discord; a row is the file imported (config.toml, the CLI) or the upload.
 """
 

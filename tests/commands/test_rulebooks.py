@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from bot.clock import FixedClock
 from bot.config.settings import Settings
 from bot.run.app import create_bot
-from bot.services.rulebooks import RulesLookupService, UnreadableRulebook
+from bot.services.rulebooks.lookup import RulesLookupService, UnreadableRulebook
 from cogs.rulebooks import custom_id_for, rules_service
 from storage.db import create_engine, session_factory
 from storage.models import Rulebook, RuleSection

@@ -11,9 +11,8 @@ from typing import Any
 
 CLI_COMMAND = re.compile(r"(?<![\w:/.-])sideline [a-z][a-z-]+")
 CLI_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
-#: Texts being replaced elsewhere at the same time (the rulebook without a file gets /setup rulebook);
-#: they leave this list when those changes land.
-IN_FLIGHT = ("sideline rules import FILE --league KEY",)
+#: Texts a user may read although they look like the command line (none today).
+IN_FLIGHT: tuple[str, ...] = ()
 VISIBLE = ("content", "title", "description", "name", "value", "text", "label", "placeholder")
 
 

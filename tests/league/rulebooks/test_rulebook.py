@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
 
-# The leagues' real rulebooks, as the presets ship them (tests/league/test_rulebook_layouts.py checks
+# The leagues' real rulebooks, as the presets ship them (tests/league/rulebooks/test_layouts.py checks
 # that they are ../shared/rulebooks' own files, where that folder is present).
 RULEBOOKS = Path(__file__).resolve().parents[3] / "bot" / "league" / "rulebooks"
 COED = "coed-ball-hockey.txt"

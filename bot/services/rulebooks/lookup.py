@@ -7,7 +7,7 @@ import by another process (the CLI) is noticed by re-reading the fingerprint, at
 `RECHECK_SECONDS`, so autocomplete doesn't query the database on every keystroke.
 
 A league set up in Discord with nothing imported reads its preset's rulebook as shipped
-(`bot.league.preset_rulebooks`), parsed once per process and shared by every such league.
+(`bot.league.rulebooks.presets`), parsed once per process and shared by every such league.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
-from bot.league.preset_rulebooks import preset_rulebook
+from bot.league.rulebooks.presets import preset_rulebook
 from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
 from bot.league.rulebooks.search import MAX_QUERY_CHARS, RuleIndex
 from storage.models import League, LeagueSetup, Rulebook, RuleSection

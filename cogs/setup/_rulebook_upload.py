@@ -9,7 +9,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS
 from bot.discord_text import clip
 from bot.errors import InvalidInput
-from bot.services.rulebook_choice import RulebookChanged, upload_name
+from bot.services.rulebooks.choice import RulebookChanged, upload_name
 from bot.services.setup.league_setup import Actor
 
 UPLOAD = "/setup rulebook file:"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.league.preset_rulebooks import FOLDER, preset_rulebook
+from bot.league.rulebooks.presets import FOLDER, preset_rulebook
 from bot.league.rulebooks.rulebook import Section, example_section, parse_rulebook
 from bot.league.rules import PRESET_NAMES
 from tests.league.rulebooks.test_rulebook import assert_no_line_lost
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SHARED_RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
 
 
