@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.config.settings import AllLeagues, Settings
-from bot.services import deadline_nudges, deadlines, outbox, reminders
+from bot.services import deadline_nudges, deadlines, outbox, reminder_messages, reminders
 from bot.services.announcements import AnnouncementService
 from bot.services.availability.away import AwayService, away_stretches
 from bot.services.availability.guests import GuestService
@@ -39,6 +39,7 @@ from bot.services.messages.relays import RelayService
 from bot.services.outbox import OutboxKinds
 from bot.services.playoffs import PlayoffService
 from bot.services.profile import ProfileService
+from bot.services.reminder_cards import GameReminders, ReminderEdits
 from bot.services.reminders import LineupAlerts
 from bot.services.results import ResultService
 from bot.services.rosters.roster import RosterService
@@ -109,6 +110,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     rules = RulesLookupService(sessions, clock)
     spare_requests = SpareRequestService(sessions, clock, settings, suspensions=discipline)
     late_dropouts = LateDropouts(sessions, clock, settings)
+    game_reminders = GameReminders(settings)
     return Services(
         sessions=sessions,
         clock=clock,
@@ -152,7 +154,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         outbox_kinds=OutboxKinds(
             renderers={
                 outbox.TEXT_KIND: outbox.render_text,
-                reminders.REMINDER_KIND: reminders.GameReminders(settings).render,
+                reminders.REMINDER_KIND: game_reminders.render,
                 reminders.NOTICE_KIND: reminders.render_notice,
                 reminders.ALERT_KIND: LineupAlerts(settings, discipline).render,
                 deadlines.NUDGE_KIND: deadline_nudges.render_nudge,
@@ -161,6 +163,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
             },
             failure_hooks={notes.NOTE_KIND: note_service.dm_refused},
             actions={events.EVENT_KIND: events.EventSync(sessions, clock, settings),
-                     team_roles.ROLE_KIND: team_roles.TeamRoleSync(sessions, clock, settings)},
+                     team_roles.ROLE_KIND: team_roles.TeamRoleSync(sessions, clock, settings),
+                     reminder_messages.EDIT_KIND: ReminderEdits(sessions, clock, game_reminders)},
+            sent_hooks={reminders.REMINDER_KIND: reminder_messages.message_sent},
         ),
     )

@@ -50,6 +50,7 @@ from bot.delivery.discord_actions import DiscordActions
 from bot.delivery.pace import Pace, Pacer
 from bot.services import outbox
 from bot.services.outbox import Action, ActionRow, DeliveryStats, FanOut, OutboxKinds, Outgoing
+from storage.db import rowcount
 from storage.models import OutboxMessage
 
 __all__ = ["LEASE", "RENEW_EVERY", "STUCK_AFTER", "CheckInView", "Claimed", "Courier", "button_view", "nonce_for"]
@@ -319,8 +320,17 @@ class Courier:
             await self._retry_later(row, exc, stats)
         else:
             stats.sent += 1
-            await self._finish(row.id, status="sent", sent_at=self.bot.clock.now(), message_id=sent.id,
-                               last_error=None)
+            await self._sent(row, sent.id)
+
+    async def _sent(self, row: Claimed, message_id: int) -> None:
+        """Record the send, and let the row's feature keep the message's id in the same unit of work."""
+        async with self.bot.sessions.begin() as session:
+            done = await session.execute(update(OutboxMessage).where(*self.claims.mine(row.id)).values(
+                lease_until=None, status="sent", sent_at=self.bot.clock.now(), message_id=message_id,
+                last_error=None))
+            hook = self.kinds.sent_hooks.get(row.kind)
+            if hook is not None and rowcount(done):
+                await hook(session, row.send_key, message_id)
 
     async def _turn(self) -> None:
         """Wait for this process's next turn to call Discord (``Pace.rate``)."""

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import discord
-from discord.http import HTTPClient
+from discord.http import HTTPClient, handle_message_parameters
 
 from bot.services.discord_sync.api import Gone, Refused
 
@@ -62,6 +62,11 @@ class DiscordActions:
 
     async def add_member_role(self, guild_id: int, user_id: int, role_id: int) -> None:
         await _plain(self.http.add_role(guild_id, user_id, role_id, reason=REASON))
+
+    async def edit_message(self, channel_id: int, message_id: int, content: str) -> None:
+        """New text for one of the bot's messages; it pings nobody (its buttons stay as they are)."""
+        params = handle_message_parameters(content=content, allowed_mentions=discord.AllowedMentions.none())
+        await _plain(self.http.edit_message(channel_id, message_id, params=params))
 
     async def remove_member_role(self, guild_id: int, user_id: int, role_id: int) -> None:
         await _plain(self.http.remove_role(guild_id, user_id, role_id, reason=REASON))

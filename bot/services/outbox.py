@@ -101,6 +101,10 @@ class ActionOutcome:
 
 LATER = timedelta(seconds=10)
 
+#: (the unit of work that marks a message row sent, its send key, the new message's id) -> what the
+#: feature keeps of it, in that same unit of work (e.g. the team reminder message it will edit).
+SentHook = Callable[[AsyncSession, str, int], Awaitable[None]]
+
 #: (Discord's calls, the claimed row) -> its outcome; Discord's other errors raise, and the row is
 #: retried with backoff as a message would be. The calls object is the courier's (bot/delivery/discord_actions.py).
 Action = Callable[[Any, ActionRow], Awaitable[ActionOutcome]]
@@ -115,6 +119,7 @@ class OutboxKinds:
     renderers: Mapping[str, Renderer]
     failure_hooks: Mapping[str, FailureHook] = field(default_factory=dict)
     actions: Mapping[str, Action] = field(default_factory=dict)
+    sent_hooks: Mapping[str, SentHook] = field(default_factory=dict)
 
 
 def outgoing_args(message: Outgoing) -> dict[str, Any]:

@@ -13,12 +13,13 @@ Choices the spec leaves open, decided here:
   are dropped with a log line; lineup checks likewise. After downtime, of several reminders (or
   checks) of one game and team due at once, only the latest goes out.
 - Reminders and checks expire at the game's start (the courier skips them with a log line).
-- A reminder is written when it is sent: it mentions only the rostered players who have not
-  answered then (in / out / maybe are all answers), each once. A team without a channel gets a DM
-  per player who has not answered instead (nobody is DMed when everyone answered). A player away
-  for the game (/away) counts as answered; one who muted game reminders is neither pinged nor DMed,
-  and one who chose DMs (/profile reminders) gets a DM instead of the ping
-  (bot/services/availability/preferences.py).
+- A reminder is written when it is sent, as one message per team per game edited in place, pinging
+  only at the first and the last reminder time (bot/services/reminder_cards.py): it mentions only
+  the rostered players who have not answered then (in / out / maybe are all answers), each once. A
+  team without a channel gets a DM per player who has not answered instead (nobody is DMed when
+  everyone answered). A player away for the game (/away) counts as answered; one who muted game
+  reminders is neither pinged nor DMed, and one who chose DMs (/profile reminders) gets a DM instead
+  of the ping (bot/services/availability/preferences.py).
 - Captain alerts: at each lead time the team's lineup is checked; each distinct problem (too few
   women/non-binary, below the minimum to start, no goalie) is DMed to the team's captains once and
   recorded in ``captain_alerts``; it is told again only when its text changes (e.g. short by 2
@@ -37,7 +38,7 @@ import hashlib
 import logging
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, select
@@ -59,7 +60,6 @@ from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.shared.attendance import checkins_for_game
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
-from bot.services.shared.seasons import later_game_in_week
 from bot.services.spares.ids import request_button_id
 from storage import lookups
 from storage.models import CaptainAlert, Game, OutboxMessage, Team
@@ -228,7 +228,7 @@ async def _live_game(session: AsyncSession, row: OutboxMessage, now: datetime) -
     return game, team
 
 
-async def _still_useful(session: AsyncSession, row: OutboxMessage, now: datetime) -> tuple[Game, Team] | None:
+async def still_useful(session: AsyncSession, row: OutboxMessage, now: datetime) -> tuple[Game, Team] | None:
     """The game and team a reminder or lineup check is about, unless it is no use any more: the
     game is off or under way, or a later one for the same game and team is due too."""
     live = await _live_game(session, row, now)
@@ -300,40 +300,6 @@ async def non_responders(session: AsyncSession, league_id: int, game: Game, team
     return list((await waiting_players(session, league_id, game, team)).everyone)
 
 
-async def render_reminder(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
-    """The reminder as it reads now: who still hasn't answered, with the In / Out / Maybe buttons."""
-    live = await _still_useful(session, row, now)
-    if live is None:
-        return None
-    game, team = live
-    waiting = await waiting_players(session, row.league_id, game, team)
-    if row.user_id == FANOUT_USER:
-        text = clip(f"🏒 {team.name}: {game_heading(game)}\nAre you in? Tap a button below.", CONTENT_LIMIT)
-        message = Outgoing(content=text, checkin_game=game.code)
-        return FanOut(tuple((str(u), u, message) for u in waiting.everyone)) if waiting.everyone else None
-    if waiting.dm:  # players who asked for DMs hear it there, once each, instead of a ping here
-        dm_text = clip(f"🏒 {team.name}: {game_heading(game)}\nAre you in? Tap a button below.", CONTENT_LIMIT)
-        for user in waiting.dm:
-            await outbox.enqueue(session, league_id=row.league_id, guild_id=row.guild_id,
-                                 key=f"{row.send_key}:dm:{user}", due_at=now,
-                                 message=Outgoing(content=dm_text, checkin_game=game.code), user_id=user,
-                                 expires_at=row.expires_at)
-    text = f"🏒 {team.name}: {game_heading(game)}\n"
-    others = len(waiting.dm) + waiting.quiet
-    if waiting.pinged:
-        text += ("Are you in? Tap a button below. Still waiting to hear from: "
-                 + " ".join(f"<@{u}>" for u in waiting.pinged))
-        if others:
-            text += f" (and {others} more)"
-    elif others:
-        text += f"Are you in? Tap a button below. Still waiting to hear from {others} player{'s' * (others != 1)}."
-    elif await lookups.roster_size(session, row.league_id, team.id):
-        text += "Everyone has answered, thanks! You can still change your answer below."
-    else:
-        text += "Nobody is on the roster yet, so nobody can answer: captains, add your players with `/roster add`."
-    return Outgoing(content=clip(text, CONTENT_LIMIT), checkin_game=game.code, ping_user_ids=waiting.pinged)
-
-
 async def render_notice(session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
     """A cancellation or new-time notice for one team."""
     game = await session.get(Game, int(row.args["game_id"]))
@@ -364,34 +330,6 @@ async def _to_roster(session: AsyncSession, row: OutboxMessage, team: Team, mess
     return FanOut(tuple((str(u), u, message) for u in dict.fromkeys(players))) if players else None
 
 
-class GameReminders:
-    """The team channel's game reminder; where the league has cleanup duty (youth 2.15: "the captains
-    of the last game each week" clear the arena), the reminder of the week's last game tells its
-    captains, by name. Rendered at send time, so a rescheduled week is read as it is then."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-    async def render(self, session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
-        rendered = await render_reminder(session, row, now)
-        league = self.settings.league_for_guild(row.guild_id)
-        if (not isinstance(rendered, Outgoing) or league is None
-                or not league.rules.deadlines.cleanup_duty_last_game_each_week):
-            return rendered
-        game = await session.get(Game, int(row.args["game_id"]))
-        team = await session.get(Team, int(row.args["team_id"]))
-        if game is None or team is None:
-            return rendered
-        if await later_game_in_week(session, row.league_id, league.timezone, game) is not None:
-            return rendered
-        captains = await lookups.captain_ids(session, team.id)
-        who = " ".join(f"<@{c}>" for c in captains) or "Captains"
-        cite = league.rules.deadlines.deadline_citations.cleanup or "league setting cleanup_duty_last_game_each_week"
-        line = f"\n🧹 Cleanup duty: this is the week's last game. {who}: your team clears the arena after it ({cite})."
-        return replace(rendered, content=clip(rendered.content + line, CONTENT_LIMIT),
-                       ping_user_ids=tuple(dict.fromkeys((*rendered.ping_user_ids, *captains))))
-
-
 class LineupAlerts:
     """The captains' lineup alerts: when a team's lineup falls below a rule, its captains hear once.
 
@@ -405,7 +343,7 @@ class LineupAlerts:
 
     async def render(self, session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
         """Check the team's lineup; DM the captains each problem they have not heard about yet."""
-        live = await _still_useful(session, row, now)
+        live = await still_useful(session, row, now)
         if live is None:
             return None
         game, team = live

@@ -19,6 +19,7 @@ from storage.models.discipline import Appeal, MissedCleanup, Penalty, Suspension
 from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
 from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
+from storage.models.reminders import ReminderMessage
 from storage.models.results import (
     PlayoffBracket,
     PlayoffDisqualification,
@@ -38,7 +39,8 @@ __all__ = [
     "Appeal", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline",
     "DiscordProblem", "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "Guest", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
-    "RefereeAssignment", "Relay", "ReminderPreference", "Result", "ResultChange", "RosterDeparture", "RosterEntry",
+    "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
+    "RosterDeparture", "RosterEntry",
     "RuleSection", "Rulebook", "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost",
     "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",

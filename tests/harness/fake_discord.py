@@ -181,6 +181,7 @@ class FakeDiscord:
         self.closed_dms: set[int] = set()  # users who refuse DMs from the bot
         self.missing_channels: set[int] = set()  # channel ids that answer 404
         self.forbidden_channels: set[int] = set()  # channel ids that answer 403
+        self.deleted_messages: set[int] = set()  # message ids deleted on Discord: editing one answers 404
         self.members: dict[int, dict[int, dict[str, Any]]] = {}  # guild id -> user id -> member payload
         # scheduled events, roles and members' roles (tests/harness/fake_guild.py)
         self.guilds = FakeGuilds(lambda: int(self.bot_user["id"]), self.members, next_id)
@@ -283,6 +284,12 @@ class FakeDiscord:
                and c.status < 300 and not c.duplicate and c.channel_id not in self.dm_channels]
         return [c for c in out if channel_id is None or c.channel_id == channel_id]
 
+    def edits(self, channel_id: int | None = None) -> list[Call]:
+        """Messages the bot edited (PATCH /channels/{id}/messages/{id}) that Discord accepted."""
+        out = [c for c in self.calls if c.method == "PATCH" and c.channel_id is not None and c.status < 300
+               and re.match(r"^/channels/\d+/messages/\d+$", c.path)]
+        return [c for c in out if channel_id is None or c.channel_id == channel_id]
+
     def dms(self, user_id: int | None = None) -> list[Call]:
         out = [c for c in self.calls if c.method == "POST" and c.channel_id in self.dm_channels
                and c.status < 300 and not c.duplicate]
@@ -344,6 +351,8 @@ class FakeDiscord:
                 return 403, {"message": "Cannot send messages to this user", "code": 50007}, {}
             if method in ("POST", "PATCH") and (m.group(2) or "").startswith("/messages"):
                 msg_id = int(path.rsplit("/", 1)[1]) if method == "PATCH" else 0
+                if msg_id in self.deleted_messages:
+                    return 404, {"message": "Unknown Message", "code": 10008}, {}
                 nonce = call.payload.get("nonce") if method == "POST" else None
                 if nonce is not None and call.payload.get("enforce_nonce"):
                     earlier = self._nonces.get((channel_id, str(nonce)))

@@ -191,13 +191,16 @@ async def test_a_team_without_a_channel_gets_dms_and_closed_dms_are_counted(
     assert h.discord.channel_messages(CHANNELS["announcements"]) == [], "a closed DM is not a channel problem"
 
 
-async def test_each_reminder_goes_out_once_at_each_offset(league: SampleLeague, clock: FixedClock) -> None:
+async def test_each_reminder_time_posts_at_most_once_the_message_then_the_last_call(
+        league: SampleLeague, clock: FixedClock) -> None:
+    """48 h posts the team's message, 24 h only keeps it up to date, 2 h posts the last call."""
     h = league.h
     for hours in (49, 48, 47, 25, 24, 23, 3, 2, 1):
         await at(h, clock, G1_START - timedelta(hours=hours))
-    assert len(h.discord.channel_messages(HAWKS)) == 3
+    posted = h.discord.channel_messages(HAWKS)
+    assert len(posted) == 2 and posted[0].content.startswith("🏒 Hawks") and posted[1].content.startswith("⏰")
     await at(h, clock, G1_START + timedelta(hours=1))
-    assert len(h.discord.channel_messages(HAWKS)) == 3
+    assert len(h.discord.channel_messages(HAWKS)) == 2
 
 
 async def test_after_downtime_only_the_latest_due_reminder_goes_out(league: SampleLeague, clock: FixedClock) -> None:
@@ -232,7 +235,7 @@ async def test_a_deleted_or_forbidden_team_channel_fails_once_and_admins_hear_on
     assert len(notices) == 1
     assert {r.status for r in await rows(h, "game-reminders:") if r.channel_id == HAWKS and r.kind ==
             "game_reminder" and r.args["offset"] in (2880, 1440, 120) and r.due_at < G1_START} >= {"failed"}
-    assert len(h.discord.channel_messages(OWLS)) == 3
+    assert len(h.discord.channel_messages(OWLS)) == 2, "Owls: their message, then the last call"
 
 
 @pytest.mark.parametrize("status", [503, 429])
@@ -454,7 +457,7 @@ async def test_1d_means_the_day_before_at_the_same_local_time(
         db_url: str, clock: FixedClock, day: str, clocks: str) -> None:
     """A "1d" reminder for a 19:00 game the day the clocks change goes out at
     19:00 the day before (23 or 25 real hours), not at 18:00 or 20:00."""
-    league = await league_with(db_url, clock, game_offsets=["2d", "1d", "2h"], captain_alert_offsets=["1d"])
+    league = await league_with(db_url, clock, game_offsets=["2d", "1d"], captain_alert_offsets=["1d"])
     h = league.h
     try:
         reply = await h.slash("/game add", as_=league.commissioner(), home="Hawks", away="Owls",
@@ -468,8 +471,8 @@ async def test_1d_means_the_day_before_at_the_same_local_time(
         await at(h, clock, (day_before - timedelta(minutes=30)).astimezone(UTC))
         assert [c for c in h.discord.channel_messages(HAWKS) if "`DST`" in c.content] == [], "not an hour early"
         await at(h, clock, day_before.astimezone(UTC))
-        (msg,) = [c for c in h.discord.channel_messages(HAWKS) if "`DST`" in c.content]
-        assert f"<t:{int(start.timestamp())}:F>" in msg.content
+        (msg,) = [c for c in h.discord.channel_messages(HAWKS) if "`DST`" in c.content]  # the last call
+        assert f"<t:{int(start.timestamp())}:R>" in msg.content
         real = start.astimezone(UTC) - day_before.astimezone(UTC)
         assert real == timedelta(hours=23 if clocks == "spring forward" else 25)
         two_days = [r for r in await rows(h, "game-reminders:") if r.kind == "game_reminder"
@@ -539,4 +542,4 @@ async def test_past_reminders_do_not_all_arrive_at_once(
     totals = Counter(c.content.split("`")[1] for c in sent)
     assert {totals[code] for code in games if code.startswith("S")} == {2}, "one per team, nothing later"
     assert {totals[code] for code in games if code.startswith("D")} == {4}, "late 1d now, then 2h"
-    assert {totals[code] for code in games if code.startswith("T")} == {6}, "late 2d now, then 1d and 2h"
+    assert {totals[code] for code in games if code.startswith("T")} == {4}, "late 2d now, 1d an edit, 2h last call"

@@ -38,6 +38,7 @@ from bot.services.availability.away import away_marks
 from bot.services.availability.guests import game_guests, guest_players
 from bot.services.discipline.cleanup import BenchMinorToServe, bench_minors_at_start
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
+from bot.services.reminder_messages import queue_edit
 from bot.services.shared.attendance import CheckInContext, CheckInContextQuery, GameRef, GameSides, roster_answers
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
@@ -340,12 +341,15 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
         next_game = await _next_game(session, caller, member, now)
         ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
     _check_allowed(ask, ctx, now)
-    assert ctx is not None and ctx.player_id is not None
+    assert ctx is not None and ctx.player_id is not None and ctx.team_id is not None
     if ask.status != "out" and ctx.might_be_suspended:
         await _check_eligible(session, ask, ctx)
     previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
                                     player_id=ctx.player_id, status=ask.status, now=now,
                                     previous=ctx.previous if writers_take_turns(session) else UNREAD)
+    if previous != ask.status:  # the team's reminder message shows the new count (one edit for a burst)
+        await queue_edit(session, league_id=caller.league_id, game_id=ctx.game_id, team_id=ctx.team_id, now=now,
+                         expires_at=ctx.game.starts_at)
     return _answer(ask, ctx, previous, now)
 
 
