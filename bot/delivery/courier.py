@@ -33,8 +33,9 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Final, Protocol
 
 import discord
@@ -270,10 +271,14 @@ class Courier:
         for name in ("sent", "retried", "failed", "skipped"):
             setattr(self.totals, name, getattr(self.totals, name) + getattr(stats, name))
 
-    async def _finish(self, row_id: int, **values: object) -> None:
+    async def _finish(self, row_id: int, *, then: Callable[[AsyncSession], Awaitable[None]] | None = None,
+                      **values: object) -> None:
+        """Record what became of a row this process holds; ``then`` runs in the same unit of work if it did."""
         async with self.bot.sessions.begin() as session:
-            await session.execute(update(OutboxMessage).where(*self.claims.mine(row_id))
-                                  .values(lease_until=None, **values))
+            done = await session.execute(update(OutboxMessage).where(*self.claims.mine(row_id))
+                                         .values(lease_until=None, **values))
+            if then is not None and rowcount(done):
+                await then(session)
 
     async def _deliver(self, row: Claimed, stats: DeliveryStats) -> None:
         now = self.bot.clock.now()
@@ -320,17 +325,10 @@ class Courier:
             await self._retry_later(row, exc, stats)
         else:
             stats.sent += 1
-            await self._sent(row, sent.id)
-
-    async def _sent(self, row: Claimed, message_id: int) -> None:
-        """Record the send, and let the row's feature keep the message's id in the same unit of work."""
-        async with self.bot.sessions.begin() as session:
-            done = await session.execute(update(OutboxMessage).where(*self.claims.mine(row.id)).values(
-                lease_until=None, status="sent", sent_at=self.bot.clock.now(), message_id=message_id,
-                last_error=None))
-            hook = self.kinds.sent_hooks.get(row.kind)
-            if hook is not None and rowcount(done):
-                await hook(session, row.send_key, message_id)
+            hook = self.kinds.sent_hooks.get(row.kind)  # the feature keeps the message's id, in the same unit of work
+            then = None if hook is None else partial(hook, send_key=row.send_key, message_id=sent.id)
+            await self._finish(row.id, status="sent", sent_at=self.bot.clock.now(), message_id=sent.id,
+                               last_error=None, then=then)
 
     async def _turn(self) -> None:
         """Wait for this process's next turn to call Discord (``Pace.rate``)."""

@@ -101,9 +101,11 @@ class ActionOutcome:
 
 LATER = timedelta(seconds=10)
 
-#: (the unit of work that marks a message row sent, its send key, the new message's id) -> what the
-#: feature keeps of it, in that same unit of work (e.g. the team reminder message it will edit).
-SentHook = Callable[[AsyncSession, str, int], Awaitable[None]]
+class SentHook(Protocol):
+    """(the unit of work that marks a message row sent, its send key, the new message's id) -> what the
+    feature keeps of it, in that same unit of work (e.g. the team reminder message it will edit)."""
+
+    def __call__(self, session: AsyncSession, *, send_key: str, message_id: int) -> Awaitable[None]: ...
 
 #: (Discord's calls, the claimed row) -> its outcome; Discord's other errors raise, and the row is
 #: retried with backoff as a message would be. The calls object is the courier's (bot/delivery/discord_actions.py).

@@ -51,7 +51,7 @@ async def record_post(session: AsyncSession, row: OutboxMessage, *, game_id: int
         set_={k: v for k, v in values.items() if k not in ("game_id", "team_id", "league_id")}))
 
 
-async def message_sent(session: AsyncSession, send_key: str, message_id: int) -> None:
+async def message_sent(session: AsyncSession, *, send_key: str, message_id: int) -> None:
     """The courier's hook once a reminder row is sent: if it posted the team's reminder message,
     its Discord id is kept, in the same unit of work that marks the row sent."""
     await session.execute(update(ReminderMessage).where(ReminderMessage.post_key == send_key[:200])

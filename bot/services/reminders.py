@@ -57,6 +57,7 @@ from bot.services.availability.guests import guest_players
 from bot.services.availability.preferences import DEFAULT, preferences
 from bot.services.deadlines import FANOUT_USER, Target, team_target
 from bot.services.outbox import FanOut, Outgoing, Rendered
+from bot.services.reminder_messages import queue_edit
 from bot.services.shared.attendance import checkins_for_game
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
@@ -151,6 +152,10 @@ async def _plan_one(session: AsyncSession, league: LeagueSettings, game: Game, n
         if key not in planned and row.status == "pending":
             row.status = "cancelled"
             result.dropped += 1
+    if result.moved:  # a new time: the teams' reminder messages show it
+        for team_id in game.team_ids():
+            await queue_edit(session, league_id=game.league_id, game_id=game.id, team_id=team_id, now=now,
+                             expires_at=game.starts_at)
     return result
 
 

@@ -118,8 +118,11 @@ async def test_moving_a_game_after_its_first_reminder_moves_the_rest(harness: Ha
         clock.set(new_start - timedelta(hours=hours))
         await harness.bot.courier.deliver_due()
     reminders = [c for c in harness.discord.channel_messages(HAWKS) if "Are you in" in c.content]
-    assert len(reminders) == 3  # 48 h (old time), then 24 h and 2 h before the new time
-    assert all(f"<t:{int(new_start.timestamp())}:F>" in c.content for c in reminders[1:])
+    assert len(reminders) == 2  # the team's message at 48 h (old time), the last call 2 h before the new time
+    assert f"<t:{int(new_start.timestamp())}:R>" in reminders[1].content
+    # the message posted at 48 h was edited to show the new time, and posted again nowhere
+    edits = harness.discord.edits(HAWKS)
+    assert edits and f"<t:{int(new_start.timestamp())}:F>" in edits[-1].content
 
 
 async def test_moving_a_game_closer_drops_reminders_whose_time_passed(harness: Harness, league: SampleLeague,

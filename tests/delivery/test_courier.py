@@ -141,7 +141,7 @@ async def test_a_crash_between_send_and_record_does_not_double_send(harness: Har
     real_finish = courier._finish
 
     async def crash(row_id: int, **values: object) -> None:
-        raise RuntimeError("killed after Discord accepted the message")
+        raise RuntimeError("killed after Discord accepted the message")  # before the row is marked sent
 
     courier._finish = crash  # type: ignore[method-assign]
     with contextlib.suppress(RuntimeError):

@@ -38,13 +38,13 @@ async def test_the_captains_of_the_weeks_last_game_are_told_to_clean_up(
         harness: Harness, league: SampleLeague, clock: FixedClock) -> None:
     found = await reminders_by_game(harness, clock)
     last = found[(OWLS, "G6")]
-    assert len(last) == 3  # 2 days, the day before, 2 hours before
-    for message in last:
-        assert (f"🧹 Cleanup duty: this is the week's last game. <@{OWLS_CAPTAIN}>: your team clears the arena "
-                "after it (Youth 2.15).") in message.content
-        assert OWLS_CAPTAIN in message.allowed_mentions["users"]
+    assert len(last) == 2  # the team's message 2 days before (edited after), the last call 2 hours before
+    assert (f"🧹 Cleanup duty: this is the week's last game. <@{OWLS_CAPTAIN}>: your team clears the arena "
+            "after it (Youth 2.15).") in last[0].content
+    assert OWLS_CAPTAIN in last[0].allowed_mentions["users"]
+    assert last[1].content.startswith("⏰ Last call")
     # G5, an hour earlier the same evening, is not the week's last game.
-    assert len(found[(HAWKS, "G5")]) == 3 and all("Cleanup" not in m.content for m in found[(HAWKS, "G5")])
+    assert len(found[(HAWKS, "G5")]) == 2 and all("Cleanup" not in m.content for m in found[(HAWKS, "G5")])
 
 
 async def test_a_league_without_cleanup_duty_says_nothing_of_it(harness: Harness, league: SampleLeague,
