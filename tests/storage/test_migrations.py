@@ -271,3 +271,44 @@ async def test_a_database_built_at_c99c8e39b679_keeps_its_rulebook_as_one_import
             assert list(sections) == ["1.1", "1.2"]
     finally:
         await engine.dispose()
+
+
+async def test_a_database_built_at_c99c8e39b679_with_rows_gets_reminder_messages_keeping_every_row(
+        empty_db_url: str) -> None:
+    """Quiet reminders keep each team's reminder message: a new table, empty at first (reminders sent
+    before have no message to edit; the next one posts one), and every row there was is kept."""
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "c99c8e39b679"))
+        async with engine.begin() as conn:
+            for statement in (
+                "INSERT INTO leagues (id, key, name, guild_id, preset) "
+                "VALUES (1, 'coed', 'Coed', 11, 'coed-ball-hockey')",
+                "INSERT INTO teams (id, league_id, name, channel_id) VALUES (1, 1, 'Hawks', 31), (2, 1, 'Owls', 32)",
+                "INSERT INTO games (id, league_id, code, home_team_id, away_team_id, starts_at, venue, status, kind) "
+                "VALUES (1, 1, 'G1', 1, 2, '2030-01-12 00:00:00+00:00', 'Rink', 'scheduled', 'regular')",
+                "INSERT INTO outbox (id, league_id, guild_id, send_key, kind, args, channel_id, due_at, status, "
+                "attempts, next_attempt_at, message_id, created_at) VALUES (1, 1, 11, "
+                "'game-reminders:1:1:remind:2880m', 'game_reminder', '{}', 31, '2030-01-10 00:00:00+00:00', "
+                "'sent', 1, '2030-01-10 00:00:00+00:00', 41, '2030-01-10 00:00:00+00:00')",
+            ):
+                await conn.execute(text(statement))
+
+        async def counts() -> dict[str, int]:
+            async with engine.connect() as conn:
+                names = await conn.run_sync(lambda c: inspect(c).get_table_names())
+                return {n: (await conn.execute(text(f'SELECT COUNT(*) FROM "{n}"'))).scalar_one()
+                        for n in sorted(names) if n != "alembic_version"}
+
+        before = await counts()
+        assert sum(before.values()) == 5 and "reminder_messages" not in before
+        assert await migrate.upgrade(engine) == ("c99c8e39b679", migrate.head_revision())
+        after = await counts()
+        assert {n: c for n, c in after.items() if n in before} == before, "every row is kept"
+        assert after["reminder_messages"] == 0
+    finally:
+        await engine.dispose()

@@ -6,7 +6,7 @@ reminders and check-ins edit it instead of posting again. A new table: existing 
 and reminders already sent before it simply have no message to edit (the next one posts one).
 
 Revision ID: c583df2a5658
-Revises: c99c8e39b679
+Revises: c90aca7faf10
 Create Date: 2026-12-03 14:12:08.522308
 """
 
@@ -17,7 +17,7 @@ from alembic import op
 
 
 revision = 'c583df2a5658'
-down_revision = 'c99c8e39b679'
+down_revision = 'c90aca7faf10'
 branch_labels = None
 depends_on = None
 
