@@ -11,11 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.deadlines import FANOUT_USER
+from bot.services.reminder_messages import EDIT_KIND
 from bot.services.reminders import ALERT_KIND, NOTICE_KIND, REMINDER_KIND
 from storage.models import Game, OutboxMessage, Team
 
 #: What each kind of queued message is, for an operator.
-KIND_NAMES = {REMINDER_KIND: "game reminder", ALERT_KIND: "lineup check", NOTICE_KIND: "game notice"}
+KIND_NAMES = {REMINDER_KIND: "game reminder", ALERT_KIND: "lineup check", NOTICE_KIND: "game notice",
+              EDIT_KIND: "game reminder update"}
 
 
 @dataclass(frozen=True)
