@@ -154,8 +154,8 @@ class GameReminders:
         if posted is None or posted.message_id is None or posted.channel_id != row.channel_id:
             await record_post(session, row, game_id=game.id, team_id=team.id, channel_id=row.channel_id,
                               text=view.content, now=now)
-            pings = tuple(dict.fromkeys((*view.named, *(view.captains if first else ())))) if pinging else ()
-            return Outgoing(content=view.content, checkin_game=game.code, ping_user_ids=pings)
+            pings = tuple(dict.fromkeys((*(view.captains if first else ()), *view.named))) if pinging else ()
+            return Outgoing(content=view.content, checkin_game=game.code, ping_user_ids=pings[:MAX_PINGS])
         await queue_edit(session, league_id=row.league_id, game_id=game.id, team_id=team.id, now=now,
                          expires_at=game.starts_at)
         if not last or not view.waiting.pinged:

@@ -60,17 +60,22 @@ def night_csvs() -> dict[str, bytes]:
             (("teams", teams), ("players", players), ("games", games))}
 
 
-@pytest.fixture
-async def night(db_url: str, clock: FixedClock) -> AsyncIterator[Harness]:
+async def start_night(db_url: str, clock: FixedClock, **rules: object) -> Harness:
     """12 teams with a channel each, 6 games at 19:00, reminders 48 h, 24 h and 2 h before."""
     settings = make_settings(league_config(reminders={"game_offsets": ["48h", "24h", "2h"],
-                                                      "captain_alert_offsets": []}), url=db_url)
+                                                      "captain_alert_offsets": []}, rules=rules), url=db_url)
     bot = create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)
     h = await Harness(bot).start(extra_channels={settings.leagues[0].guild_id: [channel(t) for t in range(TEAMS)]})
     importer = bot.services.imports.importer
     for kind, data in night_csvs().items():
         report = await importer.run(kind, data, settings.leagues[0], now=clock.now())
         assert report.created == {"teams": TEAMS, "players": TEAMS * PLAYERS, "games": TEAMS // 2}[kind]
+    return h
+
+
+@pytest.fixture
+async def night(db_url: str, clock: FixedClock) -> AsyncIterator[Harness]:
+    h = await start_night(db_url, clock)
     try:
         yield h
     finally:
@@ -244,3 +249,22 @@ def test_a_long_list_of_the_silent_fits_discord_and_pings_at_most_100() -> None:
     assert mentions(text) == set(named) and text.endswith(f"(and {150 - len(named) + 3} more)")
     text, named = mention_list(silent[:5], 1_800)
     assert named == silent[:5] and "more" not in text
+
+
+async def test_a_full_100_player_roster_s_message_stays_within_discord_s_limits(
+        db_url: str, clock: FixedClock) -> None:
+    """100 players who have not answered (the largest roster a league may set): the text fits 2,000
+    characters and exactly the players it mentions are pinged (the fake checks the body against the spec)."""
+    h = await start_night(db_url, clock, roster_limit=100)
+    try:
+        extra = ["discord_id,name,team,position,gender"] + [
+            f"{540_000_000_000_000_000 + i},Extra {i},Team 00,skater,man" for i in range(100 - PLAYERS)]
+        await h.bot.services.imports.importer.run("players", ("\n".join(extra) + "\n").encode(),
+                                                  h.bot.settings.leagues[0], now=clock.now())
+        posts, _ = await at(h, clock, START - timedelta(hours=48))
+        card = next(c for c in posts if c.channel_id == channel(0))
+        assert len(card.content) <= 2000 and 0 < len(pinged(card)) < 100
+        assert pinged(card) == mentions(card.content) and card.content.count("more)") == 1
+        assert "⏳ 100 no answer yet" in card.content
+    finally:
+        await h.close()
