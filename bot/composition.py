@@ -13,13 +13,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.config.settings import AllLeagues, Settings
-from bot.services import deadline_nudges, deadlines, outbox, reminder_messages, reminders
+from bot.services import outbox
 from bot.services.announcements import AnnouncementService
 from bot.services.availability.away import AwayService, away_stretches
 from bot.services.availability.guests import GuestService
 from bot.services.calendar.service import CalendarService
 from bot.services.checkins.service import LATE_DROPOUT_WINDOW, CheckInService
-from bot.services.deadlines import DeadlineService
+from bot.services.deadlines import nudges as deadline_nudges
+from bot.services.deadlines import service as deadlines
+from bot.services.deadlines.service import DeadlineService
 from bot.services.discipline.appeals import AppealService
 from bot.services.discipline.cleanup import CleanupService
 from bot.services.discipline.core import Discipline
@@ -31,7 +33,6 @@ from bot.services.discord_sync import events, team_roles
 from bot.services.discord_sync.service import DiscordSyncService
 from bot.services.games import GameService
 from bot.services.imports.service import ImportService
-from bot.services.late_dropouts import LateDropouts
 from bot.services.messages import notes
 from bot.services.messages.disputes import DisputeService
 from bot.services.messages.notes import NoteService
@@ -39,8 +40,11 @@ from bot.services.messages.relays import RelayService
 from bot.services.outbox import OutboxKinds
 from bot.services.playoffs import PlayoffService
 from bot.services.profile import ProfileService
-from bot.services.reminder_cards import GameReminders, ReminderEdits
-from bot.services.reminders import LineupAlerts
+from bot.services.reminders import messages as reminder_messages
+from bot.services.reminders import plan as reminders
+from bot.services.reminders.cards import GameReminders, ReminderEdits
+from bot.services.reminders.late_dropouts import LateDropouts
+from bot.services.reminders.plan import LineupAlerts
 from bot.services.results import ResultService
 from bot.services.rosters.roster import RosterService
 from bot.services.rulebooks.choice import RulebookService

@@ -10,7 +10,7 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, requires
 from bot.discord_text import clip, local_label, timestamp
-from bot.services.deadlines import Audience, DeadlineLine
+from bot.services.deadlines.service import Audience, DeadlineLine
 from cogs._common import bot_of, suggesting_for
 
 

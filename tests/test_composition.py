@@ -15,7 +15,7 @@ from bot.clock import FixedClock
 from bot.composition import build_services
 from bot.config.settings import Settings
 from bot.services.discipline.core import Discipline
-from bot.services.reminders import LineupAlerts
+from bot.services.reminders.plan import LineupAlerts
 from bot.services.shootouts.orders import ShootoutOrderService
 from bot.services.spares.requests import SpareRequestService
 from storage.models import Game, League, Suspension, Team

@@ -8,7 +8,7 @@ from typing import Any
 from bot.cli.common import say
 from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
-from bot.services.queued import queued_messages
+from bot.services.reminders.queued import queued_messages
 
 STATUSES = ("pending", "sent", "failed", "skipped", "cancelled")
 

@@ -16,7 +16,7 @@ Choices the spec leaves open, decided here:
   has already passed are dropped, except the nearest one: it goes out now, late but once, as after
   downtime, unless the next reminder is nearer now than the missed time (then that one covers it).
   After downtime the courier sends the latest due reminder of each game and team, late and once,
-  and skips the earlier ones (``bot.services.reminders``).
+  and skips the earlier ones (``bot.services.reminders.plan``).
   So a team hears once when its game appears, then at each offset still ahead; 150 games imported
   to start within the hour give each team one reminder per game, not three.
 """

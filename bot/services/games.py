@@ -25,8 +25,8 @@ from bot.clock import Clock
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.local_time import parse_local_time
 from bot.league.vocabulary import GAME_KINDS
-from bot.services import reminders
 from bot.services.discord_sync import events
+from bot.services.reminders import plan as reminders
 from bot.services.schedule import GameLine, game_line
 from bot.services.shared.games import check_change, lock_game
 from storage import lookups

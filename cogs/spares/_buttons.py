@@ -18,7 +18,14 @@ import discord
 from bot.client.tree import NO_MENTIONS, ReportingItem
 from bot.discord_text import clip, timestamp
 from bot.errors import NotAllowed
-from bot.services.spares.ids import ACCEPT, DECLINE, OFFER_PREFIX, REQUEST_PREFIX, offer_button_id, request_button_id
+from bot.services.shared.spare_buttons import (
+    ACCEPT,
+    DECLINE,
+    OFFER_PREFIX,
+    REQUEST_PREFIX,
+    offer_button_id,
+    request_button_id,
+)
 from bot.services.spares.requests import Requested
 from cogs._common import bot_of
 

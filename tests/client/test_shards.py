@@ -23,7 +23,7 @@ from bot.config.shards import Shards, shard_of
 from bot.run.app import SidelineBot, create_bot
 from bot.services import outbox
 from bot.services.outbox import Outgoing
-from bot.services.reminders import plan_games
+from bot.services.reminders.plan import plan_games
 from bot.services.setup.league_setup import Actor
 from storage.db import create_engine
 from storage.models import Game, OutboxMessage, Team

@@ -59,8 +59,8 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
         "storage/models": ("availability",)}),
     ("reminders, deadlines, the outbox", {
         "cogs": ("deadlines",), "bot/league": ("offsets", "deadlines"),
-        "bot/services": ("reminders", "late_dropouts", "deadlines", "deadline_nudges", "outbox", "queued"),
-        "storage/models": ("deadlines", "outbox"), "bot/cli": ("reminders",)}),
+        "bot/services": ("reminders", "deadlines", "outbox"),
+        "storage/models": ("reminders", "deadlines", "outbox"), "bot/cli": ("reminders",)}),
     ("`/rule` and `/rulebook` lookups", {
         "cogs": ("rulebooks",), "bot/league": ("rulebooks",), "bot/services": ("rulebooks",),
         "storage/models": ("rulebooks",), "bot/cli": ("rules",)}),

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.services.reminder_messages import EDIT_KIND
+from bot.services.reminders.messages import EDIT_KIND
 from storage.db import create_engine
 from storage.models import CheckIn, Game, OutboxMessage, Player
 from tests.conftest import allow_double_booking

@@ -29,7 +29,7 @@ from sqlalchemy import delete, func, select
 
 from bot.access import Caller
 from bot.errors import NotFound, UserFacingError
-from bot.services.deadlines import DeadlineService
+from bot.services.deadlines.service import DeadlineService
 from bot.services.discipline.appeals import AppealService
 from bot.services.messages.disputes import DisputeService
 from bot.services.messages.relays import RelayService, Responder

@@ -64,7 +64,7 @@ def interaction_id(reply: Reply) -> str:
 async def test_a_services_line_during_a_command_carries_its_server_league_and_interaction(
         harness: Harness, league: SampleLeague, json_logs: JsonLines) -> None:
     # 24 h before the game (the clock is 2030-01-05 12:00 UTC): the 2-day reminders are dropped, and the
-    # reminders service (bot/services/reminders.py), which knows no interaction, logs it.
+    # reminders service (bot/services/reminders/plan.py), which knows no interaction, logs it.
     reply = await harness.slash("/game add", as_=league.commissioner(), home="Hawks", away="Owls",
                                 starts_at="2030-01-06 07:00")
     assert "Added" in reply.content, reply.content

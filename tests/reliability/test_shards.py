@@ -30,7 +30,7 @@ from bot.clock import FixedClock
 from bot.config.settings import parse_settings
 from bot.config.shards import shard_of
 from bot.run.app import create_bot
-from bot.services.reminders import plan_games
+from bot.services.reminders.plan import plan_games
 from storage.db import create_engine
 from storage.models import Game, OutboxMessage, Team
 from tests.harness import Harness

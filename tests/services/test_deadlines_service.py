@@ -7,7 +7,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from bot.clock import FixedClock
-from bot.services import deadlines
+from bot.services.deadlines import service as deadlines
 from storage.models import Deadline, OutboxMessage
 from tests.conftest import CHANNELS, GUILD, SampleLeague
 from tests.harness import Harness

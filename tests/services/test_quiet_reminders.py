@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from bot.clock import FixedClock
 from bot.run.app import create_bot
-from bot.services.reminder_cards import MAX_PINGS, mention_list
-from bot.services.reminder_messages import EDIT_DELAY
+from bot.services.reminders.cards import MAX_PINGS, mention_list
+from bot.services.reminders.messages import EDIT_DELAY
 from storage.db import create_engine
 from storage.models import OutboxMessage, ReminderMessage
 from tests.conftest import league_config, make_settings

@@ -108,7 +108,7 @@ class AwayCleared:
 
 
 #: Awaited with (league_id, game_id, player_id) for each game a new range takes a checked-in player out
-#: of, close to its start: the captains hear of it as of a late drop-out (bot/services/reminders.py).
+#: of, close to its start: the captains hear of it as of a late drop-out (bot/services/reminders/plan.py).
 DropoutHook = Callable[[int, int, int], Awaitable[None]]
 
 

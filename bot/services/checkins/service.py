@@ -38,7 +38,7 @@ from bot.services.availability.away import away_marks
 from bot.services.availability.guests import game_guests, guest_players
 from bot.services.discipline.cleanup import BenchMinorToServe, bench_minors_at_start
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
-from bot.services.reminder_messages import queue_edit
+from bot.services.reminders.messages import queue_edit
 from bot.services.shared.attendance import CheckInContext, CheckInContextQuery, GameRef, GameSides, roster_answers
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares

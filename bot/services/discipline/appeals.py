@@ -27,7 +27,7 @@ from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.discipline.appeals import APPEAL_OUTCOMES, appeal_allowed, appeal_decision_due, decide_appeal, is_final
 from bot.league.discipline.infractions import DisciplineError
 from bot.services import outbox
-from bot.services.deadlines import audience_target, complete_deadline, create_deadline
+from bot.services.deadlines.service import audience_target, complete_deadline, create_deadline
 from bot.services.discipline.core import (
     REASON_LIMIT,
     appeals_of,

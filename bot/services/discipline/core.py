@@ -48,7 +48,7 @@ from bot.league.discipline.presets import DisciplineRules
 from bot.league.rules import preset
 from bot.league.seasons import season_index_at
 from bot.services import outbox
-from bot.services.deadlines import complete_deadline
+from bot.services.deadlines.service import complete_deadline
 from bot.services.outbox import Outgoing
 from storage.models import Appeal, Game, League, Penalty, Result, RosterDeparture, RosterEntry, Season, Suspension
 

@@ -34,7 +34,7 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.discipline.infractions import DisciplineError
 from bot.league.discipline.reviews import review_suspension
 from bot.services import outbox
-from bot.services.deadlines import complete_deadline
+from bot.services.deadlines.service import complete_deadline
 from bot.services.discipline.core import REASON_LIMIT, plural, refresh_player, refusal, window_ref
 from bot.services.outbox import Outgoing
 from storage import lookups

@@ -29,7 +29,7 @@ from bot.errors import InvalidInput, NotFound
 from bot.league.discipline.appeals import Appeal as PureAppeal
 from bot.league.discipline.appeals import appeal_window_closes, is_final
 from bot.services import outbox
-from bot.services.deadlines import create_deadline
+from bot.services.deadlines.service import create_deadline
 from bot.services.discipline.core import (
     REASON_LIMIT,
     Serving,

@@ -16,7 +16,7 @@ from bot.config.settings import LeagueSettings
 from bot.league.checkins.lineup import check_roster_limit
 from bot.league.checkins.presets import LineupRules
 from bot.league.rosters import MOVED
-from bot.services import deadlines, reminders
+from bot.services.deadlines import service as deadlines
 from bot.services.discord_sync import events, team_roles
 from bot.services.imports.csv_rows import (
     CsvImportError,
@@ -43,7 +43,8 @@ from bot.services.imports.schedule import (
     plan_schedule,
     read_schedule,
 )
-from bot.services.reminders import plan_games
+from bot.services.reminders import plan as reminders
+from bot.services.reminders.plan import plan_games
 from bot.services.results import ResultHook
 from bot.services.rosters import history as roster_history
 from storage.db import writers_take_turns

@@ -31,7 +31,7 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.deadlines import dispute_decision_due
 from bot.league.messages import TEXT_LIMIT
 from bot.services import outbox
-from bot.services.deadlines import complete_deadline, create_deadline
+from bot.services.deadlines.service import complete_deadline, create_deadline
 from bot.services.messages.relays import MAX_ROW_ID, quoted
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership

@@ -14,7 +14,8 @@ from bot.discord_text import clean_text
 from bot.errors import Conflict, InvalidInput, NoLeague, NotFound
 from bot.league.setup.teams import TeamAsked, TeamNow, TeamPlan, plan_team
 from bot.league.typos import did_you_mean
-from bot.services import deadlines, reminders
+from bot.services.deadlines import service as deadlines
+from bot.services.reminders import plan as reminders
 from bot.services.setup.league_setup import START, Actor, LeagueSetupService
 from storage import lookups
 from storage.models import Division, Game, League, SetupChange, Team, TeamCaptain

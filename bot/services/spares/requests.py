@@ -35,7 +35,7 @@ from bot.services.people import is_captain_of, membership
 from bot.services.shared.attendance import GameRef, GameSides, game_sides
 from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import find_game_sides
-from bot.services.spares.ids import ACCEPT, DECLINE, offer_button_id
+from bot.services.shared.spare_buttons import ACCEPT, DECLINE, offer_button_id
 from bot.services.spares.matching import candidates_for, need_for
 from storage import lookups
 from storage.db import rowcount, upsert_insert

@@ -1,5 +1,5 @@
 """A late drop-out (out after being in, within a day of the game): the team's captains are told at once,
-and the lineup is checked again for them (the lineup alert of bot/services/reminders.py)."""
+and the lineup is checked again for them (the lineup alert of bot/services/reminders/plan.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from bot.clock import Clock
 from bot.config.settings import Settings
 from bot.discord_text import clip
 from bot.services import outbox
-from bot.services.deadlines import FANOUT_USER
+from bot.services.deadlines.service import FANOUT_USER
 from bot.services.outbox import Outgoing
-from bot.services.reminders import ALERT_KIND, CONTENT_LIMIT, game_heading, game_prefix
+from bot.services.reminders.plan import ALERT_KIND, CONTENT_LIMIT, game_heading, game_prefix
 from storage import lookups
 from storage.models import Game, League, RosterEntry
 

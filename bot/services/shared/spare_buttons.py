@@ -1,5 +1,6 @@
-"""The custom_ids of the spares' buttons: built here, where the services queue them, and read by
-the cog's DynamicItems (cogs/spares/_buttons.py), so a message queued before a restart still works."""
+"""The custom_ids of the spares' buttons: built here, where the services queue them (a spare's offer,
+a captain's lineup alert asking the spare list), and read by the cog's DynamicItems
+(cogs/spares/_buttons.py), so a message queued before a restart still works."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A deadline's nudge as it reads when it is sent: nothing once the deadline is done or a later nudge
-is due, a muted player's skipped, and an overdue one queueing the next day's (bot/services/deadlines.py
+is due, a muted player's skipped, and an overdue one queueing the next day's (bot/services/deadlines/service.py
 plans them)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.discord_text import clip, timestamp
 from bot.services import outbox
 from bot.services.availability.preferences import preference_of
-from bot.services.deadlines import (
+from bot.services.deadlines.service import (
     FANOUT_USER,
     NAG_EVERY,
     NUDGE_KIND,

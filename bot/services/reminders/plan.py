@@ -14,7 +14,7 @@ Choices the spec leaves open, decided here:
   checks) of one game and team due at once, only the latest goes out.
 - Reminders and checks expire at the game's start (the courier skips them with a log line).
 - A reminder is written when it is sent, as one message per team per game edited in place, pinging
-  only at the first and the last reminder time (bot/services/reminder_cards.py): it mentions only
+  only at the first and the last reminder time (bot/services/reminders/cards.py): it mentions only
   the rostered players who have not answered then (in / out / maybe are all answers), each once. A
   team without a channel gets a DM per player who has not answered instead (nobody is DMed when
   everyone answered). A player away for the game (/away) counts as answered; one who muted game
@@ -55,13 +55,13 @@ from bot.services import outbox
 from bot.services.availability.away import away_marks
 from bot.services.availability.guests import guest_players
 from bot.services.availability.preferences import DEFAULT, preferences
-from bot.services.deadlines import FANOUT_USER, Target, team_target
+from bot.services.deadlines.service import FANOUT_USER, Target, team_target
 from bot.services.outbox import FanOut, Outgoing, Rendered
-from bot.services.reminder_messages import queue_edit
+from bot.services.reminders.messages import queue_edit
 from bot.services.shared.attendance import checkins_for_game
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
-from bot.services.spares.ids import request_button_id
+from bot.services.shared.spare_buttons import request_button_id
 from storage import lookups
 from storage.models import CaptainAlert, Game, OutboxMessage, Team
 

@@ -1,6 +1,6 @@
 """Where each team's game reminder message is, and the edits that keep its counts true.
 
-A team's channel gets one reminder message per game (bot/services/reminder_cards.py decides what it
+A team's channel gets one reminder message per game (bot/services/reminders/cards.py decides what it
 says); this module keeps the record of it (``reminder_messages``) and queues its edits. An answer
 queues an edit through the outbox (kind ``reminder_edit``, an action row the courier paces like any
 other call), unless one is already queued: the edit reads the answers when it runs, so a burst of

@@ -10,9 +10,9 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.services.deadlines import FANOUT_USER
-from bot.services.reminder_messages import EDIT_KIND
-from bot.services.reminders import ALERT_KIND, NOTICE_KIND, REMINDER_KIND
+from bot.services.deadlines.service import FANOUT_USER
+from bot.services.reminders.messages import EDIT_KIND
+from bot.services.reminders.plan import ALERT_KIND, NOTICE_KIND, REMINDER_KIND
 from storage.models import Game, OutboxMessage, Team
 
 #: What each kind of queued message is, for an operator.

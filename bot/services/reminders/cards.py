@@ -5,7 +5,7 @@ Choices the spec leaves open, decided here:
   (in, out, maybe, no answer yet), who is still to answer and the In / Out / Maybe buttons. It
   pings the players who have not answered (and, where the league has cleanup duty, the captains of
   the week's last game). Its Discord id is kept (``reminder_messages``).
-- Each answer then edits that message (bot/services/reminder_messages.py); so does each later
+- Each answer then edits that message (bot/services/reminders/messages.py); so does each later
   reminder time, which posts nothing new and pings nobody, except the last one before the game: it
   posts one short "last call" that pings only the players who still have not answered, with the
   buttons, and nothing at all when everyone has. The last one is the team's last reminder row
@@ -34,11 +34,18 @@ from bot.discord_text import clip, timestamp
 from bot.league.availability import AWAY, status_with_away
 from bot.services import outbox
 from bot.services.availability.away import away_marks
-from bot.services.deadlines import FANOUT_USER
+from bot.services.deadlines.service import FANOUT_USER
 from bot.services.discord_sync.api import Gone, Refused
 from bot.services.outbox import ActionOutcome, ActionRow, FanOut, Outgoing, Rendered
-from bot.services.reminder_messages import digest, edit_prefix, queue_edit, record_post, reminder_message
-from bot.services.reminders import CONTENT_LIMIT, REMINDER_KIND, Waiting, game_heading, still_useful, waiting_players
+from bot.services.reminders.messages import digest, edit_prefix, queue_edit, record_post, reminder_message
+from bot.services.reminders.plan import (
+    CONTENT_LIMIT,
+    REMINDER_KIND,
+    Waiting,
+    game_heading,
+    still_useful,
+    waiting_players,
+)
 from bot.services.shared.attendance import roster_answers
 from bot.services.shared.seasons import later_game_in_week
 from storage import lookups

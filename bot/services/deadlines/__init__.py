@@ -1,0 +1,1 @@
+"""Deadlines as data (service.py) and their nudges as they read when sent (nudges.py)."""
