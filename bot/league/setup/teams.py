@@ -98,3 +98,44 @@ def plan_team(current: TeamNow | None, asked: TeamAsked, others: Sequence[TeamNo
 
 def _and(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    """One team of an imported teams file, as the file gives it."""
+
+    line: int
+    name: str
+    captain_ids: tuple[int, ...]
+    channel_id: int | None
+
+
+def file_clashes(lines: Sequence[TeamLine], others: Sequence[TeamNow]) -> list[tuple[int, str]]:
+    """(line, problem) for a member the file makes captain of two teams, or a channel it gives two
+    teams, counting the league's teams the file leaves as they are (``others``): the same mistakes
+    /setup team refuses, refused by line before anything is imported."""
+    named = {t.name.casefold() for t in lines}
+    kept = [t for t in others if t.name.casefold() not in named]
+    captain_of = {c: t.name for t in kept for c in t.captain_ids}
+    channel_of = {t.channel_id: t.name for t in kept if t.channel_id is not None}
+    first_line: dict[str, int] = {}
+    problems = []
+    for t in lines:
+        for captain in dict.fromkeys(t.captain_ids):
+            owner = captain_of.get(captain)
+            if owner is not None and owner.casefold() != t.name.casefold():
+                where = f" (line {first_line[owner]})" if owner in first_line else ""
+                problems.append((t.line, f"{t.name}: captain {captain} is already captain of {owner}{where} "
+                                         "(a member captains one team in a league)"))
+            else:
+                captain_of[captain] = t.name
+        if t.channel_id is not None:
+            owner = channel_of.get(t.channel_id)
+            if owner is not None and owner.casefold() != t.name.casefold():
+                where = f" (line {first_line[owner]})" if owner in first_line else ""
+                problems.append((t.line, f"{t.name}: channel {t.channel_id} is already the channel of {owner}{where} "
+                                         "(each team has its own)"))
+            else:
+                channel_of[t.channel_id] = t.name
+        first_line.setdefault(t.name, t.line)
+    return problems

@@ -16,6 +16,7 @@ from bot.config.settings import LeagueSettings
 from bot.league.checkins.lineup import check_roster_limit
 from bot.league.checkins.presets import LineupRules
 from bot.league.rosters import MOVED
+from bot.league.setup.teams import TeamLine, TeamNow, file_clashes
 from bot.services.deadlines import service as deadlines
 from bot.services.discord_sync import events, team_roles
 from bot.services.imports.csv_rows import (
@@ -92,11 +93,15 @@ class Importer:
                 select(Division).where(Division.league_id == league_id))).all()}
             checked = check_divisions(rows, tuple(league.rules.lineup.court_sizes_by_division),
                                       [d.name for d in divisions.values()])
-            if parsed.problems or checked.problems:
-                raise CsvImportError(parsed.problems + checked.problems)
-            report.warnings += checked.warnings
             existing = {t.name.lower(): t for t in (await session.scalars(
                 select(Team).where(Team.league_id == league_id).options(selectinload(Team.captains)))).all()}
+            clashes = [Problem(line, problem) for line, problem in file_clashes(
+                [TeamLine(r.line, r.team, r.captain_ids, r.channel_id) for r in rows],
+                [TeamNow(t.name, t.channel_id, None, tuple(c.discord_id for c in t.captains))
+                 for t in existing.values()])]
+            if parsed.problems or checked.problems or clashes:
+                raise CsvImportError(parsed.problems + checked.problems + clashes)
+            report.warnings += checked.warnings
             for r in rows:
                 division = None
                 name = checked.names[r.line]

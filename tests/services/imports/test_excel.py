@@ -261,3 +261,14 @@ async def test_an_unknown_game_id_in_results_suggests_the_one_meant(importer: Im
     assert problems[0] == "line 2: unknown game_id 'g1': did you mean 'G1'?"
     assert problems[1].startswith("line 3: home_score 'x' must be a whole number")
     assert problems[2] == "line 4: unknown game_id 'G42' (no such game in league coed; import games first)"
+
+
+async def test_a_teams_file_with_one_captain_on_two_teams_or_a_shared_channel_imports_nothing(
+        importer: Importer, coed: LeagueSettings) -> None:
+    await importer.run("teams", b"team,division,captain_discord_ids,channel_id\nBears,,13,33\n", coed, now=NOW)
+    problems = await refused(importer, coed, "teams", "team,division,captain_discord_ids,channel_id\n"
+                             "Hawks,,11,31\nOwls,,11,32\nWolves,,14,31\nLions,,13,34\n")
+    assert problems == [
+        "line 3: Owls: captain 11 is already captain of Hawks (line 2) (a member captains one team in a league)",
+        "line 4: Wolves: channel 31 is already the channel of Hawks (line 2) (each team has its own)",
+        "line 5: Lions: captain 13 is already captain of Bears (a member captains one team in a league)"]
