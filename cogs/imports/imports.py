@@ -16,7 +16,7 @@ from bot.errors import InvalidInput
 from bot.services.imports.csv_rows import CsvImportError
 from bot.services.imports.service import MAX_CSV_BYTES
 from bot.services.imports.workbook import is_workbook, workbook_as_csv
-from cogs.imports._player_names import resolve_player_names
+from cogs.imports._player_names import resolve_captain_names, resolve_player_names
 from cogs.imports._server_ids import check_on_server
 
 MAX_WARNINGS_SHOWN = 8  # each at most 200 characters: the answer stays under Discord's 2,000
@@ -47,6 +47,8 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
             data = await spreadsheet(data)
         if kind == "players" and len(data) <= MAX_CSV_BYTES:  # usernames, not only ids
             data = await resolve_player_names(interaction.guild, data)
+        if kind == "teams" and len(data) <= MAX_CSV_BYTES:  # captains by username too
+            data = await resolve_captain_names(interaction.guild, data)
         if len(data) <= MAX_CSV_BYTES:
             await check_on_server(interaction.guild, kind, data)
         report = await self.service.run(caller, kind, data, now=self.bot.clock.now(), allow_past=allow_past)
@@ -61,7 +63,7 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
     @app_commands.command(name="teams", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="A CSV file with a header row (an Excel .xlsx works too)")
     async def teams(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
-        """Import teams (team,division,captain_discord_ids,channel_id)."""
+        """Import teams (team,division,captain_discord_ids,channel_id); a captain may be a @username."""
         await self._run(interaction, "teams", file)
 
     @app_commands.command(name="players", extras=requires(Role.COMMISSIONER))

@@ -1,14 +1,16 @@
-"""/import players accepts a Discord username in the discord_id column; the CLI, which has no gateway,
-says such rows need /import or ids. Unknown or ambiguous names: listed by line, nothing imported."""
+"""/import players accepts a Discord username in the discord_id column, /import teams an @username for
+a captain; the CLI, which has no gateway, says such rows need /import or ids. Unknown or ambiguous
+names: listed by line, nothing imported."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
 
-from bot.services.imports.player_names import named_rows, with_ids
-from storage.models import Player, RosterEntry
+from bot.services.imports.player_names import captains_with_ids, named_captains, named_rows, with_ids
+from storage.models import Player, RosterEntry, Team
 from tests.conftest import SampleLeague
 from tests.harness import Attachment, Harness, Member
 
@@ -65,3 +67,37 @@ def test_named_rows_are_found_and_replaced_by_line() -> None:
     text = 'discord_id,name,team\n123,"A, B",Hawks\n@sam,Sam,Owls\n'
     assert named_rows(text) == [(3, "sam")]
     assert with_ids(text, {3: 42}) == 'discord_id,name,team\n123,"A, B",Hawks\n42,Sam,Owls\n'
+
+
+def teams_file(*rows: str) -> Attachment:
+    return Attachment("teams.csv", ("team,division,captain_discord_ids,channel_id\n" + "\n".join(rows) + "\n").encode())
+
+
+async def test_a_teams_file_names_its_captains_by_username(harness: Harness, league: SampleLeague) -> None:
+    harness.join(NORA, harness.default_guild or 0)
+    reply = await harness.slash("/import teams", as_=league.commissioner(), file=teams_file("Lynx,,@nora_new,"))
+    assert "teams: 1 created" in reply.text, reply.text
+    async with harness.bot.sessions() as s:
+        team = await s.scalar(select(Team).where(Team.name == "Lynx").options(selectinload(Team.captains)))
+        assert team is not None and [c.discord_id for c in team.captains] == [NORA.id]
+
+
+async def test_a_captain_no_member_is_called_is_listed_by_line_and_nothing_is_imported(
+        harness: Harness, league: SampleLeague) -> None:
+    harness.join(NORA, harness.default_guild or 0)
+    async with harness.bot.sessions() as s:
+        teams_before = await s.scalar(select(func.count()).select_from(Team))
+    reply = await harness.slash("/import teams", as_=league.commissioner(),
+                                file=teams_file("Lynx,,@nora_new @ghost,", "Pumas,,@ghost,"))
+    assert reply.ephemeral and reply.text.startswith("Nothing was imported. Fix these and upload the file again:")
+    assert "line 2: 'ghost' matches no member of this server" in reply.text
+    assert "line 3: 'ghost' matches no member of this server" in reply.text
+    async with harness.bot.sessions() as s:
+        assert await s.scalar(select(func.count()).select_from(Team)) == teams_before
+
+
+def test_named_captains_are_found_and_replaced_beside_ids() -> None:
+    text = "team,division,captain_discord_ids,channel_id\nHawks,,123 @Sam,31\nOwls,,,\nBears,,x1,\n"
+    assert named_captains(text) == [(2, "Sam")]  # x1 is no id, and no @name: the importer says so
+    assert captains_with_ids(text, {"sam": 42}) == ("team,division,captain_discord_ids,channel_id\n"
+                                                    "Hawks,,123 42,31\nOwls,,,\nBears,,x1,\n")

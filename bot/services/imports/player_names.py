@@ -1,5 +1,6 @@
-"""Players by Discord username in a players CSV: which rows name someone instead of giving an id, and
-the file with those names replaced by the ids they resolved to (the resolving needs Discord: cogs/)."""
+"""Members by Discord username in a players CSV (its discord_id) or a teams CSV (its captains): which
+rows name someone instead of giving an id, and the file with those names replaced by the ids they
+resolved to (the resolving needs Discord: cogs/)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,48 @@ def with_ids(text: str, ids: dict[int, int]) -> str:
     for row in reader:
         if skipped + reader.line_num in ids and column < len(row):
             row[column] = str(ids[skipped + reader.line_num])
+        writer.writerow(row)
+    return out.getvalue()
+
+
+CAPTAINS_COLUMN = "captain_discord_ids"
+
+
+def named_captains(text: str) -> list[tuple[int, str]]:
+    """(line, name) for every captain a teams file names as ``@name`` instead of giving an id (a cell
+    may hold several, apart by spaces as ids are). Without the @ a cell that is no id stays the
+    file's mistake, reported with the others."""
+    delimiter, skipped = sniff(text, COLUMNS["teams"])
+    body = text.split("\n", skipped)[-1] if skipped else text
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
+    header = [h.strip().lower() for h in next(reader, [])]
+    if CAPTAINS_COLUMN not in header:
+        return []
+    column = header.index(CAPTAINS_COLUMN)
+    out = []
+    for row in reader:
+        cell = row[column] if column < len(row) else ""
+        out += [(skipped + reader.line_num, token[1:]) for token in cell.split() if token.startswith("@") and token[1:]]
+    return out
+
+
+def captains_with_ids(text: str, ids: dict[str, int]) -> str:
+    """The same teams file, each named captain replaced by their id (``ids`` by the name, any case),
+    written with the file's own delimiter and the lines above its header kept."""
+    delimiter, skipped = sniff(text, COLUMNS["teams"])
+    parts = text.split("\n", skipped)
+    body = parts[-1] if skipped else text
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
+    out = io.StringIO()
+    out.write("".join(f"{p}\n" for p in parts[:skipped]))
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
+    header = next(reader, [])
+    writer.writerow(header)
+    column = [h.strip().lower() for h in header].index(CAPTAINS_COLUMN)
+    for row in reader:
+        if column < len(row):
+            row[column] = " ".join(str(ids[t[1:].casefold()]) if t.startswith("@") and t[1:].casefold() in ids
+                                   else t for t in row[column].split())
         writer.writerow(row)
     return out.getvalue()
 
