@@ -32,7 +32,7 @@ from typing import Any
 
 from bench.league_data import NOW, TEAMS, build, player_id
 from bench.machine import describe, fresh_database, percentile, reproduce
-from tests.harness.fake_discord import settle
+from tests.harness.fake_discord import fresh_snowflake, settle
 
 DEADLINE_S = 3.0
 KINDS = ("checkin", "button", "whoisin", "schedule", "standings", "rule")
@@ -145,6 +145,7 @@ async def drive(harness: Any, upcoming: Any, team_index: dict[int, int], rate: i
             delay = start + n / rate - loop.time()
             if delay > 0:
                 await asyncio.sleep(delay)
+            payload["id"] = str(fresh_snowflake())  # Discord creates an interaction as it sends it
             interaction_id = int(payload["id"])
             run.kind_of[interaction_id], run.fed_at[interaction_id] = kind, time.perf_counter()
             feed(payload)

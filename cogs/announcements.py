@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.services.announcements import MESSAGE_LIMIT
 
 
@@ -24,8 +24,8 @@ class AnnounceCog(commands.Cog):
                        message: app_commands.Range[str, 1, MESSAGE_LIMIT]) -> None:
         """Post a message in the league's announcements channel."""
         done = await self.service.announce(self.bot.caller(interaction), message, request_id=interaction.id)
-        await interaction.response.send_message(f"Posting it in <#{done.channel_id}>.", ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, f"Posting it in <#{done.channel_id}>.", ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS
+from bot.client.tree import NO_MENTIONS, reply
 from bot.config.settings import CalendarServer
 from bot.services.calendar.service import FeedFile, Reset
 from cogs._common import team_autocomplete
@@ -62,7 +62,8 @@ class CalendarCog(commands.GroupCog, group_name="calendar", group_description="Y
         """Your games as a calendar feed (only you see the link)."""
         caller = self.bot.caller(interaction)
         feed = await self.service.show(caller, team, whole_league=league)
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             show_text(self.bot.settings.calendar_server, feed), ephemeral=True, allowed_mentions=NO_MENTIONS,
             file=discord.File(io.BytesIO(feed.body), filename=feed.filename))
 
@@ -71,8 +72,8 @@ class CalendarCog(commands.GroupCog, group_name="calendar", group_description="Y
     async def reset(self, interaction: discord.Interaction) -> None:
         """Revoke your calendar links and get new ones (if a link leaked)."""
         result = await self.service.reset(self.bot.caller(interaction))
-        await interaction.response.send_message(reset_text(self.bot.settings.calendar_server, result),
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, reset_text(self.bot.settings.calendar_server, result),
+                    ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

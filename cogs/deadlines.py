@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, local_label, timestamp
 from bot.services.deadlines.service import Audience, DeadlineLine
 from cogs._common import bot_of, suggesting_for
@@ -91,8 +91,8 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
         added = await self.service.add(self.bot.caller(interaction), name=name, due=due, audience=audience,
                                        nudges=nudges, nag_until_done=nag,
                                        on_this_server=lambda who: on_server(interaction.guild, who))
-        await interaction.response.send_message(
-            clip(f"Added {deadline_line(added.deadline)}. {added.nudges_queued} nudges queued.", 2000),
+        await reply(
+            interaction, clip(f"Added {deadline_line(added.deadline)}. {added.nudges_queued} nudges queued.", 2000),
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="list", extras=requires(Role.COMMISSIONER))
@@ -101,8 +101,8 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
     async def list_(self, interaction: discord.Interaction, include_done: bool = False) -> None:
         """The league's deadlines (commissioners)."""
         lines = await self.service.list_deadlines(self.bot.caller(interaction), include_done=include_done)
-        await interaction.response.send_message(embed=deadlines_embed(lines, include_done), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=deadlines_embed(lines, include_done), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="done", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(deadline="The deadline (pick from the suggestions)", note="Optional note for the record")
@@ -112,8 +112,8 @@ class DeadlinesCog(commands.GroupCog, group_name="deadline", group_description="
                    note: app_commands.Range[str, 1, 300] = "") -> None:
         """Mark a deadline done; its nudges stop (commissioners)."""
         line = await self.service.done(self.bot.caller(interaction), deadline, note)
-        await interaction.response.send_message(clip(f"Done: {deadline_line(line)}. No more nudges.", 2000),
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, clip(f"Done: {deadline_line(line)}. No more nudges.", 2000),
+                    ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

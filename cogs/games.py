@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.services.games import GameChange
 from cogs._common import game_autocomplete, team_autocomplete
@@ -52,7 +52,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
         """Schedule a new game (commissioners)."""
         change = await self.service.add(self.bot.caller(interaction), home=home, away=away, starts_at=starts_at,
                                         venue=venue, kind=kind, code=code)
-        await interaction.response.send_message(change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="move", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(game="The game to move", starts_at="New start, league time zone, YYYY-MM-DD HH:MM")
@@ -62,7 +62,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
                    starts_at: app_commands.Range[str, 1, 40]) -> None:
         """Give a game a new start time (commissioners)."""
         change = await self.service.move(self.bot.caller(interaction), game, starts_at)
-        await interaction.response.send_message(change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="cancel", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(game="The game to cancel")
@@ -71,7 +71,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
     async def cancel(self, interaction: discord.Interaction, game: str) -> None:
         """Cancel a game and tell both teams (commissioners)."""
         change = await self.service.cancel(self.bot.caller(interaction), game)
-        await interaction.response.send_message(change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

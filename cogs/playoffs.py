@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, answers, reply, requires
 from bot.discord_text import clip
 from bot.services.playoffs import BracketView
 from bot.services.standings import trim_name
@@ -69,14 +69,14 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
         self.bot = bot
         self.service = bot.services.playoffs
 
-    @app_commands.command(name="show")
+    @app_commands.command(name="show", extras=answers(publicly_when="public", writes=False))
     @app_commands.describe(public="Show it to the whole channel (default: only you)")
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, public: bool = False) -> None:
         """The current playoff bracket."""
         views = await self.service.show(self.bot.caller(interaction))
-        await interaction.response.send_message(embeds=[bracket_embed(v) for v in views[:MAX_EMBEDS]],
-                                                ephemeral=not public, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embeds=[bracket_embed(v) for v in views[:MAX_EMBEDS]],
+                    ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="create", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(teams="How many teams make the playoffs (2-16; top seeds get byes), per division "
@@ -89,7 +89,8 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
                      replace: bool = False, division: app_commands.Range[str, 1, 100] | None = None) -> None:
         """Seed a bracket from the standings (commissioners)."""
         views = await self.service.create(self.bot.caller(interaction), teams, replace=replace, division=division)
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             embeds=[bracket_embed(v, f"Playoff bracket: {teams} teams seeded") for v in views[:MAX_EMBEDS]],
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -100,10 +101,10 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
         """Order teams level on every seeding criterion (commissioners)."""
         done = await self.service.seed(self.bot.caller(interaction), teams)
         if done.view is None:
-            await interaction.response.send_message(done.note, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await reply(interaction, done.note, ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
-        await interaction.response.send_message(done.note, embed=bracket_embed(done.view), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, done.note, embed=bracket_embed(done.view), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="advance", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(matchup="The matchup, e.g. R1-M2", winner="The team that won it")
@@ -112,8 +113,8 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
     async def advance(self, interaction: discord.Interaction, matchup: str, winner: str) -> None:
         """Record a matchup's winner by hand (commissioners)."""
         change = await self.service.advance(self.bot.caller(interaction), matchup, winner)
-        await interaction.response.send_message(change.note, embed=bracket_embed(change.view), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, change.note, embed=bracket_embed(change.view), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

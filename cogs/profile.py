@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS
+from bot.client.tree import NO_MENTIONS, reply
 from bot.services.profile import Forgotten, Profile, ReminderSettings
 
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
@@ -72,7 +72,7 @@ class ProfileCog(commands.GroupCog, group_name="profile", group_description="You
     async def show(self, interaction: discord.Interaction) -> None:
         """See what the league keeps about you (only you see it)."""
         profile = await self.service.show(self.bot.caller(interaction))
-        await interaction.response.send_message(profile_text(profile), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, profile_text(profile), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="gender")
     @app_commands.describe(value="Your gender category")
@@ -80,7 +80,8 @@ class ProfileCog(commands.GroupCog, group_name="profile", group_description="You
     async def gender(self, interaction: discord.Interaction, value: Gender) -> None:
         """Set your gender category (woman and non-binary count on court)."""
         profile = await self.service.set_gender(self.bot.caller(interaction), value)
-        await interaction.response.send_message(
+        await reply(
+            interaction,
             f"Saved: your gender is **{profile.gender}**. Only you, your captains and commissioners see it.",
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -95,15 +96,15 @@ class ProfileCog(commands.GroupCog, group_name="profile", group_description="You
             self.bot.caller(interaction), delivery=delivery,
             game_reminders=None if game_reminders is None else game_reminders == "on",
             deadline_nudges=None if deadline_nudges is None else deadline_nudges == "on")
-        await interaction.response.send_message(reminders_text(settings), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, reminders_text(settings), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="forget")
     @app_commands.guild_only()
     async def forget(self, interaction: discord.Interaction) -> None:
         """Remove your gender, check-in answers, away ranges and reminder choices here."""
         result = await self.service.forget(self.bot.caller(interaction))
-        await interaction.response.send_message(forgotten_text(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, forgotten_text(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

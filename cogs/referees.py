@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.messages.relays import RefereeChange
 from cogs._common import bot_of, game_autocomplete
@@ -44,8 +44,8 @@ async def assign_referee(interaction: discord.Interaction, game: app_commands.Ra
         caller, game, member.id, member.display_name, remove=remove)
     role = caller.league.roles.referee
     has_role = role is not None and any(r.id == role for r in getattr(member, "roles", ()))
-    await interaction.response.send_message(change_text(change, has_role=has_role), ephemeral=True,
-                                            allowed_mentions=NO_MENTIONS)
+    await reply(interaction, change_text(change, has_role=has_role), ephemeral=True,
+                allowed_mentions=NO_MENTIONS)
 
 
 def referee_command(name: str) -> app_commands.Command:

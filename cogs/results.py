@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, local_label
 from bot.services.results import RecordedResult
 from cogs._common import bot_of, suggesting_for, team_autocomplete
@@ -74,7 +74,7 @@ class ResultCog(commands.GroupCog, group_name="result", group_description="Enter
         self.service = bot.services.results
 
     async def _done(self, interaction: discord.Interaction, outcome: RecordedResult) -> None:
-        await interaction.response.send_message(result_reply(outcome), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, result_reply(outcome), ephemeral=True, allowed_mentions=NO_MENTIONS)
         if outcome.action != "unchanged":
             self.bot.dispatch(STANDINGS_CHANGED, interaction.guild_id)
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.services.rosters.roster import RosterLine, RosterView
 from cogs._common import season_autocomplete, team_autocomplete
@@ -53,8 +53,8 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
                    season: app_commands.Range[str, 1, 100] | None = None) -> None:
         """A team's roster (captains and commissioners)."""
         view = await self.service.show(self.bot.caller(interaction), team, season)
-        await interaction.response.send_message(embed=roster_embed(view), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=roster_embed(view), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="add", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(player="The server member to add", position="Skater or goalie",
@@ -73,8 +73,8 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
         limit = f" of {change.limit}" if change.limit else ""
         players = "player" if change.size == 1 and not change.limit else "players"
         verb = "is now on" if change.action == "added" else "was already on"
-        await interaction.response.send_message(
-            f"{change.player} {verb} {change.team} ({change.size}{limit} {players}).",
+        await reply(
+            interaction, f"{change.player} {verb} {change.team} ({change.size}{limit} {players}).",
             ephemeral=True, allowed_mentions=NO_MENTIONS,
         )
 
@@ -84,8 +84,8 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
     async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
         """Remove a player from your team's roster."""
         change = await self.service.remove(self.bot.caller(interaction), discord_id=player.id)
-        await interaction.response.send_message(
-            f"{change.player} was removed from {change.team} ({change.size} players left).",
+        await reply(
+            interaction, f"{change.player} was removed from {change.team} ({change.size} players left).",
             ephemeral=True, allowed_mentions=NO_MENTIONS,
         )
 

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, ReportingItem
+from bot.client.tree import NO_MENTIONS, ReportingItem, reply
 from bot.discord_text import clean_user_text, clip
 from bot.errors import NoLeague, NotFound
 from bot.services.rulebooks.lookup import MAX_QUESTION_CHARS, CitedSection, RuleAnswer, RulesLookupService
@@ -102,8 +102,8 @@ async def send_answer(interaction: discord.Interaction, answer: RuleAnswer) -> N
     view = related_view(answer)
     if view is not None:
         extra["view"] = view
-    await interaction.response.send_message(embed=answer_embed(answer), ephemeral=True,
-                                            allowed_mentions=NO_MENTIONS, **extra)
+    await reply(interaction, embed=answer_embed(answer), ephemeral=True,
+                allowed_mentions=NO_MENTIONS, **extra)
 
 
 def _choices(sections: list[CitedSection]) -> list[app_commands.Choice[str]]:
@@ -136,8 +136,8 @@ class RuleButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], 
             raise NotFound("That button belongs to another league's rulebook. Ask here with /rule instead.")
         found = await rules_service(bot).section(caller.league_id, self.citation)
         assert found.best is not None  # section() refuses a citation it can't find
-        await interaction.response.send_message(embed=section_embed(found.best, contents=found.contents),
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=section_embed(found.best, contents=found.contents),
+                    ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 def rules_service(bot: SidelineBot) -> RulesLookupService:

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS
+from bot.client.tree import NO_MENTIONS, answers, reply
 from bot.discord_text import clip, timestamp
 from bot.services.schedule import ScheduleView
 from cogs._common import team_autocomplete
@@ -36,7 +36,7 @@ class ScheduleCog(commands.Cog):
         self.bot = bot
         self.service = bot.services.schedule
 
-    @app_commands.command(name="schedule")
+    @app_commands.command(name="schedule", extras=answers(writes=False))
     @app_commands.describe(team="A team in this league; leave empty for your own team")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
@@ -45,8 +45,8 @@ class ScheduleCog(commands.Cog):
         caller = self.bot.caller(interaction)
         view = await self.service.upcoming(caller, team)
         mine = any(g.my_status is not None for g in view.games) or team is None
-        await interaction.response.send_message(
-            embed=schedule_embed(view, show_status=mine), ephemeral=True, allowed_mentions=NO_MENTIONS
+        await reply(
+            interaction, embed=schedule_embed(view, show_status=mine), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
 

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.seasons import SeasonsShown, SeasonStarted, SeasonView
 
@@ -64,23 +64,23 @@ class SeasonCog(commands.GroupCog, group_name="season", group_description="The l
                     rosters: Literal["keep", "clear"] = "keep") -> None:
         """Start a season (commissioners): standings count from its first day."""
         started = await self.service.start(self.bot.caller(interaction), name, first_day, weeks, rosters)
-        await interaction.response.send_message(f"Started {season_line(started.season)}\n{rosters_line(started)}",
-                                                ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, f"Started {season_line(started.season)}\n{rosters_line(started)}",
+                    ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="end", extras=requires(Role.COMMISSIONER))
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         """End the running season (commissioners); its table stays under /standings show season:."""
         season = await self.service.end(self.bot.caller(interaction))
-        await interaction.response.send_message(f"Ended {season_line(season)}", ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, f"Ended {season_line(season)}", ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="show")
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction) -> None:
         """The current season, its week, and the earlier seasons."""
         shown = await self.service.show(self.bot.caller(interaction))
-        await interaction.response.send_message(seasons_text(shown), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, seasons_text(shown), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

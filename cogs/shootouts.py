@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.errors import UserFacingError
 from bot.services.shootouts.orders import OrderCheck, SubmittedOrder, SuggestedOrder
@@ -110,7 +110,7 @@ class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="S
         self.scoring = bot.services.shootout_scoring
 
     async def _reply(self, interaction: discord.Interaction, text: str) -> None:
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="submit", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(game="The game", shooters="Shooters in order: names or mentions, separated by commas",

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, answers, defer, reply, requires
 from bot.discord_text import clip
 from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
@@ -92,7 +92,7 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
         except (discord.HTTPException, NoLeague):
             log.warning("could not refresh the standings message for server %s", guild_id, exc_info=True)
 
-    @app_commands.command(name="show")
+    @app_commands.command(name="show", extras=answers(publicly_when="public", writes=False))
     @app_commands.describe(division="One division only; leave empty for all",
                            public="Show it to the whole channel (default: only you)",
                            season="An earlier season; leave empty for the current one")
@@ -102,15 +102,15 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
                    season: app_commands.Range[str, 1, 100] | None = None) -> None:
         """The current table, ordered by the league's rules."""
         table = await self.service.table(self.bot.caller(interaction), division, season)
-        await interaction.response.send_message(embed=standings_embed(table), ephemeral=not public,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=standings_embed(table), ephemeral=not public,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="post", extras=requires(Role.COMMISSIONER))
     @app_commands.guild_only()
     async def post(self, interaction: discord.Interaction) -> None:
         """Post or refresh the standings message (commissioners)."""
         self.bot.caller(interaction).require(Role.COMMISSIONER)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction)
         done = await self.publish(interaction.guild_id or 0)
         text = {
             "posted": f"Posted the standings in <#{done.channel_id}>.",
@@ -122,7 +122,7 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
                       "messages there.",
             "no-channel": "This league has no standings channel yet: pick one with `/setup channels standings:`.",
         }[done.outcome]
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="adjust", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(team="The team", reason="Why (shown with the adjustment), e.g. rule 1.22 bench brawl",
@@ -140,7 +140,7 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
                          f"({made.reason}). Net adjustment now {made.team_total:+d}.")
         if made.disqualified:
             parts.append(f"{made.team} is disqualified from the playoffs ({made.reason}): left out of the draw.")
-        await interaction.response.send_message(" ".join(parts), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, " ".join(parts), ephemeral=True, allowed_mentions=NO_MENTIONS)
         self.bot.dispatch(STANDINGS_CHANGED, interaction.guild_id)
 
 

@@ -1,1 +1,2 @@
-"""The discord.py client: the bot class and its command tree with the one error handler."""
+"""The discord.py client: the bot class, its command tree with the one error handler, and the
+deadline guard that acknowledges every interaction in time."""

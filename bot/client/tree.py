@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot import logs, metrics
 from bot.access import Role
+from bot.client.deadline import Acknowledge, DeadlineGuard
 from bot.config.settings import Settings
 from bot.errors import UserFacingError
 
@@ -33,12 +34,72 @@ def new_reference() -> str:
     return secrets.token_hex(3)
 
 
+def guard_of(interaction: discord.Interaction[Any]) -> DeadlineGuard | None:
+    """The deadline guard of the tree the interaction came through (None on a bare client)."""
+    tree = getattr(interaction.client, "tree", None)
+    return tree.deadline if isinstance(tree, SidelineTree) else None
+
+
+async def claim(interaction: discord.Interaction[Any]) -> Acknowledge | None:
+    guard = guard_of(interaction)
+    return await guard.claim(interaction) if guard is not None else None
+
+
+async def reply(interaction: discord.Interaction[Any], content: str | None = None, *, ephemeral: bool = False,
+                embed: discord.Embed | None = None, embeds: Sequence[discord.Embed] | None = None,
+                view: discord.ui.View | None = None, file: discord.File | None = None,
+                allowed_mentions: discord.AllowedMentions = NO_MENTIONS) -> None:
+    """The one way Sideline answers an interaction, fast or slow: the response itself; or, once the
+    deadline guard (bot/client/deadline.py) or the command deferred it, that response filled in; or
+    after it, a followup. The user reads the same message every way."""
+    parts: dict[str, Any] = {name: value for name, value in (("content", content), ("embed", embed),
+                                                             ("embeds", embeds), ("view", view)) if value is not None}
+    deferred = await claim(interaction)
+    if deferred in (Acknowledge.PRIVATELY, Acknowledge.PUBLICLY):
+        if (deferred is Acknowledge.PRIVATELY) == ephemeral:
+            attachments: dict[str, Any] = {"attachments": [file]} if file is not None else {}
+            await interaction.edit_original_response(**parts, **attachments, allowed_mentions=allowed_mentions)
+            return
+        # deferred as the other kind (a refusal of a public answer): the answer replaces the placeholder
+        await interaction.delete_original_response()
+    if file is not None:
+        parts["file"] = file
+    if interaction.response.is_done():
+        await interaction.followup.send(**parts, ephemeral=ephemeral, allowed_mentions=allowed_mentions)
+    else:
+        await interaction.response.send_message(**parts, ephemeral=ephemeral, allowed_mentions=allowed_mentions)
+
+
+async def update(interaction: discord.Interaction[Any], content: str | None = None, *,
+                 embeds: Sequence[discord.Embed] | None = None, view: discord.ui.View | None = None,
+                 allowed_mentions: discord.AllowedMentions = NO_MENTIONS) -> None:
+    """A button's or select's answer that rewrites the message it is on (without ``view``, its
+    components go), directly or after the guard deferred it."""
+    parts: dict[str, Any] = {"content": content} if content is not None else {}
+    if embeds is not None:
+        parts["embeds"] = embeds
+    deferred = await claim(interaction)
+    if deferred is not None or interaction.response.is_done():
+        await interaction.edit_original_response(**parts, view=view, allowed_mentions=allowed_mentions)
+    else:
+        await interaction.response.edit_message(**parts, view=view, allowed_mentions=allowed_mentions)
+
+
+async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = True) -> None:
+    """For work known to be slow (a file to read, a message to post): "thinking…" now, unless the
+    guard already showed it; the answer then goes by ``reply``."""
+    deferred = await claim(interaction)
+    if deferred is None and not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        deferred = Acknowledge.PRIVATELY if ephemeral else Acknowledge.PUBLICLY
+    guard = guard_of(interaction)
+    if guard is not None and deferred is not None:
+        guard.deferred(interaction, deferred)
+
+
 async def send_ephemeral(interaction: discord.Interaction[Any], content: str) -> None:
     """Answer privately, whether or not the interaction was already answered or deferred."""
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await reply(interaction, content, ephemeral=True)
 
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
@@ -79,12 +140,18 @@ def unreadable_option(interaction: discord.Interaction[Any], error: app_commands
 
 async def answer_reporting_errors(interaction: discord.Interaction[Any],
                                   answer: Callable[[discord.Interaction[Any]], Awaitable[None]],
-                                  name: str | None = None) -> None:
+                                  name: str | None = None, *,
+                                  acknowledge: Acknowledge = Acknowledge.PRIVATELY) -> None:
     """Run a component's answer; discord.py only logs what a button or form raises, so route it to the
     user like a command's error. Its log lines carry the interaction's ids, as a command's do. Metrics
-    count it as ``component:<name>`` (the item's class; by default the answer's function)."""
+    count it as ``component:<name>`` (the item's class; by default the answer's function). The
+    deadline guard watches it as a writer (buttons and forms record answers), deferring it as
+    ``acknowledge`` says."""
     recorder = metrics.of(interaction.client)
     recorder.interaction_started(interaction.id, f"{interaction.type.name}:{name or _named(answer)}")
+    guard = guard_of(interaction)
+    if guard is not None:
+        guard.watch(interaction, acknowledge, writes=True)
     with logs.bound(**interaction_ids(interaction)):
         data: dict[str, object] = dict(interaction.data or {})
         log.debug("%s %s", interaction.type.name, data.get("custom_id"))
@@ -94,6 +161,8 @@ async def answer_reporting_errors(interaction: discord.Interaction[Any],
             await report_error(interaction, error)
         finally:
             recorder.interaction_finished(interaction.id)
+            if guard is not None:
+                guard.release(interaction)
 
 
 def _named(answer: Callable[..., object]) -> str:
@@ -116,14 +185,24 @@ class ReportingItem:
     """
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await answer_reporting_errors(interaction, self.answer, type(self).__name__)
+        await answer_reporting_errors(interaction, self.answer, type(self).__name__,
+                                      acknowledge=self.acknowledgement())
 
     async def answer(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
 
+    def acknowledgement(self) -> Acknowledge:
+        """How the deadline guard may defer a press: by default its answer is a private message."""
+        return Acknowledge.PRIVATELY
+
 
 class SidelineTree(app_commands.CommandTree[Any]):
-    """The one global error handler for slash commands and their autocomplete."""
+    """The one global error handler for slash commands and their autocomplete, and the deadline guard
+    every command, button and form is watched by."""
+
+    def __init__(self, client: discord.Client, **options: Any) -> None:
+        super().__init__(client, **options)
+        self.deadline = DeadlineGuard()
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Runs first for every command and autocomplete, in the task discord.py gives that interaction
@@ -131,18 +210,44 @@ class SidelineTree(app_commands.CommandTree[Any]):
         logs.bind(**interaction_ids(interaction))
         if interaction.command is not None:
             log.debug("%s /%s", interaction.type.name, interaction.command.qualified_name)
+        if interaction.type is not discord.InteractionType.application_command:
+            return True  # an autocomplete answers with its suggestions or not at all: nothing to defer
         recorder = metrics.of(self.client)
-        if recorder.enabled and interaction.type is discord.InteractionType.application_command:
-            # Counted once the task discord.py runs it in ends: after the command, or its error's answer.
-            name = interaction.command.qualified_name if interaction.command is not None else "(unknown)"
-            recorder.interaction_started(interaction.id, name)
-            task = asyncio.current_task()
-            if task is not None:
-                task.add_done_callback(lambda _: recorder.interaction_finished(interaction.id))
+        how, writes = acknowledgement(interaction)
+        self.deadline.watch(interaction, how, writes=writes)
+        name = interaction.command.qualified_name if interaction.command is not None else "(unknown)"
+        recorder.interaction_started(interaction.id, name)
+
+        def finished(_: object) -> None:  # once the task discord.py runs it in ends: after its answer or error's
+            recorder.interaction_finished(interaction.id)
+            self.deadline.release(interaction)
+
+        task = asyncio.current_task()
+        if task is not None:
+            task.add_done_callback(finished)
         return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
+
+
+#: Names of the ``extras`` keys that say how a command answers (``answers``), for the deadline guard.
+PUBLICLY_WHEN, WRITES = "publicly_when", "writes"
+
+
+def answers(*, publicly_when: str | None = None, writes: bool = True) -> dict[str, Any]:
+    """``extras`` for a command whose answer is public when its option ``publicly_when`` is true
+    (else every answer is private), or that only reads (``writes=False``): while the bot is busy,
+    commands that write are deferred at once, those that only read when their deadline nears."""
+    return {PUBLICLY_WHEN: publicly_when, WRITES: writes}
+
+
+def acknowledgement(interaction: discord.Interaction[Any]) -> tuple[Acknowledge, bool]:
+    """How a slash command may be deferred, and whether it writes, from its ``answers`` extras."""
+    extras = interaction.command.extras if interaction.command is not None else {}
+    option = extras.get(PUBLICLY_WHEN)
+    public = option is not None and getattr(interaction.namespace, option, None) is True
+    return (Acknowledge.PUBLICLY if public else Acknowledge.PRIVATELY), bool(extras.get(WRITES, True))
 
 
 #: Name of the ``extras`` key that records who may use a command (read by the permission tests).

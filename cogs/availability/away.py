@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS
+from bot.client.tree import NO_MENTIONS, reply
 from bot.discord_text import clip, timestamp
 from bot.services.availability.away import AwayLine
 
@@ -43,7 +43,7 @@ class AwayCog(commands.GroupCog, group_name="away", group_description="Say you'r
         line = await self.service.set(self.bot.caller(interaction), first, last, note or "")
         text = (f"Saved: you're away {range_text(line)}.\nYou get no reminders for those games, and your captains "
                 "see you as out (away). Answer /checkin for one of them if you can make it after all.")
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="list")
     @app_commands.guild_only()
@@ -51,7 +51,7 @@ class AwayCog(commands.GroupCog, group_name="away", group_description="Say you'r
         """Your away ranges that aren't over, and the games in them."""
         lines = await self.service.list_ranges(self.bot.caller(interaction))
         text = "\n".join(f"• {range_text(line)}" for line in lines) or "You're not marked away for any day ahead."
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="clear")
     @app_commands.rename(day="day")
@@ -66,7 +66,7 @@ class AwayCog(commands.GroupCog, group_name="away", group_description="Say you'r
         else:
             text = (f"Cleared {cleared.ranges} away range{'s' * (cleared.ranges != 1)}. "
                     f"{cleared.games} game{'s' * (cleared.games != 1)} now read as before: answer with /checkin.")
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

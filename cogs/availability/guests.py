@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.services.availability.guests import GuestLine
 from cogs._common import game_autocomplete, team_autocomplete
 
@@ -36,8 +36,8 @@ class GuestCog(commands.GroupCog, group_name="guest", group_description="Guests:
                   team: str | None = None) -> None:
         """Add a guest player for your team in a game (captains)."""
         line = await self.service.add(self.bot.caller(interaction), game, name_or_member, team)
-        await interaction.response.send_message(guest_text(line, "added"), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, guest_text(line, "added"), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="clear", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game", name_or_member="The guest's name as added, or mention them")
@@ -47,8 +47,8 @@ class GuestCog(commands.GroupCog, group_name="guest", group_description="Guests:
                     name_or_member: app_commands.Range[str, 1, 100]) -> None:
         """Clear a guest to play: paid, or staff said so (referees)."""
         line = await self.service.clear(self.bot.caller(interaction), game, name_or_member)
-        await interaction.response.send_message(guest_text(line, "cleared"), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, guest_text(line, "cleared"), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

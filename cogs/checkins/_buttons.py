@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.access import Caller
-from bot.client.tree import NO_MENTIONS, ReportingItem
+from bot.client.tree import NO_MENTIONS, ReportingItem, reply
 from bot.discord_text import clip, timestamp
 from bot.errors import NotAllowed
 from bot.services.checkins.presses import leagues_where_they_play
@@ -93,7 +93,7 @@ class CheckInButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]
         bot = bot_of(interaction)
         caller = await self.presser(bot, interaction)
         result = await bot.services.checkins.check_in(caller, self.status, self.game_code)
-        await interaction.response.send_message(checkin_reply(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, checkin_reply(result), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     async def presser(self, bot: SidelineBot, interaction: discord.Interaction) -> Caller:
         """Who answers, and in which league: the server's; in a DM, the one league where the button's

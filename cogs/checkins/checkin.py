@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS
+from bot.client.tree import NO_MENTIONS, answers, reply
 from bot.discord_text import clip, timestamp
 from bot.services.checkins.service import Attendance, AttendanceLine
 from cogs._common import game_autocomplete
@@ -65,21 +65,21 @@ class CheckInCog(commands.Cog):
         """Say whether you're in, out or maybe for a game."""
         caller = self.bot.caller(interaction)
         result = await self.service.check_in(caller, status, game)
-        await interaction.response.send_message(checkin_reply(result), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, checkin_reply(result), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
         if await self.bot.services.gender_asks.ask_once(caller):  # once, privately, after the answer
-            await interaction.followup.send(ASK, ephemeral=True, view=gender_view(caller.league_id),
-                                            allowed_mentions=NO_MENTIONS)
+            await reply(interaction, ASK, ephemeral=True, view=gender_view(caller.league_id),
+                        allowed_mentions=NO_MENTIONS)
 
-    @app_commands.command(name="whoisin")
+    @app_commands.command(name="whoisin", extras=answers(writes=False))
     @app_commands.describe(game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def whoisin(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """Your team's answers for a game: in, out, maybe, no reply."""
         attendance = await self.service.who_is_in(self.bot.caller(interaction), game)
-        await interaction.response.send_message(embed=attendance_embed(attendance), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=attendance_embed(attendance), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, answers, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.league.checkins.lineup import CheckedInPlayer
 from bot.services.checkins.service import TeamLineup
@@ -67,15 +67,15 @@ class LineupCog(commands.Cog):
         self.bot = bot
         self.service = bot.services.checkins
 
-    @app_commands.command(name="lineup", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.command(name="lineup", extras={**requires(Role.CAPTAIN, Role.COMMISSIONER), **answers(writes=False)})
     @app_commands.describe(game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def lineup(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """Who is in for a game, checked against the league's lineup rules."""
         lineups = await self.service.lineup(self.bot.caller(interaction), game)
-        await interaction.response.send_message(embeds=[lineup_embed(x) for x in lineups[:10]], ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embeds=[lineup_embed(x) for x in lineups[:10]], ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import timestamp
 from bot.services.discipline.appeals import AppealDecided, AppealFiled
 from bot.services.discipline.core import REASON_LIMIT
@@ -77,7 +77,7 @@ class AppealCog(commands.GroupCog, group_name="appeal", group_description="Appea
                    reason: app_commands.Range[str, 1, REASON_LIMIT]) -> None:
         """Appeal a suspension, once, within the window (player or captain)."""
         filed = await self.service.file(self.bot.caller(interaction), suspension, reason)
-        await interaction.response.send_message(filed_reply(filed), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, filed_reply(filed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="decide", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(appeal="The appeal's number", outcome="Upheld keeps it; reduced sets fewer games; "
@@ -88,7 +88,7 @@ class AppealCog(commands.GroupCog, group_name="appeal", group_description="Appea
                      games: app_commands.Range[int, 0, MAX_GAMES] | None = None) -> None:
         """Decide an appeal: upheld, reduced or overturned (commissioners)."""
         decided = await self.service.decide(self.bot.caller(interaction), appeal, outcome, games)
-        await interaction.response.send_message(decided_reply(decided), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, decided_reply(decided), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

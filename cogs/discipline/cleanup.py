@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.league.discipline.cleanup import MINUTES_SETTING, cited
 from bot.services.discipline.cleanup import MissedCleanupRecorded, MissedCleanupWithdrawn
@@ -55,7 +55,7 @@ class CleanupCog(commands.GroupCog, group_name="cleanup",
                      team: app_commands.Range[str, 1, 100]) -> None:
         """Record that a team didn't clean up: a bench minor on its next game (referees)."""
         recorded = await self.service.missed(self.bot.caller(interaction), game_code=game, team_name=team)
-        await interaction.response.send_message(missed_reply(recorded), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, missed_reply(recorded), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="withdraw", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(game="The game the record is about", team="The team it was recorded against",
@@ -67,8 +67,8 @@ class CleanupCog(commands.GroupCog, group_name="cleanup",
         """Withdraw a mistaken "didn't clean up" and its bench minor (commissioners)."""
         withdrawn = await self.service.withdraw(self.bot.caller(interaction), game_code=game, team_name=team,
                                                 note=note)
-        await interaction.response.send_message(withdrawn_reply(withdrawn), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, withdrawn_reply(withdrawn), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, local_label, timestamp
 from bot.errors import NoLeague
 from bot.league.discipline.cleanup import MINUTES_SETTING, cited
@@ -109,8 +109,8 @@ class PenaltyCog(commands.Cog):
         """Record a penalty; the league's escalations follow (referees)."""
         recorded = await self.service.record(self.bot.caller(interaction), game_code=game, discord_id=player.id,
                                              infraction=infraction, minute=minute, suspend=suspend)
-        await interaction.response.send_message(penalty_reply(recorded, minute), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, penalty_reply(recorded, minute), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="penalties", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game whose penalties to list")
@@ -119,8 +119,8 @@ class PenaltyCog(commands.Cog):
     async def penalties(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
         """A game's penalty log: bench minors at the start, then each call (referees)."""
         log = await self.bot.services.penalty_log.game_log(self.bot.caller(interaction), game)
-        await interaction.response.send_message(embed=penalty_log_embed(log), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=penalty_log_embed(log), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.league.discipline.reviews import ReviewAction
 from bot.services.discipline.core import REASON_LIMIT, plural
@@ -92,7 +92,7 @@ class SuspensionsCog(commands.Cog):
         """Suspend a player for games; announced, appealable (commissioners)."""
         issued = await self.service.suspend(self.bot.caller(interaction), discord_id=player.id, games=games,
                                             reason=reason)
-        await interaction.response.send_message(suspend_reply(issued), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, suspend_reply(issued), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     suspension = app_commands.Group(name="suspension", description="Review a referee's suspension (commissioners).",
                                     allowed_contexts=app_commands.AppCommandContext(guild=True))
@@ -108,15 +108,15 @@ class SuspensionsCog(commands.Cog):
         """Confirm, set or lift a referee's suspension; final after (commissioners)."""
         reviewed = await self.reviews.review(self.bot.caller(interaction), discord_id=player.id, action=action,
                                              games=games, note=note)
-        await interaction.response.send_message(review_reply(reviewed), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, review_reply(reviewed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="suspensions")
     @app_commands.guild_only()
     async def suspensions(self, interaction: discord.Interaction) -> None:
         """Active suspensions: player, games remaining, until when."""
         lines = await self.service.active(self.bot.caller(interaction))
-        await interaction.response.send_message(embed=suspensions_embed(lines), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=suspensions_embed(lines), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -16,7 +16,8 @@ from discord.ext import commands
 
 from bot.access import Caller, Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import ReportingItem
+from bot.client.deadline import Acknowledge
+from bot.client.tree import ReportingItem, reply, update
 from bot.discord_text import clip, timestamp
 from bot.errors import NoLeague, UserFacingError
 from cogs._common import bot_of
@@ -90,7 +91,10 @@ class HelpPageButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any
         pages = await help_pages(bot_of(interaction), bot_of(interaction).caller(interaction))
         page = min(self.page, len(pages) - 1)
         view = page_view(page, len(pages))
-        await interaction.response.edit_message(embeds=pages[page], view=view, allowed_mentions=QUIET)
+        await update(interaction, embeds=pages[page], view=view, allowed_mentions=QUIET)
+
+    def acknowledgement(self) -> Acknowledge:
+        return Acknowledge.BY_EDIT  # the page replaces the one shown
 
 
 class HelpCog(commands.Cog):
@@ -106,15 +110,11 @@ class HelpCog(commands.Cog):
             caller = self.bot.caller(interaction)
         except NoLeague as exc:
             text = START if interaction.guild_id is not None else exc.message
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=QUIET)
+            await reply(interaction, text, ephemeral=True, allowed_mentions=QUIET)
             return
         pages = await help_pages(self.bot, caller)
         view = page_view(0, len(pages))
-        if view is None:
-            await interaction.response.send_message(embeds=pages[0], ephemeral=True, allowed_mentions=QUIET)
-        else:
-            await interaction.response.send_message(embeds=pages[0], view=view, ephemeral=True,
-                                                    allowed_mentions=QUIET)
+        await reply(interaction, embeds=pages[0], view=view, ephemeral=True, allowed_mentions=QUIET)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:

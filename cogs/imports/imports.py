@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, defer, reply, requires
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput
 from bot.services.imports.csv_rows import CsvImportError
@@ -41,7 +41,7 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
                    allow_past: bool = False) -> None:
         caller = self.bot.caller(interaction)
         caller.require(Role.COMMISSIONER)  # refuse before downloading anything
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction)
         data = await file.read() if file.size <= MAX_CSV_BYTES else b"x" * (MAX_CSV_BYTES + 1)
         if len(data) <= MAX_CSV_BYTES and is_workbook(file.filename, data):
             data = await spreadsheet(data)
@@ -57,8 +57,8 @@ class ImportCog(commands.GroupCog, group_name="import", group_description="Impor
         shown = [f"• {clean_user_text(w, 200)}" for w in warnings[:MAX_WARNINGS_SHOWN]]
         if len(warnings) > MAX_WARNINGS_SHOWN:
             shown.append(f"• …and {len(warnings) - MAX_WARNINGS_SHOWN} more")
-        await interaction.followup.send("\n".join([f"{name}: {counts}.", *shown]), ephemeral=True,
-                                        allowed_mentions=NO_MENTIONS)
+        await reply(interaction, "\n".join([f"{name}: {counts}.", *shown]), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="teams", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="A CSV file with a header row (an Excel .xlsx works too)")

@@ -15,7 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.client.tree import NO_MENTIONS, ReportingItem, answer_reporting_errors
+from bot.client.deadline import Acknowledge
+from bot.client.tree import NO_MENTIONS, ReportingItem, answer_reporting_errors, reply
 from bot.discord_text import clip
 from bot.league.messages import TEXT_LIMIT
 from bot.services.messages.relays import (
@@ -76,13 +77,17 @@ class RelayButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
         responder = responder_of(interaction)
         if self.action == ACK:
             update = await service.acknowledge(responder, self.relay_id)
-            await interaction.response.send_message(acknowledged_reply(update), ephemeral=True,
-                                                    allowed_mentions=NO_MENTIONS)
+            await reply(interaction, acknowledged_reply(update), ephemeral=True,
+                        allowed_mentions=NO_MENTIONS)
             return
         relay = await service.check_can_answer(responder, self.relay_id)
         form = answer_form(relay)
         await interaction.response.send_modal(form)
         form.stop()  # handle_answer takes the submission, even after a restart
+
+    def acknowledgement(self) -> Acknowledge:
+        """Reply opens a form, which Discord takes only as the first response: it is never deferred."""
+        return Acknowledge.NEVER if self.action == REPLY else Acknowledge.PRIVATELY
 
 
 def answer_form(relay: RelayLine) -> discord.ui.Modal:
@@ -120,8 +125,8 @@ async def handle_answer(interaction: discord.Interaction) -> None:
     async def answer(interaction: discord.Interaction) -> None:
         update = await service_of(interaction).answer(responder_of(interaction), relay_id,
                                                       submitted_value(interaction.data, ANSWER_FIELD))
-        await interaction.response.send_message(
-            f"Reply sent to {update.relay.captain_name} (relay #{update.relay.id}).", ephemeral=True,
+        await reply(
+            interaction, f"Reply sent to {update.relay.captain_name} (relay #{update.relay.id}).", ephemeral=True,
             allowed_mentions=NO_MENTIONS)
 
     await answer_reporting_errors(interaction, answer)

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, local_label, timestamp
 from bot.league.messages import TEXT_LIMIT
 from bot.services.messages.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine
@@ -70,7 +70,7 @@ class DisputeCog(commands.GroupCog, group_name="dispute", group_description="For
                    message: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
         """File a formal dispute about a game with the commissioners."""
         filed = await self.service.file(self.bot.caller(interaction), game, message)
-        await interaction.response.send_message(filed_text(filed), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, filed_text(filed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="decide", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(dispute="The dispute (pick from the suggestions)", outcome="The decision",
@@ -82,8 +82,8 @@ class DisputeCog(commands.GroupCog, group_name="dispute", group_description="For
                      outcome: Outcome, text: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
         """Decide a dispute; the captain is told (commissioners)."""
         d = await self.service.decide(self.bot.caller(interaction), dispute, outcome, text)
-        await interaction.response.send_message(
-            clip(f"Dispute #{d.id} ({d.team}, `{d.game_code}`) is {OUTCOME_WORDS.get(outcome, outcome)}. "
+        await reply(
+            interaction, clip(f"Dispute #{d.id} ({d.team}, `{d.game_code}`) is {OUTCOME_WORDS.get(outcome, outcome)}. "
                  f"The captain is told by DM and the reminders stop.", 2000),
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -93,8 +93,8 @@ class DisputeCog(commands.GroupCog, group_name="dispute", group_description="For
     async def list_(self, interaction: discord.Interaction, include_decided: bool = False) -> None:
         """Open disputes, or all of them (commissioners)."""
         lines = await self.service.list_disputes(self.bot.caller(interaction), include_decided=include_decided)
-        await interaction.response.send_message(embed=disputes_embed(lines, include_decided), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=disputes_embed(lines, include_decided), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS
+from bot.client.tree import NO_MENTIONS, reply
 from bot.discord_text import clip
 from bot.league.messages import TEXT_LIMIT
 from bot.services.messages.notes import NoteSent
@@ -32,7 +32,7 @@ class TellCaptainCog(commands.Cog):
                           message: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
         """Send a private note to your team's captain(s)."""
         sent = await self.service.tell_captain(self.bot.caller(interaction), message)
-        await interaction.response.send_message(sent_text(sent), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, sent_text(sent), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

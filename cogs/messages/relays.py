@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.league.messages import TEXT_LIMIT
 from bot.services.messages.relays import RelayLine, RelaySent
@@ -73,7 +73,7 @@ class RelayCog(commands.GroupCog, group_name="relay", group_description="Captain
                    message: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
         """Relay a message to the referees of your game today (captains)."""
         sent = await self.service.send(self.bot.caller(interaction), game, message)
-        await interaction.response.send_message(sent_text(sent), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, sent_text(sent), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="inbox", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.guild_only()
@@ -82,8 +82,8 @@ class RelayCog(commands.GroupCog, group_name="relay", group_description="Captain
         relays = await self.service.inbox(self.bot.caller(interaction))
         view = inbox_view(relays)
         kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        await interaction.response.send_message(embed=inbox_embed(relays), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS, **kwargs)
+        await reply(interaction, embed=inbox_embed(relays), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS, **kwargs)
 
 
 async def setup(bot: SidelineBot) -> None:

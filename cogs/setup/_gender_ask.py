@@ -8,7 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.client.tree import ReportingItem
+from bot.client.deadline import Acknowledge
+from bot.client.tree import ReportingItem, update
 from bot.errors import NotAllowed
 from bot.league.vocabulary import GENDERS
 from cogs._common import bot_of
@@ -40,8 +41,10 @@ class GenderSelect(ReportingItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
             raise NotAllowed("That question belongs to another league.")
         values = self.item.values or [""]  # what the member picked, as discord.py read it
         profile = await bot.services.profile.set_gender(caller, str(values[0]))
-        await interaction.response.edit_message(content=f"Thanks: saved as {profile.gender}, privately.",
-                                                view=None, allowed_mentions=QUIET)
+        await update(interaction, f"Thanks: saved as {profile.gender}, privately.", allowed_mentions=QUIET)
+
+    def acknowledgement(self) -> Acknowledge:
+        return Acknowledge.BY_EDIT  # the answer replaces the question
 
 
 def gender_view(league_id: int) -> discord.ui.View:

@@ -12,7 +12,8 @@ from typing import Any
 import discord
 
 from bot.access import Caller
-from bot.client.tree import ReportingItem
+from bot.client.deadline import Acknowledge
+from bot.client.tree import ReportingItem, reply, update
 from bot.errors import NotAllowed
 from cogs._common import bot_of
 
@@ -67,7 +68,10 @@ class JoinDecisionButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button
             approve=self.approve, in_dm=interaction.guild_id is None)
         verb = "approved" if decided.approved else "declined"
         text = f"{decided.player}'s request to join {decided.team} was {verb} by {caller.display_name}."
-        await interaction.response.edit_message(content=text, view=None, allowed_mentions=QUIET)
+        await update(interaction, text, allowed_mentions=QUIET)
+
+    def acknowledgement(self) -> Acknowledge:
+        return Acknowledge.BY_EDIT  # the decision replaces the request's buttons
 
 
 class JoinAskButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ASK):
@@ -88,6 +92,6 @@ class JoinAskButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]
         joins = bot_of(interaction).services.joins
         team = await joins.team_name(self.league_id, self.team_id)
         asked = await joins.ask(caller, team, position=None, gender=None, make_buttons=decision_buttons)
-        await interaction.response.send_message(
-            f"Asked {asked.team}'s captains ({asked.asked}); you'll hear back privately.", ephemeral=True,
+        await reply(
+            interaction, f"Asked {asked.team}'s captains ({asked.asked}); you'll hear back privately.", ephemeral=True,
             allowed_mentions=QUIET)

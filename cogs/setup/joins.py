@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import requires
+from bot.client.tree import reply, requires
 from cogs._common import team_autocomplete
 from cogs.setup._join_buttons import JoinAskButton, JoinDecisionButton, decision_buttons, join_button
 
@@ -43,8 +43,8 @@ class JoinCog(commands.Cog):
         """Ask to join a team; its captains approve or decline."""
         asked = await self.service.ask(self.bot.caller(interaction), team, position=position, gender=gender,
                                        make_buttons=decision_buttons)
-        await interaction.response.send_message(
-            f"Asked {asked.team}'s captains ({asked.asked}); you'll hear back privately.", ephemeral=True,
+        await reply(
+            interaction, f"Asked {asked.team}'s captains ({asked.asked}); you'll hear back privately.", ephemeral=True,
             allowed_mentions=QUIET)
 
     @team.command(name="invite", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
@@ -54,7 +54,7 @@ class JoinCog(commands.Cog):
                      team: app_commands.Range[str, 1, 100] | None = None) -> None:
         """Post a Join button in your team's channel."""
         text = await self.service.invite(self.bot.caller(interaction), team, make_join_button=join_button)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=QUIET)
+        await reply(interaction, text, ephemeral=True, allowed_mentions=QUIET)
 
 
 async def setup(bot: SidelineBot) -> None:

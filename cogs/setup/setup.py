@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import requires
+from bot.client.tree import reply, requires
 from bot.discord_text import clip
 from bot.errors import InvalidInput
 from bot.league.rules import PRESET_NAMES, build_rules
@@ -140,7 +140,7 @@ class SetupCog(commands.GroupCog, group_name="setup",
         self.teams = bot.services.setup_teams
 
     async def reply(self, interaction: discord.Interaction, text: str) -> None:
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True, allowed_mentions=QUIET)
+        await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=QUIET)
 
     @app_commands.command(name="league", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(preset="The rulebook the league plays by", name="The league's name",
@@ -270,8 +270,8 @@ class SetupCog(commands.GroupCog, group_name="setup",
         if section is not None and section not in SECTIONS:
             raise InvalidInput(f"No rules section {section!r}; pick one of: {', '.join(SECTIONS)}.")
         league, shown = await self.service.show(interaction.guild_id or 0, actor_of(interaction))
-        await interaction.response.send_message(embed=show_embed(league.name, shown, section), ephemeral=True,
-                                                allowed_mentions=QUIET)
+        await reply(interaction, embed=show_embed(league.name, shown, section), ephemeral=True,
+                    allowed_mentions=QUIET)
 
     @app_commands.command(name="rulebook", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="The league's rulebook as a .txt or .md file; it replaces the one /rule uses",

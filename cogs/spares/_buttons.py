@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.client.tree import NO_MENTIONS, ReportingItem
+from bot.client.tree import NO_MENTIONS, ReportingItem, reply
 from bot.discord_text import clip, timestamp
 from bot.errors import NotAllowed
 from bot.services.shared.spare_buttons import (
@@ -57,7 +57,7 @@ class SpareOfferButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[A
             raise NotAllowed("That offer isn't yours to answer.")
         result = await bot.services.spare_requests.answer(self.league_id, self.offer_id, interaction.user.id,
                                                           self.action)
-        await interaction.response.send_message(result.text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, result.text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 def requested_text(result: Requested) -> str:
@@ -104,5 +104,5 @@ class SpareRequestButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button
             caller = member
         result = await bot.services.spare_requests.request(caller, game_id=self.game_id, team_id=self.team_id,
                                                            in_a_dm=interaction.guild_id is None)
-        await interaction.response.send_message(requested_text(result), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, requested_text(result), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.access import Role
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS, requires
+from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.spares.pool import SpareList
 from cogs._common import game_autocomplete
@@ -67,7 +67,7 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
         if joined.gender_set:
             text += " Your gender category is saved privately."
         text += " Offers come by DM with Accept / Decline buttons; /spare leave takes you off."
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="leave")
     @app_commands.guild_only()
@@ -77,7 +77,7 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
         left = await self.pool.leave(caller)
         text = (f"You're off {caller.league.name}'s spare list." if left
                 else "You weren't on the spare list; nothing changed.")
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="list", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(game="A game: shows who would fill what your team is missing")
@@ -86,8 +86,8 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
     async def list_spares(self, interaction: discord.Interaction, game: str | None = None) -> None:
         """The league's spare list (captains and commissioners)."""
         listing = await self.pool.show(self.bot.caller(interaction), game)
-        await interaction.response.send_message(embed=spare_list_embed(listing), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, embed=spare_list_embed(listing), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="request", extras=requires(Role.CAPTAIN))
     @app_commands.describe(game="The game your team is short for")
@@ -96,8 +96,8 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
     async def request(self, interaction: discord.Interaction, game: str) -> None:
         """Ask the spare list for what your lineup is missing (captains)."""
         result = await self.requests.request(self.bot.caller(interaction), game)
-        await interaction.response.send_message(requested_text(result), ephemeral=True,
-                                                allowed_mentions=NO_MENTIONS)
+        await reply(interaction, requested_text(result), ephemeral=True,
+                    allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

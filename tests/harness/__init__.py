@@ -14,7 +14,7 @@ from discord.enums import AppCommandOptionType
 
 from bot.delivery.pace import UNPACED, Pace
 from bot.run.app import SidelineBot
-from tests.harness.fake_discord import Call, FakeDiscord, Fault, next_id, settle
+from tests.harness.fake_discord import Call, FakeDiscord, Fault, fresh_snowflake, next_id, settle
 from tests.harness.fake_gateway import FakeGateway
 from tests.harness.rate_limits import RateLimits
 
@@ -242,7 +242,7 @@ class Harness:
     def _base(self, kind: int, member: Member, guild_id: int | None, channel_id: int | None,
               data: dict[str, Any], message: dict[str, Any] | None = None) -> dict[str, Any]:
         payload: dict[str, Any] = {
-            "id": str(next_id()), "application_id": str(self.discord.application_id),
+            "id": str(fresh_snowflake()), "application_id": str(self.discord.application_id),
             "type": kind, "token": f"tok-{next_id()}", "version": 1,
             "attachment_size_limit": 8 * 1024 * 1024, "data": data, "locale": "en-US",
             "app_permissions": str((1 << 53) - 1), "entitlements": [],

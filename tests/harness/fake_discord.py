@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import json
 import re
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 import aiohttp
+import discord
 from multidict import CIMultiDict
 from yarl import URL
 
@@ -35,6 +37,12 @@ def next_id() -> int:
     return next(_ids)
 
 
+def fresh_snowflake() -> int:
+    """An id made now, as Discord makes an interaction's: its time is when Discord created it (the
+    deadline guard counts from it), and ``next_id`` in the low bits keeps ids apart."""
+    return discord.utils.time_snowflake(datetime.now(UTC)) + next_id() % (1 << 22)
+
+
 @dataclass
 class Call:
     """One HTTP request the bot made."""
@@ -46,6 +54,7 @@ class Call:
     status: int = 200
     duplicate: bool = False  # Discord answered with the message an earlier request (same nonce) made
     files: dict[str, bytes] = field(default_factory=dict)  # attachments sent along: file name -> bytes
+    at: float = field(default_factory=time.time)  # when it was sent (seconds since the epoch)
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -188,6 +197,7 @@ class FakeDiscord:
         self.hooks: list[Callable[[Call], None]] = []
         self.files: dict[str, bytes] = {}  # attachment URL -> bytes
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}  # (channel, nonce) -> message
+        self.acknowledged: set[int] = set()  # interactions answered or deferred: Discord takes one callback each
         self.rate_limits: RateLimits | None = None  # Discord's rate limits, opt-in (tests/harness/rate_limits.py)
         # The bot's ``http_trace`` (discord.py's Client option; the metrics use it): told of every answer,
         # as an aiohttp session with it in ``trace_configs`` tells it.
@@ -320,6 +330,10 @@ class FakeDiscord:
             return 200, self._application(), {}
         m = re.match(r"^/interactions/(\d+)/([^/]+)/callback$", path)
         if m and method == "POST":
+            if int(m.group(1)) in self.acknowledged:  # a second answer, e.g. racing a deferral
+                self.refusals.append(f"POST {path}: the interaction has already been acknowledged")
+                return 400, {"message": "Interaction has already been acknowledged.", "code": 40060}, {}
+            self.acknowledged.add(int(m.group(1)))
             return 200, self._callback(int(m.group(1)), call.body), {}
         m = re.match(r"^/webhooks/(\d+)/([^/]+)(/messages/(@original|\d+))?$", path)
         if m:
