@@ -36,6 +36,7 @@ async def build(database_url: str, **rules: Any):  # type: ignore[no-untyped-def
                                             "rules": {"roster_limit": 40, **rules}}]})
     bot = create_bot(settings, clock=FixedClock(NOW), run_scheduler=False)
     harness = await Harness(bot).start()
+    harness.keep_deadline()  # the bot's deadline guard as in production (tests opt in to it)
     # Real Discord checks what it receives on its own machines; the fake's check against Discord's
     # API spec (the tests keep it on) would be counted here as the bot's own time.
     harness.discord.validates = False

@@ -40,7 +40,7 @@ def guard_of(interaction: discord.Interaction[Any]) -> DeadlineGuard | None:
     return tree.deadline if isinstance(tree, SidelineTree) else None
 
 
-async def claim(interaction: discord.Interaction[Any]) -> Acknowledge | None:
+async def _claim(interaction: discord.Interaction[Any]) -> Acknowledge | None:
     guard = guard_of(interaction)
     return await guard.claim(interaction) if guard is not None else None
 
@@ -54,7 +54,7 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
     after it, a followup. The user reads the same message every way."""
     parts: dict[str, Any] = {name: value for name, value in (("content", content), ("embed", embed),
                                                              ("embeds", embeds), ("view", view)) if value is not None}
-    deferred = await claim(interaction)
+    deferred = await _claim(interaction)
     if deferred in (Acknowledge.PRIVATELY, Acknowledge.PUBLICLY):
         if (deferred is Acknowledge.PRIVATELY) == ephemeral:
             attachments: dict[str, Any] = {"attachments": [file]} if file is not None else {}
@@ -78,7 +78,7 @@ async def update(interaction: discord.Interaction[Any], content: str | None = No
     parts: dict[str, Any] = {"content": content} if content is not None else {}
     if embeds is not None:
         parts["embeds"] = embeds
-    deferred = await claim(interaction)
+    deferred = await _claim(interaction)
     if deferred is not None or interaction.response.is_done():
         await interaction.edit_original_response(**parts, view=view, allowed_mentions=allowed_mentions)
     else:
@@ -88,7 +88,7 @@ async def update(interaction: discord.Interaction[Any], content: str | None = No
 async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = True) -> None:
     """For work known to be slow (a file to read, a message to post): "thinking…" now, unless the
     guard already showed it; the answer then goes by ``reply``."""
-    deferred = await claim(interaction)
+    deferred = await _claim(interaction)
     if deferred is None and not interaction.response.is_done():
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         deferred = Acknowledge.PRIVATELY if ephemeral else Acknowledge.PUBLICLY

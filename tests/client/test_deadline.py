@@ -12,8 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client.deadline import DeadlineGuard
-from bot.client.tree import SidelineTree
+from bot.client.deadline import DEFER_AFTER, DeadlineGuard
 from bot.clock import FixedClock
 from bot.errors import NotAllowed
 from cogs.checkins._buttons import custom_id_for
@@ -29,9 +28,8 @@ ALICE_IN = "You're **in** ✅ for Hawks vs Owls, <t:1894406400:F> (`G1`)."
 
 @pytest.fixture
 def guard(harness: Harness) -> DeadlineGuard:
-    tree = harness.bot.tree
-    assert isinstance(tree, SidelineTree)
-    return tree.deadline
+    """The guard as in production; a test shrinks its delay not to wait for it."""
+    return harness.keep_deadline()
 
 
 def slowed(monkeypatch: pytest.MonkeyPatch, service: object, method: str, seconds: float,
@@ -80,7 +78,8 @@ def answered_after_deferral(reply: Reply, kind: int = DEFERRED_MESSAGE) -> tuple
 
 # --- the acceptance: 5 s of work, acknowledged within 3 s ---------------------------------------------
 async def test_a_command_whose_service_takes_5_s_is_acknowledged_within_3_s_then_answered(
-        harness: Harness, league: SampleLeague, monkeypatch: pytest.MonkeyPatch) -> None:
+        harness: Harness, league: SampleLeague, guard: DeadlineGuard, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert guard.defer_after == DEFER_AFTER  # the bot's own delay: nothing shrunk
     fast = answered_fast(await harness.slash("/checkin", as_=league.player("Alice Hart"), status="in", game="G1"))
     assert fast.content == ALICE_IN and fast.ephemeral
     slowed(monkeypatch, harness.bot.services.checkins, "check_in", 5.0)
@@ -163,7 +162,7 @@ async def test_a_public_answer_is_deferred_publicly_and_a_refusal_after_it_stays
 
 
 async def test_time_spent_waiting_before_the_command_ran_counts(
-        harness: Harness, league: SampleLeague, monkeypatch: pytest.MonkeyPatch) -> None:
+        harness: Harness, league: SampleLeague, guard: DeadlineGuard, monkeypatch: pytest.MonkeyPatch) -> None:
     """An interaction Discord created 1.9 s ago is deferred 0.1 s after it starts, not 2 s."""
     slowed(monkeypatch, harness.bot.services.checkins, "check_in", 0.6)
     guild = harness.default_guild

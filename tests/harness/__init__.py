@@ -12,6 +12,8 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
+from bot.client.deadline import BUSY_AT, DEFER_AFTER, DeadlineGuard
+from bot.client.tree import SidelineTree
 from bot.delivery.pace import UNPACED, Pace
 from bot.run.app import SidelineBot
 from tests.harness.fake_discord import Call, FakeDiscord, Fault, fresh_snowflake, next_id, settle
@@ -21,6 +23,8 @@ from tests.harness.rate_limits import RateLimits
 __all__ = ["Attachment", "Call", "FakeDiscord", "FakeGateway", "Fault", "Harness", "Member", "Reply"]
 
 MANAGE_GUILD = 1 << 5
+#: The deadline guard's delay in tests that don't opt in: longer than any test's interaction takes.
+UNHURRIED_S = 60.0
 BASE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use commands
 
 
@@ -113,6 +117,20 @@ class Harness:
         # The fake has no rate limits unless a test sets them (``limit_rates``), so the courier sends
         # unpaced, one row at a time, as tests have always seen it.
         bot.courier.pace = UNPACED
+        # Nor Discord's 3-second deadline (``keep_deadline``): on a loaded machine a test's command may
+        # take seconds, and a deferral would change the calls the test expects. The guard still watches.
+        self.deadline.defer_after = UNHURRIED_S
+
+    @property
+    def deadline(self) -> DeadlineGuard:
+        tree = self.bot.tree
+        assert isinstance(tree, SidelineTree)
+        return tree.deadline
+
+    def keep_deadline(self, defer_after: float = DEFER_AFTER, busy_at: int = BUSY_AT) -> DeadlineGuard:
+        """The bot's deadline guard as in production (or shrunk, for a test that should not wait)."""
+        self.deadline.defer_after, self.deadline.busy_at = defer_after, busy_at
+        return self.deadline
 
     def limit_rates(self, limits: RateLimits | None = None, pace: Pace | None = None) -> RateLimits:
         """Discord's rate limits on the fake (real size unless given), and the courier paced to them:
