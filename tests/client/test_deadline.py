@@ -4,9 +4,11 @@ answered exactly as without a guard (one callback)."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -234,3 +236,20 @@ async def test_a_fast_command_is_answered_with_one_callback_and_nothing_later(
     sent = len(harness.discord.calls)
     await asyncio.sleep(0.3)  # past its deadline: no timer was left behind to defer it after its answer
     assert len(harness.discord.calls) == sent and guard.in_flight == 0
+
+
+# --- one path for every answer ------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+#: What only the tree's reply helpers call: an answer sent around them would race the guard's deferral.
+AROUND_THE_GUARD = {("response", "send_message"), ("response", "edit_message"), ("response", "defer"),
+                    ("followup", "send")}
+
+
+def test_every_answer_in_the_cogs_goes_through_the_trees_reply_helpers() -> None:
+    found = []
+    for path in sorted((ROOT / "cogs").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and \
+                    (node.value.attr, node.attr) in AROUND_THE_GUARD:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.value.attr}.{node.attr}")
+    assert found == [], "answer with reply / update / defer from bot/client/tree.py:\n" + "\n".join(found)
