@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.client.bot import SidelineBot
-from bot.client.tree import NO_MENTIONS
+from bot.client.tree import NO_MENTIONS, defer, reply
 from bot.discord_text import clip
 from bot.errors import InvalidInput
 from bot.services.rulebooks.choice import RulebookChanged, upload_name
@@ -49,15 +49,15 @@ async def answer(bot: SidelineBot, interaction: discord.Interaction, actor: Acto
         league, in_use = await service.show(guild_id, actor)
         text = (f"{league.name} answers /rule from {in_use.describe(in_discord=True)}. Upload the league's own "
                 f"with {UPLOAD} (a .txt or .md file), or go back to the preset's with {RESET}.")
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
         return
     if file is None:
         text = reset_text(await service.reset(guild_id, actor))
-        await interaction.response.send_message(clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
         return
     service.check_upload(guild_id, actor, file.filename, file.size)  # refuse before downloading anything
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer(interaction, ephemeral=True)
     data = await file.read()
     changed = await service.upload(guild_id, actor, file.filename, data)
-    await interaction.followup.send(clip(uploaded_text(changed, file.filename), 2000), ephemeral=True,
-                                    allowed_mentions=NO_MENTIONS)
+    await reply(interaction, clip(uploaded_text(changed, file.filename), 2000), ephemeral=True,
+                allowed_mentions=NO_MENTIONS)
