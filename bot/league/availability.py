@@ -7,7 +7,10 @@ Choices the spec leaves open, decided here:
   far ahead is refused (a typo in the year, and no date near the calendar's end).
 - The range is read when a game is looked at, so a game added or moved into it later is covered.
 - Away wins over an answer given before the range was set; an answer given after it (the player
-  can make that one game after all) wins over away.
+  can make that one game after all) wins over away, for that game only, and the check-in says so.
+  A check-in for a covered game is stamped after the range (bot/services/checkins/service.py), so
+  "after" holds even within one clock tick; every view reads the answer through one function
+  (``answers_as_read`` in bot/services/availability/away.py).
 """
 
 from __future__ import annotations

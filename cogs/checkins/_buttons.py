@@ -68,6 +68,9 @@ def checkin_reply(result: CheckInResult) -> str:
         text = f"You're {STATUS_WORDS[result.status]} for {when}."
     else:
         text = f"Changed: you're now {STATUS_WORDS[result.status]} for {when} (was {result.previous})."
+    if result.over_away:
+        text += (" You're marked away on this game's day (/away): for this game this answer counts instead; "
+                 "your other games in that range stay away.")
     if result.late_dropout:
         text += " That's close to game time, so your captains are told."
     return clip(text, 2000)

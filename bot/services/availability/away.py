@@ -9,7 +9,7 @@ The rules are in bot/league/availability.py.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -20,7 +20,7 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
-from bot.league.availability import AvailabilityError, away_range, parse_day, status_with_away
+from bot.league.availability import AWAY, AvailabilityError, away_range, parse_day, status_with_away
 from bot.league.calendar import Away
 from storage import lookups
 from storage.db import rowcount
@@ -52,6 +52,34 @@ async def away_marks(session: AsyncSession, league_id: int, player_ids: Sequence
                AwayRange.starts_at <= starts_at, AwayRange.ends_at > starts_at)
         .order_by(AwayRange.created_at, AwayRange.id))
     return {r.player_id: AwayMark(r.created_at, r.note) for r in rows}
+
+
+@dataclass(frozen=True)
+class AnswersAsRead:
+    """Each player's answer for one game as every view reads it, and the away note of those it reads "away" for."""
+
+    status: dict[int, str | None]
+    notes: dict[int, str]
+
+
+#: (player id, answer or None, when it was given or None): an answer for one game as stored.
+GivenAnswer = tuple[int, str | None, datetime | None]
+
+
+async def answers_as_read(session: AsyncSession, league_id: int, starts_at: datetime,
+                          given: Iterable[GivenAnswer]) -> AnswersAsRead:
+    """The one reading of check-ins against /away for a game starting at ``starts_at``: /whoisin, /lineup,
+    the shootout, the reminders and the captains' alerts all ask this, so they never disagree."""
+    answers = list(given)
+    away = await away_marks(session, league_id, [player_id for player_id, _, _ in answers], starts_at)
+    status: dict[int, str | None] = {}
+    notes: dict[int, str] = {}
+    for player_id, answer, answered_at in answers:
+        mark = away.get(player_id)
+        status[player_id] = status_with_away(answer, answered_at, mark.since if mark else None)
+        if mark is not None and status[player_id] == AWAY:
+            notes[player_id] = mark.note
+    return AnswersAsRead(status, notes)
 
 
 async def away_stretches(session: AsyncSession, league_id: int, player_id: int) -> list[Away]:

@@ -29,12 +29,12 @@ from bot.access import Caller
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from bot.league.availability import AWAY, status_with_away
+from bot.league.availability import AWAY
 from bot.league.checkins.lineup import CheckedInPlayer, LineupReport, check_lineup
 from bot.league.checkins.presets import lineup_rules_for
 from bot.league.checkins.status import StatusLine, lineup_status
 from bot.league.vocabulary import CHECKIN_STATUSES
-from bot.services.availability.away import away_marks
+from bot.services.availability.away import answers_as_read
 from bot.services.availability.guests import game_guests, guest_players
 from bot.services.discipline.cleanup import BenchMinorToServe, bench_minors_at_start
 from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
@@ -66,6 +66,7 @@ class CheckInResult:
     status: str
     previous: str | None
     late_dropout: bool
+    over_away: bool = False  # the game is in one of the player's /away ranges: this answer counts for it
 
     @property
     def changed(self) -> bool:
@@ -224,13 +225,12 @@ class CheckInService:
             team, game = await self._own_team_and_game(session, caller, member, game_code)
             groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, AWAY, None)}
             answers = await roster_answers(session, caller.league_id, team.id, game.id)
-            away = await away_marks(session, caller.league_id, [r.player_id for r in answers], game.ref.starts_at)
+            read = await answers_as_read(session, caller.league_id, game.ref.starts_at,
+                                         [(r.player_id, r.status, r.answered_at) for r in answers])
             sees_notes = caller.is_commissioner or is_captain_of(caller, member, team.id)
             for r in answers:
-                mark = away.get(r.player_id)
-                status = status_with_away(r.status, r.answered_at, mark.since if mark else None)
-                note = mark.note if mark and status == AWAY and sees_notes else ""
-                groups[status].append(AttendanceLine(r.name, r.position == "goalie", note))
+                note = read.notes.get(r.player_id, "") if sees_notes else ""
+                groups[read.status[r.player_id]].append(AttendanceLine(r.name, r.position == "goalie", note))
             spares = tuple(AttendanceLine(s.name, s.position == "goalie")
                            for s in await team_spares(session, caller.league_id, game.id, team.id))
             waits = caller.league.rules.lineup.guests_need_approval
@@ -303,9 +303,8 @@ async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, leagu
                        "can move the team to a division that has one with `/setup team division:`, or give this "
                        "one a size with `/setup rule key:court_sizes_by_division`.") from None
     roster = await roster_answers(session, league_id, team.id, game.id)
-    away = await away_marks(session, league_id, [r.player_id for r in roster], game.ref.starts_at)
-    status = {r.player_id: status_with_away(r.status, r.answered_at, away[r.player_id].since)
-              if r.player_id in away else r.status for r in roster}
+    status = (await answers_as_read(session, league_id, game.ref.starts_at,
+                                    [(r.player_id, r.status, r.answered_at) for r in roster])).status
     # In check-in order: the lineup rules count players as they answered.
     answered = sorted((r for r in roster if r.status is not None), key=lambda r: (r.answered_at, r.answer_id))
     going = [r for r in answered if status[r.player_id] == "in"]
@@ -345,12 +344,21 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     if ask.status != "out" and ctx.might_be_suspended:
         await _check_eligible(session, ask, ctx)
     previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
-                                    player_id=ctx.player_id, status=ask.status, now=now,
+                                    player_id=ctx.player_id, status=ask.status, now=answered_over_away(now, ctx),
                                     previous=ctx.previous if writers_take_turns(session) else UNREAD)
     if previous != ask.status:  # the team's reminder message shows the new count (one edit for a burst)
         await queue_edit(session, league_id=caller.league_id, game_id=ctx.game_id, team_id=ctx.team_id, now=now,
                          expires_at=ctx.game.starts_at)
     return _answer(ask, ctx, previous, now)
+
+
+def answered_over_away(now: datetime, ctx: CheckInContext) -> datetime:
+    """When the answer is stamped: an answer given over an away range is after it by construction, so it
+    reads as given since the range (bot/league/availability.py) even when the range was set in the same
+    clock tick or by a process whose clock runs ahead."""
+    if ctx.away_since is None or ctx.away_since < now:
+        return now
+    return ctx.away_since + timedelta(microseconds=1)
 
 
 def _check_allowed(ask: _Ask, ctx: CheckInContext | None, now: datetime) -> None:
@@ -379,7 +387,7 @@ def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime)
     game = ctx.game
     team = game.home if ctx.home_team_id == ctx.team_id else game.away
     late = previous == "in" and ask.status == "out" and game.starts_at - now <= LATE_DROPOUT_WINDOW
-    return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late),
+    return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late, ctx.away_since is not None),
             (ask.caller.league_id, ctx.game_id, ctx.player_id))
 
 

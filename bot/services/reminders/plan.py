@@ -46,13 +46,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.config.settings import LeagueSettings, Settings
 from bot.discord_text import clip, timestamp
-from bot.league.availability import status_with_away
 from bot.league.checkins.lineup import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
 from bot.league.checkins.presets import lineup_rules_for
 from bot.league.checkins.status import lineup_status
 from bot.league.offsets import Offset, plan_reminders
 from bot.services import outbox
-from bot.services.availability.away import away_marks
+from bot.services.availability.away import answers_as_read
 from bot.services.availability.guests import guest_players
 from bot.services.availability.preferences import DEFAULT, preferences
 from bot.services.deadlines.service import FANOUT_USER, Target, team_target
@@ -280,17 +279,14 @@ async def waiting_players(session: AsyncSession, league_id: int, game: Game, tea
     answers = {c.player_id: c for c in await checkins_for_game(session, league_id, game.id)}
     roster = await lookups.roster(session, league_id, team.id)
     ids = [e.player_id for e in roster]
-    away = await away_marks(session, league_id, ids, game.starts_at)
+    read = await answers_as_read(session, league_id, game.starts_at, [
+        (i, answers[i].status, answers[i].updated_at) if i in answers else (i, None, None) for i in ids])
     prefs = await preferences(session, league_id, ids)
     pinged: dict[int, None] = {}
     dm: dict[int, None] = {}
     quiet = 0
     for entry in roster:
-        answer = answers.get(entry.player_id)
-        mark = away.get(entry.player_id)
-        status = status_with_away(answer.status if answer else None, answer.updated_at if answer else None,
-                                  mark.since if mark else None)
-        if status is not None:
+        if read.status[entry.player_id] is not None:
             continue
         pref = prefs.get(entry.player_id, DEFAULT)
         if pref.mute_game_reminders:
@@ -387,10 +383,10 @@ async def lineup_problems(session: AsyncSession, league: LeagueSettings, league_
         return {}, ""
     roster = {e.player_id: e for e in await lookups.roster(session, league_id, team.id)}
     players = []
-    away = await away_marks(session, league_id, list(roster), game.starts_at)
-    going = [c.player_id for c in await checkins_for_game(session, league_id, game.id)
-             if c.player_id in roster and status_with_away(
-                 c.status, c.updated_at, away[c.player_id].since if c.player_id in away else None) == "in"]
+    checkins = [c for c in await checkins_for_game(session, league_id, game.id) if c.player_id in roster]
+    read = await answers_as_read(session, league_id, game.starts_at,
+                                 [(c.player_id, c.status, c.updated_at) for c in checkins])
+    going = [c.player_id for c in checkins if read.status[c.player_id] == "in"]
     suspended = await suspension_reasons(suspensions, session, league_id, going, game.id)
     for player_id in going:
         entry = roster[player_id]

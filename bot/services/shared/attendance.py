@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.league.vocabulary import Gender, Position
 from bot.services.shared.eligibility import SuspensionCheck
 from storage.lookups import TeamRef, teams_as
-from storage.models import CheckIn, Division, Game, Player, RosterEntry
+from storage.models import AwayRange, CheckIn, Division, Game, Player, RosterEntry
 from storage.text import printable
 
 
@@ -80,7 +80,8 @@ async def game_sides(session: AsyncSession, league_id: int, code: str) -> GameSi
 class CheckInContext:
     """Everything a check-in decides on, read in one query: the game, the caller's roster place
     in the league (None when not on a roster), the answer they gave before (None when none) and
-    whether they might be suspended (only then is the suspension check asked why)."""
+    whether they might be suspended (only then is the suspension check asked why), and when the
+    latest away range covering the game was set (None: the caller is not away for it)."""
 
     game_id: int
     game: GameRef
@@ -91,6 +92,7 @@ class CheckInContext:
     player_name: str | None
     previous: str | None
     might_be_suspended: bool
+    away_since: datetime | None = None
 
 
 def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
@@ -102,10 +104,15 @@ def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
              .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
              .subquery())
     flagged = suspensions.might_be_suspended(Game.league_id, place.c.player_id)
+    away_since = (select(func.max(AwayRange.created_at))
+                  .where(AwayRange.league_id == Game.league_id, AwayRange.player_id == place.c.player_id,
+                         AwayRange.starts_at <= Game.starts_at, AwayRange.ends_at > Game.starts_at)
+                  .scalar_subquery())
     query = (
         select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
                home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
-               place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"))
+               place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"),
+               away_since.label("away_since"))
         .join(home, Game.home_team_id == home.c.id)
         .join(away, Game.away_team_id == away.c.id)
         .outerjoin(place, true())
@@ -135,7 +142,7 @@ class CheckInContextQuery:
             return None
         return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
                               row.home_team_id, row.away_team_id, row.team_id, row.player_id, row.player_name,
-                              row.previous, bool(row.might_be_suspended))
+                              row.previous, bool(row.might_be_suspended), row.away_since)
 
 
 @dataclass(frozen=True)

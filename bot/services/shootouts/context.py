@@ -23,13 +23,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
 from bot.errors import Conflict, InvalidInput, NotAllowed
-from bot.league.availability import AWAY, status_with_away
+from bot.league.availability import AWAY
 from bot.league.shootouts.eligibility import Shooter, ShootoutPool, Violation
 from bot.league.shootouts.order import validate_order
 from bot.league.shootouts.presets import ShootoutError, ShootoutRules, Side
 from bot.league.shootouts.scoring import Attempt, ShootoutState, score_shootout
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM
-from bot.services.availability.away import away_marks
+from bot.services.availability.away import answers_as_read
 from bot.services.name_resolution import Candidate
 from bot.services.people import Membership, is_captain_of, membership
 from bot.services.shared.attendance import checkins_for_game
@@ -216,9 +216,8 @@ async def _answers(session: AsyncSession, league_id: int, game: Game) -> dict[in
     """Each player's answer as it reads for the game: an "in" given before the player marked themselves
     away for it (/away) reads "away", as in /whoisin and /lineup."""
     checkins = await checkins_for_game(session, league_id, game.id)
-    away = await away_marks(session, league_id, [c.player_id for c in checkins], game.starts_at)
-    return {c.player_id: status_with_away(c.status, c.updated_at, away[c.player_id].since)
-            if c.player_id in away else c.status for c in checkins}
+    return (await answers_as_read(session, league_id, game.starts_at,
+                                  [(c.player_id, c.status, c.updated_at) for c in checkins])).status
 
 
 def _side(game: Game, team_id: int) -> Side | None:
