@@ -61,17 +61,34 @@ class SpareOfferButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[A
 
 
 def requested_text(result: Requested) -> str:
+    """What the captain reads: how many spares each wave asks (or asked, for a request already open)."""
     game = result.game
     head = f"{result.team} · {game.title}, {timestamp(game.starts_at)} (`{game.code}`)"
     if result.already_open:
-        return clip(f"A spare request for {head} is already open, asking for {result.need}. "
-                    "Spares who accept are added to /lineup and /whoisin, and you're told by DM.", 2000)
-    text = (f"Asking spares for {head}: {result.need}.\n"
-            f"{result.first_wave} best match(es) get the offer now by DM; "
-            f"{result.second_wave} more at {timestamp(result.second_wave_at, 't')} if it's still open.")
+        first, second = result.asked
+        text = (f"A spare request for {head} is already open, asking for {result.need}.\n"
+                f"Asked so far: {_spares(first)} in the first wave; ")
+        text += (f"the second wave goes out at {timestamp(result.second_wave_at, 't')}." if result.second_wave_at
+                 else f"{_spares(second)} in the second.")
+        return clip(text + "\nSpares who accept are added to /lineup and /whoisin, and you're told by DM.", 2000)
+    text = f"Asking spares for {head}: {result.need}.\n"
     if not result.first_wave and not result.second_wave:
-        text += "\nNobody on the spare list fits right now; anyone who joins before then is asked later."
+        when = f" before {timestamp(result.second_wave_at, 't')}" if result.second_wave_at else ""
+        text += f"Nobody on the spare list fits right now; anyone who joins{when} is asked then."
+    elif not result.best_first:
+        text += f"No spare is a best match, so the first wave asks all {_spares(result.first_wave)} who fit, by DM now."
+        if result.second_wave_at:
+            text += f" Anyone who joins before {timestamp(result.second_wave_at, 't')} is asked then."
+    else:
+        text += f"First wave, by DM now: {_spares(result.first_wave)} (the best matches)."
+        if result.second_wave_at:
+            text += (f" Second wave: {_spares(result.second_wave)} more at {timestamp(result.second_wave_at, 't')} "
+                     "if the spot is still open.")
     return clip(text + "\nThe first to accept gets the spot; you're told by DM.", 2000)
+
+
+def _spares(n: int) -> str:
+    return f"{n} spare{'' if n == 1 else 's'}"
 
 
 REQUEST_TEMPLATE = re.compile(

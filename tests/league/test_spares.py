@@ -12,8 +12,10 @@ from bot.league.checkins.lineup import CheckedInPlayer, check_lineup
 from bot.league.checkins.presets import LINEUP_PRESETS, lineup_rules_for
 from bot.league.spares.matching import (
     SpareCandidate,
+    Waves,
     days_text,
     fits,
+    free_on,
     offer_waves,
     parse_days,
     role_for,
@@ -100,21 +102,32 @@ def test_a_missing_category_is_offered_only_to_spares_who_fill_it() -> None:
     need = Need(women_nonbinary=1)
     woman, man = spare(1, counts=True, days=frozenset({FRIDAY})), spare(2, days=frozenset({FRIDAY}))
     assert fits(need, woman) and not fits(need, man)
-    assert offer_waves(need, [woman, man], FRIDAY) == ((1,), ())
+    assert offer_waves(need, [woman, man], FRIDAY) == Waves((1,), (), best=True)
 
 
 def test_best_matches_are_free_that_day_the_rest_come_in_the_second_wave() -> None:
     need = Need(women_nonbinary=1)
-    friday, any_day, monday = (spare(1, counts=True, days=frozenset({FRIDAY})), spare(2, counts=True),
-                               spare(3, counts=True, days=frozenset({0})))
-    assert offer_waves(need, [friday, any_day, monday], FRIDAY) == ((1,), (2, 3))
+    friday, monday = spare(1, counts=True, days=frozenset({FRIDAY})), spare(3, counts=True, days=frozenset({0}))
+    assert offer_waves(need, [friday, monday], FRIDAY) == Waves((1,), (3,), best=True)
+
+
+def test_a_spare_who_named_no_days_is_free_every_day() -> None:
+    any_day, monday = spare(2, counts=True), spare(3, counts=True, days=frozenset({0}))
+    assert all(free_on(any_day, day) for day in range(7))
+    assert offer_waves(Need(women_nonbinary=1), [any_day, monday], FRIDAY) == Waves((2,), (3,), best=True)
+    assert offer_waves(Need(skaters=1), [spare(4)], 6) == Waves((4,), (), best=True)
+
+
+def test_with_no_best_match_everyone_who_fits_is_the_first_wave() -> None:
+    monday, tuesday = spare(1, counts=True, days=frozenset({0})), spare(2, counts=True, days=frozenset({1}))
+    assert offer_waves(Need(women_nonbinary=1), [monday, tuesday], FRIDAY) == Waves((1, 2), (), best=False)
 
 
 @pytest.mark.parametrize("flag", ["busy", "suspended", "on_either_team"])
 def test_busy_suspended_or_on_a_team_is_never_offered(flag: str) -> None:
     candidate = spare(1, counts=True, days=frozenset({FRIDAY}), **{flag: True})
     assert role_for(Need(women_nonbinary=1, skaters=2), candidate) is None
-    assert offer_waves(Need(women_nonbinary=1), [candidate], FRIDAY) == ((), ())
+    assert offer_waves(Need(women_nonbinary=1), [candidate], FRIDAY) == Waves((), (), best=False)
 
 
 def test_a_goalie_only_spare_fills_a_goalie_spot_not_a_skater_one() -> None:

@@ -11,8 +11,9 @@ Choices the issue leaves open, decided here:
 - A spare fills a woman/non-binary spot only as a skater who counts toward the minimum; a goalie
   spot only if they play goal; any other spot only if they skate.
 - Wave 1 offers the spares who fill the scarce part (the category or the goalie, when that is
-  missing) and said they are usually free that day; wave 2 everyone else who is eligible. Nobody is
-  offered the same request twice.
+  missing) and are usually free that day (a spare who named no days is free every day); wave 2
+  everyone else who is eligible. With no best match, those are asked at once instead of after the
+  delay. Nobody is offered the same request twice.
 - A spare is busy at a game's time when a game of their own roster team, or a game they already
   fill in as a spare, starts within `BUSY_WINDOW` of it.
 """

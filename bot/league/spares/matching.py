@@ -24,7 +24,7 @@ class SpareCandidate:
     player_id: int
     positions: frozenset[str]
     counts_toward_women_nonbinary: bool
-    # Days they said they are usually free (0 = Monday); empty = they didn't say.
+    # Days they said they are usually free (0 = Monday); empty = any day (what /spare join means by no days).
     free_days: frozenset[int] = frozenset()
     busy: bool = False  # a game of their own (or one they fill in for) at that time
     suspended: bool = False
@@ -68,17 +68,32 @@ def fills_scarce(need: Need, candidate: SpareCandidate) -> bool:
                 or (need.goalie and "goalie" in candidate.positions))
 
 
+def free_on(candidate: SpareCandidate, weekday: int) -> bool:
+    """Free that day by their own word: a spare who named no days is free every day."""
+    return not candidate.free_days or weekday in candidate.free_days
+
+
 def best_match(need: Need, candidate: SpareCandidate, weekday: int) -> bool:
     """A first-wave spare: free that day by their own word, and filling the scarce spot if one is missing."""
-    if not fits(need, candidate) or weekday not in candidate.free_days:
+    if not fits(need, candidate) or not free_on(candidate, weekday):
         return False
     scarce = need.women_nonbinary > 0 or need.goalie
     return fills_scarce(need, candidate) if scarce else True
 
 
-def offer_waves(need: Need, candidates: Iterable[SpareCandidate],
-                weekday: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Player ids to offer first (best matches) and then, after a delay, the rest who fit."""
+@dataclass(frozen=True)
+class Waves:
+    """Who is offered a spot now and who after the delay; ``best`` says the first wave are best matches."""
+
+    now: tuple[int, ...]
+    later: tuple[int, ...]
+    best: bool
+
+
+def offer_waves(need: Need, candidates: Iterable[SpareCandidate], weekday: int) -> Waves:
+    """Player ids to offer first (best matches) and then, after a delay, the rest who fit.
+
+    With no best match the rest are the first wave: nobody waits the delay with no one asked."""
     first: list[int] = []
     wider: list[int] = []
     for candidate in candidates:
@@ -86,7 +101,9 @@ def offer_waves(need: Need, candidates: Iterable[SpareCandidate],
             first.append(candidate.player_id)
         elif fits(need, candidate):
             wider.append(candidate.player_id)
-    return tuple(first), tuple(wider)
+    if not first:
+        return Waves(tuple(wider), (), best=False)
+    return Waves(tuple(first), tuple(wider), best=True)
 
 
 def parse_days(text: str | None) -> frozenset[int]:

@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
@@ -57,8 +57,10 @@ class Requested:
     need: str
     first_wave: int  # spares asked now
     second_wave: int  # spares asked later if the spot is still open
-    second_wave_at: datetime
+    second_wave_at: datetime | None  # None: the second wave went out already
     already_open: bool
+    best_first: bool = True  # the first wave are best matches (else: everyone who fits, asked at once)
+    asked: tuple[int, int] = (0, 0)  # spares offered so far in the first and the second wave (an open request)
 
 
 @dataclass(frozen=True)
@@ -127,16 +129,20 @@ class SpareRequestService:
             matches = await candidates_for(session, self.suspensions, caller.league_id, game)
             offered = set((await session.scalars(select(SpareOffer.player_id)
                                                  .where(SpareOffer.request_id == request.id))).all())
-            first, wider = offer_waves(need, [m.candidate for m in matches if m.candidate.player_id not in offered],
-                                       _weekday(game.ref, caller.league))
+            waves = offer_waves(need, [m.candidate for m in matches if m.candidate.player_id not in offered],
+                                _weekday(game.ref, caller.league))
+            if already:
+                asked, pending = await _asked_so_far(session, request)
+                return Requested(game.ref, team.name, need.describe(), len(waves.now), len(waves.later), pending,
+                                 True, waves.best, asked)
             second_at = min(now + WAVE_DELAY, now + (game.ref.starts_at - now) / 2)
-            if not already:
-                for wave, due in ((1, now), (2, second_at)):
-                    await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
-                                         key=f"spare:{request.id}:{request.round}:wave{wave}", due_at=due,
-                                         kind=WAVE_KIND, user_id=caller.discord_id, expires_at=game.ref.starts_at,
-                                         args={"request_id": request.id, "round": request.round, "wave": wave})
-            return Requested(game.ref, team.name, need.describe(), len(first), len(wider), second_at, already)
+            for wave, due in ((1, now), (2, second_at)):
+                await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                                     key=f"spare:{request.id}:{request.round}:wave{wave}", due_at=due,
+                                     kind=WAVE_KIND, user_id=caller.discord_id, expires_at=game.ref.starts_at,
+                                     args={"request_id": request.id, "round": request.round, "wave": wave})
+            return Requested(game.ref, team.name, need.describe(), len(waves.now), len(waves.later), second_at,
+                             False, waves.best)
 
     async def _open(self, session: AsyncSession, caller: Caller, game: GameSides, team: TeamRef, need: Need,
                     now: datetime) -> tuple[SpareRequest, bool]:
@@ -181,9 +187,9 @@ class SpareRequestService:
                                              .where(SpareOffer.request_id == request.id))).all())
         matches = [m for m in await candidates_for(session, self.suspensions, request.league_id, game)
                    if m.candidate.player_id not in offered]
-        first, wider = offer_waves(need, [m.candidate for m in matches], _weekday(game.ref, league))
+        waves = offer_waves(need, [m.candidate for m in matches], _weekday(game.ref, league))
         wave = int(row.args.get("wave", 1))
-        chosen = set(first) | (set(wider) if wave > 1 else set())
+        chosen = set(waves.now) | (set(waves.later) if wave > 1 else set())
         children = []
         for match in matches:
             pid = match.candidate.player_id
@@ -299,6 +305,18 @@ class SpareRequestService:
                 expires_at=game.ref.starts_at,
                 message=Outgoing(content=f"The spare spot for `{game.ref.code}` ({game.ref.title}) is filled. "
                                          "Thanks for being on the spare list!"))
+
+
+async def _asked_so_far(session: AsyncSession, request: SpareRequest) -> tuple[tuple[int, int], datetime | None]:
+    """Spares offered in this round's first and second wave, and when the second goes out (None: it went)."""
+    rows = (await session.execute(
+        select(SpareOffer.wave, func.count()).where(SpareOffer.request_id == request.id,
+                                                    SpareOffer.round == request.round)
+        .group_by(SpareOffer.wave))).all()
+    by_wave = {int(wave): int(n) for wave, n in rows}
+    pending = await session.scalar(select(OutboxMessage.due_at).where(
+        OutboxMessage.send_key == f"spare:{request.id}:{request.round}:wave2", OutboxMessage.status == "pending"))
+    return (by_wave.get(1, 0), by_wave.get(2, 0)), pending
 
 
 async def _game(session: AsyncSession, request: SpareRequest) -> GameSides | None:

@@ -21,7 +21,7 @@ from tests.harness import Call, Harness, Member
 
 # Spares who are on no roster (G1, Hawks v Owls, is Friday 11 January 2030 at 19:00 in Toronto).
 WENDY = Member(id=900_000_000_000_000_001, name="Wendy Spare")  # woman, skater, free Fridays: best match
-NORA = Member(id=900_000_000_000_000_002, name="Nora Spare")  # non-binary, skater, didn't say: second wave
+NORA = Member(id=900_000_000_000_000_002, name="Nora Spare")  # non-binary, skater, Mondays: second wave
 MARK = Member(id=900_000_000_000_000_003, name="Mark Spare")  # man, skater, Fridays: doesn't fill the gap
 SUE = Member(id=900_000_000_000_000_004, name="Sue Spare")  # woman, skater, Fridays, suspended
 GOALIE_GIA = Member(id=900_000_000_000_000_005, name="Gia Spare")  # woman, goalie only: not a skater
@@ -38,7 +38,7 @@ def offer_button(call: Call, action: str) -> str:
 
 
 async def join_pool(h: Harness, league: SampleLeague) -> None:
-    for member, positions, days, gender in ((WENDY, "skater", "fri", "woman"), (NORA, "skater", None, "non-binary"),
+    for member, positions, days, gender in ((WENDY, "skater", "fri", "woman"), (NORA, "skater", "mon", "non-binary"),
                                             (MARK, "skater", "fri", "man"), (SUE, "skater", "fri, sat", "woman"),
                                             (GOALIE_GIA, "goalie", "fri", "woman")):
         options: dict[str, Any] = {"positions": positions, "gender": gender}
@@ -80,7 +80,8 @@ async def test_a_coed_team_short_of_a_woman_offers_only_eligible_spares_and_one_
     reply = await h.slash("/spare request", as_=captain, game="G1")
     assert reply.ephemeral
     assert "1 woman/non-binary skater" in reply.content
-    assert "1 best match(es) get the offer now" in reply.content and "1 more at" in reply.content
+    assert "First wave, by DM now: 1 spare (the best matches)." in reply.content, reply.content
+    assert "Second wave: 1 spare more at" in reply.content
 
     await h.bot.courier.deliver_due()
     assert len(offers_to(h, WENDY)) == 1  # fills the category and is free Fridays: first wave
