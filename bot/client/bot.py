@@ -181,6 +181,19 @@ class SidelineBot(commands.Bot):
         user = interaction.user
         return Caller(discord_id=user.id, display_name=user.display_name, league=league, league_id=league_id)
 
+    async def member_with_roles(self, interaction: discord.Interaction, league_id: int) -> Caller | None:
+        """The presser of a button in a DM, with their roles on the league's server (asked of Discord: a DM
+        carries none), so a role check holds there too. None: no such league, or not a member of its server."""
+        plain = self.member_in(interaction, league_id)
+        if plain is None:
+            return None
+        try:
+            member = await self.http.get_member(plain.league.guild_id, plain.discord_id)
+        except discord.NotFound:
+            return None
+        roles = frozenset(int(r) for r in member.get("roles", ()))
+        return dataclasses.replace(plain, role_ids=roles)
+
     async def sync_commands(self) -> None:
         """Publish the commands to each configured server only (fast, and nothing global)."""
         for league in self.settings.all_leagues:

@@ -225,6 +225,10 @@ class SidelineTree(app_commands.CommandTree[Any]):
         task = asyncio.current_task()
         if task is not None:
             task.add_done_callback(finished)
+        if (interaction.guild_id is None and interaction.type is discord.InteractionType.application_command
+                and interaction.command is not None and needs_a_server(interaction.command)):
+            # Discord never sends these from a DM; a forged one is refused before any option is read.
+            raise app_commands.NoPrivateMessage(IN_A_DM)
         return True
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
@@ -248,6 +252,13 @@ def acknowledgement(interaction: discord.Interaction[Any]) -> tuple[Acknowledge,
     option = extras.get(PUBLICLY_WHEN)
     public = option is not None and getattr(interaction.namespace, option, None) is True
     return (Acknowledge.PUBLICLY if public else Acknowledge.PRIVATELY), bool(extras.get(WRITES, True))
+
+
+def needs_a_server(command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu) -> bool:
+    """The command (or its group) is offered on servers only, so a DM use of it is not Discord's."""
+    root = command.root_parent if isinstance(command, app_commands.Command) else None
+    contexts = command.allowed_contexts or (root.allowed_contexts if root is not None else None)
+    return contexts is not None and not (contexts.dm_channel or contexts.private_channel)
 
 
 #: Name of the ``extras`` key that records who may use a command (read by the permission tests).

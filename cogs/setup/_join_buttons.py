@@ -22,6 +22,7 @@ DECIDE = re.compile(r"sideline:join@(?P<league>\d{1,19}):(?P<team>\d{1,19}):(?P<
                     r":(?P<position>skater|goalie):(?P<answer>yes|no)")
 ASK = re.compile(r"sideline:joinask@(?P<league>\d{1,19}):(?P<team>\d{1,19})")
 OTHER_SERVER = "That button belongs to another server's league."
+NOT_YOURS = "Only the team's captains or a commissioner can answer that request; nothing changed."
 
 
 def decision_buttons(league_id: int, team_id: int, player_id: int, position: str) -> tuple[tuple[str, str], ...]:
@@ -47,6 +48,17 @@ def presser(interaction: discord.Interaction, league_id: int) -> Caller:
     return member
 
 
+async def deciding_presser(interaction: discord.Interaction, league_id: int) -> Caller:
+    """Who answers a join request: in a DM, with their roles on the league's server, so the captain role
+    is checked there as on the server."""
+    if interaction.guild_id is not None:
+        return presser(interaction, league_id)
+    member = await bot_of(interaction).member_with_roles(interaction, league_id)
+    if member is None:
+        raise NotAllowed(NOT_YOURS)
+    return member
+
+
 class JoinDecisionButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=DECIDE):
     def __init__(self, league_id: int, team_id: int, player_id: int, position: str, approve: bool) -> None:
         label, custom_id = decision_buttons(league_id, team_id, player_id, position)[0 if approve else 1]
@@ -62,10 +74,9 @@ class JoinDecisionButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button
                    match["answer"] == "yes")
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        caller = presser(interaction, self.league_id)
+        caller = await deciding_presser(interaction, self.league_id)
         decided = await bot_of(interaction).services.joins.decide(
-            caller, team_id=self.team_id, player_id=self.player_id, position=self.position,
-            approve=self.approve, in_dm=interaction.guild_id is None)
+            caller, team_id=self.team_id, player_id=self.player_id, position=self.position, approve=self.approve)
         verb = "approved" if decided.approved else "declined"
         text = f"{decided.player}'s request to join {decided.team} was {verb} by {caller.display_name}."
         await update(interaction, text, allowed_mentions=QUIET)

@@ -1,8 +1,10 @@
 """Players in without ids: /join asks a team's captains, who approve or decline with a button.
 
 The request is the player's row (name, and gender if given, private as ever) plus a message to the
-captains: the team channel, else a DM to each. The buttons carry the league, team, player and
-position (cogs/setup/_join_buttons.py), so they work after a restart and nothing is kept in memory.
+captains: the team channel, else a DM to each. That message is the request's record, and the answer to
+the player closes it: a press on a request never made, or already answered, changes nothing. The
+buttons carry the league, team, player and position (cogs/setup/_join_buttons.py), so they work after
+a restart and nothing is kept in memory.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from bot.services.discord_sync import team_roles
 from bot.services.outbox import Outgoing
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
 from storage import lookups
-from storage.models import Player, RosterEntry, Team
+from storage.models import OutboxMessage, Player, RosterEntry, Team
 
 #: The captains' (label, custom_id) buttons for (league id, team id, player id, position): the cog that
 #: handles the presses makes them, so this service needs no Discord.
@@ -104,7 +106,7 @@ class JoinService:
                     f"{position or 'skater'}. Captains: approve or decline.")
             message = Outgoing(content=text, buttons=make_buttons(caller.league_id, team.id, player.id,
                                                                   position or "skater"))
-            key = f"join:{team.id}:{player.id}:{now:%Y%m%d}"  # one request a day reaches the captains
+            key = f"{REQUEST_PREFIX}{team.id}:{player.id}:{now:%Y%m%d}"  # one request a day reaches the captains
             guild = caller.league.guild_id
             if team.channel_id:
                 await outbox.enqueue(session, league_id=caller.league_id, guild_id=guild, key=key, due_at=now,
@@ -129,20 +131,34 @@ class JoinService:
                            f"{caller.league.rules.lineup.roster_limit}).")
         return size
 
-    async def decide(self, caller: Caller, *, team_id: int, player_id: int, position: str, approve: bool,
-                     in_dm: bool) -> JoinDecided:
-        """A captain of the team (or a commissioner) approves or declines; the player hears privately."""
+    async def decide(self, caller: Caller, *, team_id: int, player_id: int, position: str,
+                     approve: bool) -> JoinDecided:
+        """A captain of the team (their role held, by DM too) or a commissioner approves or declines an open
+        request; the player hears privately. A request is answered once: a second press changes nothing."""
         now = self.clock.now()
         async with self.sessions.begin() as session:
             member = await membership(session, caller)  # first: a refusal names nothing of the team
-            captain = team_id in member.captain_of and (caller.has_captain_role or in_dm)
+            captain = team_id in member.captain_of and caller.has_captain_role
             if not (captain or caller.is_commissioner):
-                raise NotAllowed("Only the team's captains or a commissioner can answer that request.")
+                raise NotAllowed("Only the team's captains or a commissioner can answer that request; "
+                                 "nothing changed.")
             team = await lookups.team_by_id(session, caller.league_id, team_id)
             player = await session.scalar(select(Player).where(Player.id == player_id,
                                                                Player.league_id == caller.league_id))
             if team is None or player is None:
                 raise NotFound("That request is no longer open: the team or the player is gone.")
+            asked_on = await _open_request(session, caller.league_id, team.id, player.id)
+            if asked_on is None:
+                raise Conflict(f"That request is no longer open (already answered, or never made); "
+                               f"nothing changed. {player.name} can ask again with /join.")
+            text = (f"✅ You're on **{team.name}** now. `/help` shows what you can do." if approve
+                    else f"Your request to join **{team.name}** was declined.")
+            # The answer is claimed first: a concurrent second decision stops here, before any roster write.
+            answer = await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                                          key=f"{ANSWER_PREFIX}{team.id}:{player.id}:{asked_on}", due_at=now,
+                                          message=Outgoing(content=text), user_id=player.discord_id)
+            if not answer.created:
+                raise Conflict("Another captain just answered that request; nothing changed.")
             size = await lookups.roster_size(session, caller.league_id, team.id)
             if approve:
                 entry = await lookups.roster_entry(session, caller.league_id, player.discord_id)
@@ -152,9 +168,24 @@ class JoinService:
                 session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
                                         position=position if position in POSITIONS else "skater", added_at=now))
                 await team_roles.follow(session, caller.league, caller.league_id, team.id, player.discord_id, now)
-            text = (f"✅ You're on **{team.name}** now. `/help` shows what you can do." if approve
-                    else f"Your request to join **{team.name}** was declined.")
-            await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
-                                 key=f"join-answer:{team.id}:{player.id}:{now.timestamp():.0f}", due_at=now,
-                                 message=Outgoing(content=text), user_id=player.discord_id)
             return JoinDecided(team.name, player.name, approve, size)
+
+
+#: The captains' message is the request's record (``join:<team>:<player>:<day>``); the player's answer,
+#: keyed by the request, closes it: its unique send key lets exactly one decision through.
+REQUEST_PREFIX = "join:"
+ANSWER_PREFIX = "join-answer:"
+
+
+async def _open_request(session: AsyncSession, league_id: int, team_id: int, player_id: int) -> str | None:
+    """The day of the player's latest request to join the team, while no captain has answered it."""
+    keys = (await session.scalars(select(OutboxMessage.send_key).where(
+        OutboxMessage.league_id == league_id,
+        OutboxMessage.send_key.startswith(f"{REQUEST_PREFIX}{team_id}:{player_id}:", autoescape=True)))).all()
+    days = sorted({key.split(":")[3] for key in keys if key.count(":") >= 3}, reverse=True)
+    if not days:
+        return None
+    answered = await session.scalar(select(OutboxMessage.id).where(
+        OutboxMessage.league_id == league_id,
+        OutboxMessage.send_key == f"{ANSWER_PREFIX}{team_id}:{player_id}:{days[0]}"))
+    return None if answered is not None else days[0]
