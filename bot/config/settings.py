@@ -157,7 +157,19 @@ def load_settings(path: str | os.PathLike[str], environ: Mapping[str, str] | Non
         raise SettingsError(path, "(file)", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(path, "(file)", f"is not valid TOML: {exc}") from None
-    return check_shards(apply_environment(parse_settings(raw, path), os.environ if environ is None else environ))
+    settings = apply_environment(parse_settings(raw, path), os.environ if environ is None else environ)
+    return check_shards(check_ports(settings))
+
+
+def check_ports(settings: Settings) -> Settings:
+    """The calendar feed and the metrics each need a port of their own: the same one for both would
+    stop the start with "address in use"; the error names where the metrics port came from."""
+    feed = settings.calendar_server
+    if feed is not None and settings.metrics_port is not None and feed.port == settings.metrics_port:
+        source, key = settings.where("metrics_port")
+        raise SettingsError(source, key, f"{settings.metrics_port} is also bot.calendar_port; the calendar "
+                            "feed and the metrics each need a port of their own")
+    return settings
 
 
 def apply_environment(settings: Settings, environ: Mapping[str, str]) -> Settings:
@@ -278,7 +290,7 @@ def _calendar_server(reader: LeagueReader, bot: Mapping[str, Any]) -> CalendarSe
     base_url = bot.get("calendar_base_url")
     if base_url is not None:
         base_url = reader.string(bot, "bot.calendar_base_url")
-        if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", base_url):
+        if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", base_url):
             raise reader.fail("bot.calendar_base_url", f"must be an http(s) address like "
                               f"https://calendar.example.org, not {base_url!r}")
     return CalendarServer(port=port, host=host, base_url=base_url)

@@ -12,6 +12,7 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clean_user_text, clip, timestamp
+from bot.errors import InvalidInput
 from bot.league.discipline.reviews import ReviewAction
 from bot.services.discipline.core import REASON_LIMIT, plural
 from bot.services.discipline.reviews import SuspensionReviewed
@@ -22,6 +23,8 @@ log = logging.getLogger("sideline.discipline")
 
 def suspend_reply(issued: SuspensionIssued) -> str:
     text = f"Suspension #{issued.id} recorded: {issued.player} ({issued.team}), {plural(issued.games, 'game')}."
+    if issued.replaced is not None:
+        text += f" It replaces the referee's suspension #{issued.replaced}, which no longer counts."
     text += " Announced in the announcements channel;" if issued.announced else " (No announcements channel is set.)"
     text += " the player is told privately"
     if issued.appeal_closes is not None:
@@ -84,14 +87,20 @@ class SuspensionsCog(commands.Cog):
 
     @app_commands.command(name="suspend", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(player="The player to suspend", games="How many of the team's next games they sit out",
-                           reason="Why (told to the player privately, never announced)")
+                           reason="Why (told to the player privately, never announced)",
+                           replace="The player has a referee's suspension: this one takes its place",
+                           add="The player has a referee's suspension: this one is a second, served after it")
     @app_commands.guild_only()
     async def suspend(self, interaction: discord.Interaction, player: discord.Member,
                       games: app_commands.Range[int, 1, MAX_GAMES],
-                      reason: app_commands.Range[str, 1, REASON_LIMIT]) -> None:
+                      reason: app_commands.Range[str, 1, REASON_LIMIT], replace: bool = False,
+                      add: bool = False) -> None:
         """Suspend a player for games; announced, appealable (commissioners)."""
+        if replace and add:
+            raise InvalidInput("Pick one: `replace: True` puts this suspension in the place of the referee's, "
+                               "`add: True` adds a second one. Nothing changed.")
         issued = await self.service.suspend(self.bot.caller(interaction), discord_id=player.id, games=games,
-                                            reason=reason)
+                                            reason=reason, existing="replace" if replace else "add" if add else None)
         await reply(interaction, suspend_reply(issued), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     suspension = app_commands.Group(name="suspension", description="Review a referee's suspension (commissioners).",

@@ -169,3 +169,24 @@ def test_every_variable_is_documented_in_the_readme_and_the_example_config() -> 
         assert f"#   {variable}" in example
         assert f"\n{key} = " in example or f"\n# {key} = " in example  # an optional one, commented out
     assert load_settings(EXAMPLE, {}).log_format == "text"
+
+
+@pytest.mark.parametrize(("file", "environ", "where"), [
+    ("[bot]\ncalendar_port = 9464\nmetrics_port = 9464\n", {}, "bot.metrics_port"),
+    ("[bot]\ncalendar_port = 9464\n", {"SIDELINE_METRICS_PORT": "9464"}, "environment: SIDELINE_METRICS_PORT"),
+])
+def test_the_calendar_and_the_metrics_on_one_port_are_refused_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, file: str,
+        environ: dict[str, str], where: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(file)
+    with pytest.raises(SettingsError, match="calendar feed and the metrics each need a port of their own"):
+        load_settings(path, environ)
+    for variable, value in environ.items():
+        monkeypatch.setenv(variable, value)
+    code, out, err = run(capsys, "check-config", str(path))
+    assert code == 2 and out == "", (out, err)
+    assert err.count("\n") == 1 and where in err and "9464 is also bot.calendar_port" in err, err
+    path.write_text("[bot]\ncalendar_port = 9465\nmetrics_port = 9464\n")
+    monkeypatch.delenv("SIDELINE_METRICS_PORT", raising=False)
+    assert load_settings(path, {}).metrics_port == 9464

@@ -32,8 +32,9 @@ from bot.services.people import membership, own_team_id, resolve_team_ref
 from storage import lookups
 from storage.models import CalendarFeed, Game, League
 
-#: A token as links carry it; anything else is unknown without a query.
-TOKEN = re.compile(r"^([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$")
+#: A token as links carry it, the whole of it (``fullmatch``: ``$`` would let a trailing newline through);
+#: anything else is unknown without a query.
+TOKEN = re.compile(r"([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})")
 _DUMMY_VERIFIER = secrets.token_urlsafe(32)
 
 #: Stretches a player is away (``/away``): (session, league id, player id)
@@ -116,7 +117,7 @@ class CalendarService:
 
     async def by_token(self, token: str) -> FeedFile | None:
         """The feed a link names, or None for a token that is unknown, revoked or malformed."""
-        match = TOKEN.match(token)
+        match = TOKEN.fullmatch(token)
         if match is None:
             return None
         selector, verifier = match.groups()

@@ -15,8 +15,9 @@ Choices the spec leaves open, decided here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Literal
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -25,11 +26,11 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text, clip, timestamp
-from bot.errors import InvalidInput, NotFound
+from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.discipline.appeals import Appeal as PureAppeal
 from bot.league.discipline.appeals import appeal_window_closes, is_final
 from bot.services import outbox
-from bot.services.deadlines.service import create_deadline
+from bot.services.deadlines.service import complete_deadline, create_deadline
 from bot.services.discipline.core import (
     REASON_LIMIT,
     Serving,
@@ -39,6 +40,7 @@ from bot.services.discipline.core import (
     plural,
     pure_appeal,
     pure_suspension,
+    refresh_player,
     serving_plan,
     window_ref,
 )
@@ -62,6 +64,7 @@ class SuspensionIssued:
     pending_review: bool
     appeal_closes: datetime | None  # None: the league allows no appeals
     announced: bool  # False when the league has no announcements channel
+    replaced: int | None = None  # the referee's suspension this one replaces
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,25 @@ async def issue_suspension(session: AsyncSession, league: LeagueSettings, league
     return issued
 
 
+#: What a commissioner's /suspend does over a player's active suspension from a referee's call.
+Existing = Literal["replace", "add"]
+
+
+async def _referee_suspension(session: AsyncSession, league_id: int, player_id: int) -> Suspension | None:
+    """The player's latest active suspension that came from a referee's call (a penalty), if any."""
+    return (await session.scalars(select(Suspension).where(
+        Suspension.league_id == league_id, Suspension.player_id == player_id, Suspension.status == "active",
+        Suspension.penalty_id.is_not(None)).order_by(Suspension.issued_at.desc(), Suspension.id.desc()))).first()
+
+
+def _second_suspension_warning(row: Suspension) -> str:
+    game = f" in `{clean_user_text(row.penalty.game.code, 32)}`" if row.penalty is not None else ""
+    return (f"{clean_user_text(row.player.name, 100)} already has suspension #{row.id} "
+            f"({plural(row.games, 'game')}) from the referee's call{game}: this would make a second suspension, "
+            "served after it. Run /suspend again with `replace: True` to put this one in its place, or "
+            "`add: True` to add it as a second one. Nothing changed.")
+
+
 def _appeal_state(row: Suspension, appeals: list[PureAppeal], now: datetime, league: LeagueSettings) -> str:
     rules = league.rules.discipline
     pending = [a for a in appeals if not a.decided]
@@ -179,7 +201,10 @@ class SuspensionService:
         self.sessions = sessions
         self.clock = clock
 
-    async def suspend(self, caller: Caller, *, discord_id: int, games: int, reason: str) -> SuspensionIssued:
+    async def suspend(self, caller: Caller, *, discord_id: int, games: int, reason: str,
+                      existing: Existing | None = None) -> SuspensionIssued:
+        """A commissioner's suspension; over an active one from a referee's call, only once told whether it
+        replaces that one or adds a second (``existing``): otherwise it is refused with the choice."""
         caller.require(Role.COMMISSIONER)
         if not 1 <= games <= MAX_GAMES:
             raise InvalidInput(f"A suspension is 1 to {MAX_GAMES} games.")
@@ -194,9 +219,26 @@ class SuspensionService:
                                "in the team's games.")
             team = await lookups.team_by_id(session, caller.league_id, entry.team_id)
             assert team is not None
-            return await issue_suspension(session, caller.league, caller.league_id, player=entry.player,
-                                          team=team, games=games, reason=why, issued_by=caller.discord_id,
-                                          now=now)
+            referees = await _referee_suspension(session, caller.league_id, entry.player_id)
+            if referees is not None and existing is None:
+                raise Conflict(_second_suspension_warning(referees))
+            replaced = None
+            if referees is not None and existing == "replace":
+                referees.status, referees.ended_at, replaced = "overturned", now, referees.id
+                await complete_deadline(session, caller.league_id, window_ref(referees.id), now=now, note="replaced")
+                await session.flush()
+            issued = await issue_suspension(session, caller.league, caller.league_id, player=entry.player,
+                                            team=team, games=games, reason=why, issued_by=caller.discord_id,
+                                            now=now)
+            if replaced is not None:
+                await refresh_player(session, caller.league_id, entry.player_id, caller.league.rules.discipline,
+                                     now=now)
+                await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                                     key=f"suspension:{replaced}:replaced:dm", due_at=now,
+                                     user_id=entry.player.discord_id,
+                                     message=Outgoing(content=f"Your suspension #{replaced} from the referee's call "
+                                                              f"is replaced by the commissioners' #{issued.id}."))
+            return replace(issued, replaced=replaced)
 
     async def active(self, caller: Caller) -> tuple[SuspensionLine, ...]:
         """Active suspensions: everyone sees who and how long; details only where the spec allows."""

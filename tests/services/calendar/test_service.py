@@ -173,3 +173,14 @@ async def test_a_calendar_port_already_taken_stops_the_start_in_one_line(db_url:
     assert failures.explain(refused.value) == (
         f"bot.calendar_port = {port}: can't listen on 127.0.0.1:{port} (address already in use) (stop what "
         "listens there, or pick another port or calendar_host)", failures.USAGE)
+
+
+async def test_a_link_with_a_trailing_newline_is_not_the_link(harness: Harness, league: SampleLeague,
+                                                              client: TestClient) -> None:
+    """A token is the whole path segment: a newline after it (``$`` in a pattern matches before one) is 404."""
+    token = token_of(await harness.slash("/calendar show", as_=league.player("Bea Quinn")))
+    assert (await client.get(f"/cal/{token}.ics")).status == 200
+    for forged in (f"/cal/{token}%0A.ics", f"/cal/{token}%0a.ics"):
+        response = await client.get(forged)
+        assert response.status == 404, forged
+    assert await harness.bot.services.calendar.by_token(token + "\n") is None
