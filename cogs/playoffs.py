@@ -95,7 +95,7 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="seed", extras=requires(Role.COMMISSIONER))
-    @app_commands.describe(teams="The teams level on every seeding criterion, best seed first, e.g. Owls, Hawks")
+    @app_commands.describe(teams="The teams level on every seeding criterion, best seed first, e.g. Tigers, Lions")
     @app_commands.guild_only()
     async def seed(self, interaction: discord.Interaction, teams: app_commands.Range[str, 3, 500]) -> None:
         """Order teams level on every seeding criterion (commissioners)."""

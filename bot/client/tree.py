@@ -59,6 +59,7 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
         if (deferred is Acknowledge.PRIVATELY) == ephemeral:
             attachments: dict[str, Any] = {"attachments": [file]} if file is not None else {}
             await interaction.edit_original_response(**parts, **attachments, allowed_mentions=allowed_mentions)
+            forget(view)
             return
         # deferred as the other kind (a refusal of a public answer): the answer replaces the placeholder
         await interaction.delete_original_response()
@@ -68,6 +69,16 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
         await interaction.followup.send(**parts, ephemeral=ephemeral, allowed_mentions=allowed_mentions)
     else:
         await interaction.response.send_message(**parts, ephemeral=ephemeral, allowed_mentions=allowed_mentions)
+    forget(view)
+
+
+def forget(view: discord.ui.View | None) -> None:
+    """Sideline's buttons and selects are DynamicItems, answered from their custom_id alone (so they
+    work after a restart): the view needn't stay in discord.py's store, which keeps an ephemeral
+    message's view 15 minutes, each with a task of its own."""
+    if view is not None and all(isinstance(item, discord.ui.DynamicItem) or not item.is_dispatchable()
+                                for item in view.walk_children()):
+        view.stop()
 
 
 async def update(interaction: discord.Interaction[Any], content: str | None = None, *,
@@ -83,6 +94,7 @@ async def update(interaction: discord.Interaction[Any], content: str | None = No
         await interaction.edit_original_response(**parts, view=view, allowed_mentions=allowed_mentions)
     else:
         await interaction.response.edit_message(**parts, view=view, allowed_mentions=allowed_mentions)
+    forget(view)
 
 
 async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = True) -> None:

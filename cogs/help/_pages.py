@@ -47,10 +47,10 @@ DATE = "2030-01-10"
 #: Examples of an option, by its name, where the name alone says what goes in it.
 BY_NAME = {
     "preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit", "citation": "2.7",
-    "question": "how many players to start", "infraction": "holding", "shooter": "Alice Hart",
+    "question": "how many players to start", "infraction": "holding", "shooter": "Jordan Lee",
     "audience": "commissioners", "section": "lineup", "season": "Fall 2026", "division": "North",
-    "deadline": "1", "dispute": "1", "name_or_member": "@member", "players": "Alice Hart, Bo Chen",
-    "shooters": "Alice Hart, Bo Chen, Cy Diaz", "preferred": "Alice Hart", "matchup": "R1-M2",
+    "deadline": "1", "dispute": "1", "name_or_member": "@member", "players": "Jordan Lee, Sam Park",
+    "shooters": "Jordan Lee, Sam Park, Riley Cole", "preferred": "Jordan Lee", "matchup": "R1-M2",
 }
 #: Free text, where the option's description gives no example of its own.
 FREE_TEXT = {"message": "your message", "reason": "your reason", "text": "your reasons", "note": "a note",

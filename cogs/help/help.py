@@ -91,7 +91,10 @@ class HelpPageButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any
         pages = await help_pages(bot_of(interaction), bot_of(interaction).caller(interaction))
         page = min(self.page, len(pages) - 1)
         view = page_view(page, len(pages))
-        await update(interaction, embeds=pages[page], view=view, allowed_mentions=QUIET)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await update(interaction, embeds=pages[page], view=view, allowed_mentions=QUIET)
+        else:  # /help is only ever sent privately: on any other message the page is the presser's alone
+            await reply(interaction, embeds=pages[page], view=view, ephemeral=True, allowed_mentions=QUIET)
 
     def acknowledgement(self) -> Acknowledge:
         return Acknowledge.BY_EDIT  # the page replaces the one shown

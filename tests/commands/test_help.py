@@ -38,7 +38,7 @@ async def every_page(harness: Harness, member: Member) -> list[Call]:
     pages = [(await harness.slash("/help", as_=member)).first]
     found = PAGE_OF.search(pages[0].text)
     for page in range(1, int(found["pages"]) if found else 1):
-        pressed = await harness.press(f"sideline:help:{page}", as_=member)
+        pressed = await harness.press(f"sideline:help:{page}", as_=member, ephemeral=True)
         assert pressed.response_type == 7  # the same message, turned to the next page
         pages.append(pressed.first)
     return pages
@@ -76,10 +76,10 @@ async def test_a_commissioners_help_takes_pages_turned_by_buttons(harness: Harne
     first = (await harness.slash("/help", as_=commissioner)).first
     assert first.custom_ids() == ["sideline:help:0", "sideline:help:1"]
     assert first.embeds[-1]["footer"]["text"] == "Page 1 of 2 · the buttons below turn the page"
-    second = (await harness.press("sideline:help:1", as_=commissioner)).first
+    second = (await harness.press("sideline:help:1", as_=commissioner, ephemeral=True)).first
     assert second.embeds[-1]["footer"]["text"] == "Page 2 of 2 · the buttons below turn the page"
     assert "`/setup league preset:coed-ball-hockey name:a name timezone:America/Toronto`" in second.text
-    back = (await harness.press("sideline:help:0", as_=commissioner)).first
+    back = (await harness.press("sideline:help:0", as_=commissioner, ephemeral=True)).first
     assert back.embeds[0]["title"] == first.embeds[0]["title"] and "`/suspend player:@member" in back.text
 
 
@@ -191,3 +191,11 @@ async def test_the_readme_lists_every_slash_command_with_who_may_use_it(harness:
         if f"| `/{command.qualified_name}` | {who} |" not in readme:
             missing.append(f"/{command.qualified_name} ({who})")
     assert missing == [], f"README.md's table of slash commands lacks {missing}"
+
+
+async def test_a_page_button_on_a_message_others_see_answers_the_presser_alone(
+        harness: Harness, league: SampleLeague) -> None:
+    """/help is only sent privately; a page button anywhere else (a forged message) never rewrites a
+    message others read: the presser gets the page privately."""
+    reply = await harness.press("sideline:help:1", as_=league.commissioner())
+    assert reply.ephemeral and reply.response_type == 4

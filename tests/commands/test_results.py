@@ -172,7 +172,7 @@ async def test_a_game_of_another_server_is_refused(db_url: str, clock: FixedCloc
             assert await s.scalar(select(Game.status).where(Game.code == "X1")) == "scheduled"
 
         # The same game id on both servers: each server's referee reaches only its own league's game.
-        await importer.run("teams", b"team,division,captain_discord_ids\nHawks,,1\nOwls,,2\n", other,
+        await importer.run("teams", b"team,division,captain_discord_ids\nHawks,,3\nOwls,,4\n", other,
                            now=clock.now())
         await importer.run("games", GAMES_HEADER + b"G1,2030-01-04 19:00,Hawks,Owls,,regular\n", other,
                            now=clock.now(), allow_past=True)

@@ -590,6 +590,8 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         # the first league's games (G1, G2) for Owls and Bears: Hawks's captain, who presses in a DM, captains neither
         "SpareRequestButton": [f"sideline:sparereq@{league}:{game}:{team}" for league in (world.l1, world.l2)
                                for game in (1, 2) for team in (2, 3)],
+        # /help's pages name no league: a press shows the presser's own server's help, never the first's
+        "HelpPageButton": [f"sideline:help:{page}" for page in (0, 1, 9)],
     }
 
 

@@ -7,20 +7,13 @@ Citations are the ones `bot.league.rulebooks.rulebook.parse_rulebook` produces f
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-# preset name -> rulebook file under ../shared/rulebooks
-RULEBOOK_FILES: dict[str, str] = {
-    "coed-ball-hockey": "coed-ball-hockey-tournament.txt",
-    "youth-ball-hockey": "youth-ball-hockey-league-2012-13.txt",
-    "indoor-soccer": "indoor-soccer-league.txt",
-}
-
-# The shared folder sits next to the repository: <parent>/main (repo) and <parent>/shared; a checkout
-# elsewhere (a worktree) names it in SIDELINE_TEST_RULEBOOKS.
-RULEBOOK_DIR = Path(os.environ.get("SIDELINE_TEST_RULEBOOKS")
-                    or Path(__file__).resolve().parents[4] / "shared" / "rulebooks")
+# The real rulebooks as each preset ships them (bot/league/rulebooks/; tests/league/rulebooks/test_layouts.py
+# checks they are ../shared/rulebooks' own files wherever that folder is present).
+RULEBOOK_DIR = Path(__file__).resolve().parents[3] / "bot" / "league" / "rulebooks"
+RULEBOOK_FILES: dict[str, str] = {preset: f"{preset}.txt" for preset in
+                                  ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")}
 
 COED = "coed-ball-hockey"
 YOUTH = "youth-ball-hockey"
