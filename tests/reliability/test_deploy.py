@@ -337,7 +337,8 @@ def test_the_build_stage_run_in_a_fresh_venv_installs_a_working_sideline_and_no_
     names = _requirement_names(installed)
     project = PYPROJECT["project"]
     extras = project["optional-dependencies"]
-    runtime_needs = _requirement_names(project["dependencies"] + extras["postgres"] + extras["metrics"])
+    runtime_needs = _requirement_names(project["dependencies"] + extras["postgres"] + extras["metrics"]
+                                       + extras["xlsx"])
     assert runtime_needs | {"sideline"} <= names
     test_tools = _requirement_names(extras["test"]) - runtime_needs
     assert {"pytest", "ruff", "mypy"} <= test_tools
