@@ -4,13 +4,13 @@ Off unless ``[bot] calendar_port`` is set; it binds to ``calendar_host`` (127.0.
 the public side is a reverse proxy's job (README: TLS, rate limits, access logs). It runs on aiohttp's
 web server, which discord.py already brings, inside the bot's event loop, and starts and stops with
 the bot (bot/client/bot.py). Answers: 200 with the feed (``text/calendar; charset=utf-8``) and a strong
-ETag, the file's SHA-256, so ``If-None-Match`` gets a 304; 404, the same for a token that is unknown,
-revoked or malformed. The token is never logged.
+ETag, the feed's validator, so ``If-None-Match`` gets a 304 without the file being built; 404, the
+same for a token that is unknown, revoked or malformed. The token is never logged. The file is built
+off the event loop and kept until a game changes (bot/services/calendar/files.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from aiohttp import web
@@ -23,10 +23,6 @@ log = logging.getLogger("sideline.calendar")
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 NOT_FOUND = "No calendar here: the link is wrong or was reset. Ask the bot for yours with /calendar show.\n"
-
-
-def etag_of(body: bytes) -> str:
-    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
 def matches(if_none_match: str | None, etag: str) -> bool:
@@ -42,12 +38,12 @@ def make_app(service: CalendarService) -> web.Application:
         found = await service.by_token(request.match_info["token"])
         if found is None:
             return web.Response(status=404, text=NOT_FOUND, content_type="text/plain", charset="utf-8")
-        etag = etag_of(found.body)
-        headers = {"ETag": etag, "Cache-Control": "private, max-age=300"}
-        if matches(request.headers.get("If-None-Match"), etag):
+        headers = {"ETag": found.etag, "Cache-Control": "private, max-age=300"}
+        if matches(request.headers.get("If-None-Match"), found.etag):
             return web.Response(status=304, headers=headers)
-        headers["Content-Disposition"] = f'inline; filename="{found.filename}"'
-        return web.Response(body=found.body, headers={**headers, "Content-Type": CONTENT_TYPE})
+        body = await service.body(found)
+        headers |= {"Content-Disposition": f'inline; filename="{found.filename}"', "Content-Type": CONTENT_TYPE}
+        return web.Response(body=body, headers=headers)
 
     app = web.Application()
     app.router.add_get("/cal/{token}.ics", feed)
