@@ -55,7 +55,7 @@ SEND_CHUNK = 256 * 1024
 
 class Quiet:
     """One kind of line at most once per interval: the first at once, the rest counted and written
-    as one line when the interval ends (``... and 512 more in the last 60 s``)."""
+    as one line when the interval ends (``... (512 more in the last 60 s)``)."""
 
     def __init__(self, logger: logging.Logger, interval: float = QUIET_INTERVAL) -> None:
         self.logger, self.interval = logger, interval

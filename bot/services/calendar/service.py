@@ -234,7 +234,7 @@ class CalendarService:
         """The feed with its validator (see `Feed`): one aggregate over its games, no game read."""
         shows = feed_league(league)
         games: tuple[object, ...] = ()
-        if team_id is not None or scope != "player":
+        if _has_games(scope, team_id):
             games = tuple((await session.execute(select(
                 func.count(), func.coalesce(func.sum(Game.id), 0), func.coalesce(func.sum(Game.sequence), 0),
                 func.max(Game.revised_at)).where(*_games_of(league_id, team_id)))).one())
@@ -249,7 +249,7 @@ class CalendarService:
     async def _build(self, feed: Feed) -> bytes:
         """Read the feed's games (the database's work, awaited), then write the file in a thread."""
         games: list[CalendarGame] = []
-        if feed.team_id is not None or feed.scope != "player":
+        if _has_games(feed.scope, feed.team_id):
             async with self.sessions() as session:
                 games = await self._games(session, feed.league_id, feed.team_id)
         return await self.files.build(build_feed, feed.league, feed.title, player_games(games, feed.away))
@@ -270,6 +270,11 @@ class CalendarService:
         async for rows in (await session.stream(query.order_by(Game.starts_at, Game.id))).partitions(READ_AT_ONCE):
             games += [CalendarGame(*row) for row in rows]
         return games
+
+
+def _has_games(scope: str, team_id: int | None) -> bool:
+    """A player on no team's roster has no games to read."""
+    return scope != "player" or team_id is not None
 
 
 def _games_of(league_id: int, team_id: int | None) -> tuple[ColumnElement[bool], ...]:
