@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SMOKE = {
     "bench.burst": ["--rates", "20", "--seconds", "0.5"],
     "bench.fanout": ["--reminders", "12", "--channels", "3", "--limit", "60"],
+    "bench.feed": ["--games", "200", "--clients", "3", "--requests", "2", "--idle", "0.5"],
     "bench.idle": [],
     "bench.imports": ["--rows", "40"],
     "bench.rule_lookup": ["--repeats", "1", "--no-service"],
