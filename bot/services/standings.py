@@ -89,6 +89,13 @@ class StandingsTable:
         return "Order: " + ", then ".join(TIEBREAKERS[c] for c in self.rules.standings_tiebreakers) + "."
 
     @property
+    def forfeit_text(self) -> str:
+        """How the table counts forfeits, with the rule; "" while no forfeit is in it."""
+        if not any(row.forfeits for row in self.rows):
+            return ""
+        return forfeit_note(self.rules)
+
+    @property
     def unsettled(self) -> tuple[StandingsRow, ...]:
         """Rows level with another team on every criterion (placed by name until a commissioner decides)."""
         return tuple(row for row in self.rows if row.tiebreak == TEAM_NAME_FALLBACK and row.gp > 0)
@@ -101,6 +108,15 @@ class StandingsTable:
              "forfeits": r.forfeits, "adjustment": r.adjustment, "tiebreak": r.tiebreak}
             for r in self.rows
         ]
+
+
+def forfeit_note(rules: StandingsRules) -> str:
+    """One line: whether a forfeit's goals count in the table, and the rule that says so."""
+    cited = rules.standings_citations.forfeit_goals or "rulebook silent: a league setting"
+    if rules.standings_forfeit_goals_count:
+        won, lost = rules.standings_forfeit_score
+        return f"Forfeits count as a {won}-{lost} win and loss, goals included ({cited})."
+    return f"Forfeits count as a win and a loss; their goals aren't counted ({cited})."
 
 
 @dataclass(frozen=True)
@@ -327,6 +343,8 @@ def render_text(table: StandingsTable) -> str:
         parts.append(table.rendered_rows(division))
         parts.append("")
     parts.append(table.order_text)
+    if table.forfeit_text:
+        parts.append(table.forfeit_text)
     if table.unsettled:
         parts.append("* level on every criterion: placed by name until the commissioners decide.")
     return "\n".join(parts)
