@@ -107,7 +107,7 @@ class DeadlineRules:
 
 
 _DEFAULT = "league default (rulebook silent)"
-_RELAY_COED = "Co-ed rules: Ref interaction (captains relay); limits are a league default"
+_RELAY_COED = "Co-ed rules: Ref interaction 1 (captains relay; the limits are a league default)"
 
 DEADLINE_PRESETS: dict[str, DeadlineRules] = {
     "coed-ball-hockey": DeadlineRules(

@@ -1,7 +1,7 @@
 """Playoff brackets: seeding from the standings, single-elimination rounds, winners advancing.
 
-A "straight bracket" (co-ed tournament, Game Structure: "Playoffs will occur in a straight bracket
-style once teams are seeded") pairs 1 v N, 2 v N-1, ... and places the seeds so that the top two
+A "straight bracket" (Co-ed rules: Game Structure 8 — "Playoffs will occur in a straight bracket style"
+once teams are seeded) pairs 1 v N, 2 v N-1, ... and places the seeds so that the top two
 can meet only in the final (1 and 2 in opposite halves, 1 v 4 and 2 v 3 in the semifinals of an
 8-team bracket). When the number of teams is not a power of two, the bracket is the next power of
 two and the missing low seeds are byes: the top seeds go straight to the second round.

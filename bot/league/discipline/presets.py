@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.league.discipline.catalogues import COED_PENALTIES as _COED
+from bot.league.discipline.catalogues import COED_WRITTEN_UP
 from bot.league.discipline.infractions import CATEGORIES, Category
 
 
@@ -134,8 +134,8 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
         suspensions_carry_into_playoffs=True,
         suspensions_carry_into_next_season=True,
         discipline_citations=DisciplineCitations(
-            review=f"{_COED} (severe, intentional or repeated: written up)",
-            repeated=f"{_COED} (severe, intentional or repeated: written up)",
+            review=f"{COED_WRITTEN_UP} (severe, intentional or repeated: written up)",
+            repeated=f"{COED_WRITTEN_UP} (severe, intentional or repeated: written up)",
             serving="league default (rulebook silent: served in the team's next games)",
             appeal_window=_DEFAULT_APPEALS,
             appeal_decision=_DEFAULT_APPEALS,
@@ -197,7 +197,7 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
     "indoor-soccer": DisciplineRules(
         # Indoor soccer rules: yellow cards (2 minutes down) only; no escalations.
         discipline_review_categories=("game_misconduct",),
-        # Indoor soccer rules, Substitutions: "Substitutions may not be made for ejected players".
+        # Indoor soccer rules: Substitutions — "Substitutions may not be made for ejected players".
         discipline_no_substitute_for_ejected=True,
         # Indoor rulebook has no appeals: league default, the youth numbers.
         appeal_window_days=7,

@@ -148,8 +148,8 @@ class StandingsRules:
 
 
 STANDINGS_PRESETS: dict[str, StandingsRules] = {
-    # Co-ed tournament, Game Structure: "Seeding will be decided first by record, followed by
-    # total goals scored." Record = winning percentage. The rulebook gives no points or forfeit
+    # Co-ed rules: Game Structure 9 — "Seeding will be decided first by record, followed by total goals
+    # scored." Record = winning percentage. The rulebook gives no points or forfeit
     # score; points are shown for information only (2-1-0), a forfeit is a win and a loss with no
     # deduction, and its goals count nowhere (no score to count). Overtime and shootout losses are
     # losses in the record. "Each team is guaranteed 2 games for seeding and one playoff game":
@@ -202,6 +202,6 @@ STANDINGS_PRESETS: dict[str, StandingsRules] = {
         points_forfeit_penalty=0,
         standings_forfeit_goals_count=False,
         standings_tiebreakers=("points", "goal_diff", "goals_for"),
-        standings_citations=StandingsCitations(points="Indoor soccer rules: Overtime (ties stand)"),
+        standings_citations=StandingsCitations(),
     ),
 }

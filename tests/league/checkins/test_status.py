@@ -38,7 +38,8 @@ def test_coed_one_player_has_nobody_to_skate() -> None:
     assert not report.minimum_to_start_met
     assert [f.message for f in report.findings if f.code == BELOW_MINIMUM_TO_START] == [
         "Only 1 eligible player checked in: nobody to skate beside the one in goal."]
-    assert lines(COED, alone)[-1] == "❌ Minimum to start: not enough to start — only 1 eligible player: nobody to skate"
+    assert lines(COED, alone)[-1] == (
+        "❌ Minimum to start: not enough to start — only 1 eligible player: nobody to skate")
 
 
 def test_coed_short_of_skaters() -> None:
@@ -87,7 +88,8 @@ def test_without_playing_short_the_women_rule_stops_the_start_and_the_team_is_no
         "❌ Women/non-binary on the court: 1 checked in, 2 required — the team can't start",
         "❌ Minimum to start: not enough to start — too few women/non-binary, and this league doesn't play short",
     ]
-    assert lines(strict, team, for_team=True)[-1] == "❌ Minimum to start: not enough to start — a captain's /lineup says why"
+    assert lines(strict, team, for_team=True)[-1] == (
+        "❌ Minimum to start: not enough to start — a captain's /lineup says why")
 
 
 def test_youth_with_a_goalie() -> None:
