@@ -26,7 +26,7 @@ from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.standings.presets import TEAM_NAME_FALLBACK, TIEBREAKERS, StandingsRules
-from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
+from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings, forfeit_note
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.services.shared.seasons import WHOLE_HISTORY, SeasonRange, season_range
@@ -108,15 +108,6 @@ class StandingsTable:
              "forfeits": r.forfeits, "adjustment": r.adjustment, "tiebreak": r.tiebreak}
             for r in self.rows
         ]
-
-
-def forfeit_note(rules: StandingsRules) -> str:
-    """One line: whether a forfeit's goals count in the table, and the rule that says so."""
-    cited = rules.standings_citations.forfeit_goals or "rulebook silent: a league setting"
-    if rules.standings_forfeit_goals_count:
-        won, lost = rules.standings_forfeit_score
-        return f"Forfeits count as a {won}-{lost} win and loss, goals included ({cited})."
-    return f"Forfeits count as a win and a loss; their goals aren't counted ({cited})."
 
 
 @dataclass(frozen=True)

@@ -173,6 +173,15 @@ def compute_standings(
     return table
 
 
+def forfeit_note(rules: StandingsRules) -> str:
+    """The table's footnote on forfeits: whether their goals count, and the rule that says so."""
+    cited = rules.standings_citations.forfeit_goals or "rulebook silent: a league setting"
+    if rules.standings_forfeit_goals_count:
+        won, lost = rules.standings_forfeit_score
+        return f"Forfeits count as a {won}-{lost} win and loss, goals included ({cited})."
+    return f"Forfeits count as a win and a loss; their goals aren't counted ({cited})."
+
+
 def _aggregate(rules: StandingsRules, teams: Mapping[str, str], games: Iterable[GameResult]) -> dict[str, list[int]]:
     """The single pass over the results: each team's counters."""
     counted = frozenset(rules.standings_counted_kinds)
