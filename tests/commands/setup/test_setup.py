@@ -300,7 +300,7 @@ AUDITED = {
     "standings_forfeit_goals_count": ("standings", "true", "Co-ed rules: Game Structure 9"),
     "standings_all_teams_qualify": ("standings", "false", "Co-ed rules: Game Structure 8"),
     "standings_seeding_games_guaranteed": ("standings", "3", "Co-ed rules: Game Structure 8"),
-    "discipline_commissioner_may_exceed_range": ("discipline", "true", ""),
+    "discipline_commissioner_may_exceed_range": ("discipline", "true", "league setting"),
     "dispute_calls_allowed": ("deadlines", "true", "Co-ed rules: Ref interaction 2"),
 }
 

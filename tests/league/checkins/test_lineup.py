@@ -327,11 +327,12 @@ def test_indoor_soccer_game_unapproved_guest_is_excluded() -> None:
 
 @pytest.mark.parametrize(
     ("rules", "rule"),
-    [(COED, "Co-ed rules: Penalties"), (SENIOR, "Youth 1.20.1"), (SOCCER, "League suspension")],
+    [(COED, "Co-ed rules: Major offenses, severe offenses"), (SENIOR, "Youth 1.20.1"), (SOCCER, "League suspension")],
     ids=["coed", "youth", "soccer"],
 )
 def test_suspended_players_are_never_counted(rules: LineupRules, rule: str) -> None:
-    """Co-ed rules: Penalties, Youth 1.20.1 — a suspended player sits out."""
+    """Co-ed rules: Major offenses, severe offenses (1-5 game suspensions), Youth 1.20.1 — a suspended player sits
+    out."""
     suspended_goalie = goalie(suspended=True)
     suspended_woman = player("woman", suspended=True)
     report = check_lineup(rules, [suspended_goalie, suspended_woman, *skaters(3)])
@@ -344,13 +345,13 @@ def test_suspended_players_are_never_counted(rules: LineupRules, rule: str) -> N
 
 @pytest.mark.parametrize(
     ("rules", "rule"),
-    [(COED, "Co-ed rules: Teams"), (SENIOR, "Youth 1.7")],
+    [(COED, "League setting: guests_allowed"), (SENIOR, "League setting: guests_allowed")],
     ids=["coed", "youth"],
 )
 def test_unrostered_players_are_never_counted_where_there_are_no_guests(
     rules: LineupRules, rule: str
 ) -> None:
-    """Co-ed rules: Teams (roster of 20 active players), Youth 1.7 (drafted rosters)."""
+    """Neither the co-ed nor the youth rulebook has guests: only the roster plays, a league setting."""
     ringer = player(rostered=False, guest_approved=True)
     report = check_lineup(rules, [goalie(), ringer, *skaters(3)])
     assert ringer not in report.eligible_skaters
