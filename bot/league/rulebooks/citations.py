@@ -40,7 +40,7 @@ BOOKS: tuple[tuple[str, str], ...] = (
     ("youth", "youth-ball-hockey"),
 )
 #: Where a citation is no citation: the preset's value is the league's own choice.
-NOT_CITATIONS = ("league default", "league setting", "rulebook silent", "")
+NOT_CITATIONS = ("league default", "league setting", "rulebook silent")
 
 _NUMBER = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3})+[A-Za-z]?)(?:\s+(?P<sub>[^()“\"]+?))?\s*$")
 _ITEM = re.compile(r"^\((?P<item>\d{1,2})\)")
@@ -155,7 +155,7 @@ def _book(text: str) -> tuple[str, str] | None:
 
 def parse(text: str, default_preset: str = "") -> list[Reference]:
     """The references of a citation, in order; [] for none ("league default ...", "")."""
-    if text.strip().casefold().startswith(NOT_CITATIONS[:3]) or not text.strip():
+    if text.strip().casefold().startswith(NOT_CITATIONS) or not text.strip():
         return []
     refs: list[Reference] = []
     preset = default_preset
@@ -163,7 +163,7 @@ def parse(text: str, default_preset: str = "") -> list[Reference]:
         named = _book(chunk)
         if named is not None:
             preset, chunk = named
-        elif chunk.casefold().startswith(NOT_CITATIONS[:3]) or not preset:
+        elif chunk.casefold().startswith(NOT_CITATIONS) or not preset:
             continue  # "the limits are a league default": a note, not a section
         for part in _split_top(chunk, ","):
             quotes = tuple(m["text"] for m in _QUOTE.finditer(part))
