@@ -29,7 +29,7 @@ AFTER_G1 = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)  # G1 has been played, G3-G6
 AFTER_WEEK_2 = datetime(2030, 1, 19, 12, 0, tzinfo=UTC)  # G1-G4 have been played
 AFTER_P1 = datetime(2030, 1, 13, 2, 0, tzinfo=UTC)  # the indoor playoff game P1 went to a shootout
 INDOOR = make_settings(league_config("indoor", preset="indoor-soccer"))
-YOUTH = make_settings(league_config("youth", preset="youth-ball-hockey"))  # cleanup duty (youth 2.15)
+YOUTH = make_settings(league_config("youth", preset="youth-ball-hockey"))  # cleanup duty (2.15), disputes (2.2)
 NEWCOMER = Member(id=800_000_000_000_000_003, name="New Nell")
 WINTER_2030 = {"name": "Winter 2030", "first_day": "2030-01-07", "weeks": 8}
 HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
@@ -231,11 +231,11 @@ SCENARIOS: dict[str, Scenario] = {
     "/deadline list": Scenario(by("commissioner"), {}, "Team fees", setup=(DEADLINE,)),
     "/dispute decide": Scenario(
         by("commissioner"), {"id": "1", "outcome": "rejected", "text": "The call stands."}, "is rejected",
-        ("disputes",), setup=(at(AFTER_G1), DISPUTE)),
+        ("disputes",), setup=(at(AFTER_G1), DISPUTE), settings=YOUTH),
     "/dispute file": Scenario(
         by("captain"), {"game": "G1", "message": "The winning goal was kicked in."},
-        "is filed with the commissioners", ("disputes",), setup=(at(AFTER_G1),)),
-    "/dispute list": Scenario(by("commissioner"), {}, "winning goal", setup=(at(AFTER_G1), DISPUTE)),
+        "is filed with the commissioners", ("disputes",), setup=(at(AFTER_G1),), settings=YOUTH),
+    "/dispute list": Scenario(by("commissioner"), {}, "winning goal", setup=(at(AFTER_G1), DISPUTE), settings=YOUTH),
     "/game add": Scenario(by("commissioner"), {"home": "Hawks", "away": "Owls", "starts_at": "2030-02-01 19:00"},
                           "Added `G7`", ("games",)),
     "/game cancel": Scenario(by("commissioner"), {"game": "G1"}, "Cancelled `G1`", ("games",)),

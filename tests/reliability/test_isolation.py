@@ -294,6 +294,8 @@ class IsolationWorld(World):
         # Cleanup duty (youth 2.15) turned on, so it has a missed cleanup to lose.
         await self.ok("/setup rule", kay, key="cleanup_duty_last_game_each_week", value="true")
         await self.ok("/setup rule", kay, key="cleanup_missed_bench_minor_minutes", value="2")
+        # Disputes turned on (the co-ed preset has none), so it has disputes to lose.
+        await self.ok("/setup rule", kay, key="dispute_calls_allowed", value="true")
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
