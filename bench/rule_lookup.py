@@ -1,6 +1,7 @@
 """Benchmark `/rule` lookup on the real rulebooks: hit@1, hit@3 and per-query latency.
 
-Run from the repository root: ``python -m bench.rule_lookup`` (``--misses`` lists the misses).
+Run from the repository root: ``python -m bench.rule_lookup`` (``--misses`` lists the misses of the
+sets the search may be tuned on; a held-out miss is never listed, so nobody tunes on one).
 It reports numbers and never fails on timing.
 """
 
@@ -16,9 +17,18 @@ import time
 from bench.machine import describe, reproduce
 from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.search import RuleIndex
-from tests.league.rulebooks.rule_questions import HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
+from tests.league.rulebooks.held_out_questions import HELD_OUT
+from tests.league.rulebooks.rule_questions import QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES, SECOND_ROUND
+from tests.league.rulebooks.tuning_questions import TUNING
 
 REPEATS = 20
+
+#: (preset, question, the citations that answer it)
+Question = tuple[str, str, tuple[str, ...]]
+
+
+def _accepting(questions: list[tuple[str, str, str]]) -> list[Question]:
+    return [(preset, question, (expected,)) for preset, question, expected in questions]
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -28,20 +38,21 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 def _evaluate(
     name: str,
-    questions: list[tuple[str, str, str]],
+    questions: list[Question],
     indexes: dict[str, RuleIndex],
     repeats: int,
-    misses: list[str],
+    misses: list[str] | None,
 ) -> list[list[float]]:
+    """Print the set's hit@1 and hit@3; ``misses`` collects its misses (None: a held-out set, never listed)."""
     hit1 = hit3 = 0
     latencies: list[list[float]] = []
-    for preset, question, expected in questions:
+    for preset, question, accepted in questions:
         index = indexes[preset]
         cited = [hit.section.citation for hit in index.search(question, limit=3)]
-        hit1 += bool(cited) and cited[0] == expected
-        hit3 += expected in cited
-        if not cited or cited[0] != expected:
-            misses.append(f"  {name} [{preset}] {question!r}: expected {expected!r}, got {cited}")
+        hit1 += bool(cited) and cited[0] in accepted
+        hit3 += any(c in accepted for c in cited)
+        if misses is not None and (not cited or cited[0] not in accepted):
+            misses.append(f"  {name} [{preset}] {question!r}: expected {accepted}, got {cited}")
         runs = []
         for _ in range(repeats):
             start = time.perf_counter()
@@ -56,7 +67,7 @@ def _evaluate(
     return latencies
 
 
-async def _through_service(questions: list[tuple[str, str, str]]) -> None:
+async def _through_service(questions: list[Question]) -> None:
     """The lookups as `/rule` makes them: through RulesLookupService on a SQLite file (the cached
     index, re-checked against storage every few seconds); autocomplete once per keystroke."""
     import tempfile
@@ -129,8 +140,10 @@ def main(argv: list[str] | None = None) -> int:
         build_ms[preset] = (time.perf_counter() - start) * 1000
 
     misses: list[str] = []
-    latencies = _evaluate("questions", QUESTIONS, indexes, args.repeats, misses)
-    latencies += _evaluate("held-out", HELD_OUT, indexes, args.repeats, misses)
+    latencies = _evaluate("earlier questions (tuned on)", _accepting(QUESTIONS + SECOND_ROUND), indexes,
+                          args.repeats, misses)
+    latencies += _evaluate("players' questions, tuning half", TUNING, indexes, args.repeats, misses)
+    latencies += _evaluate("players' questions, held-out half", HELD_OUT, indexes, args.repeats, None)
     per_query = [statistics.median(runs) for runs in latencies]
     every_run = [ms for runs in latencies for ms in runs]
     print(
@@ -144,11 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print("index build, ms: " + ", ".join(f"{p} {ms:.1f}" for p, ms in build_ms.items()))
     if not args.no_service:
-        asyncio.run(_through_service(QUESTIONS + HELD_OUT))
+        asyncio.run(_through_service(_accepting(QUESTIONS + SECOND_ROUND) + TUNING + HELD_OUT))
     print(describe())
     print(reproduce("bench.rule_lookup", *(sys.argv[1:] if argv is None else argv)))
     if args.misses and misses:
-        print("missed at @1:")
+        print("missed at @1 (the sets the search may be tuned on):")
         print("\n".join(misses))
     return 0
 

@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.search import RuleIndex
-from tests.league.rulebooks.rule_questions import GAME_SHAPE, HELD_OUT, QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES
+from tests.league.rulebooks.held_out_questions import HELD_OUT
+from tests.league.rulebooks.rule_questions import (
+    GAME_SHAPE,
+    QUESTIONS,
+    RULEBOOK_DIR,
+    RULEBOOK_FILES,
+    SECOND_ROUND,
+)
+from tests.league.rulebooks.tuning_questions import TUNING
 
 HIT_AT_1 = 0.85
 HIT_AT_3 = 0.95
@@ -63,11 +71,23 @@ def test_question_set_is_big_enough_for_every_rulebook() -> None:
     assert len(QUESTIONS) >= 60
     assert set(per_rulebook) == set(RULEBOOK_FILES)
     assert min(per_rulebook.values()) >= 20
-    assert len({(p, q) for p, q, _ in QUESTIONS + HELD_OUT}) == len(QUESTIONS) + len(HELD_OUT)
+    asked = [(p, q) for p, q, _ in QUESTIONS + SECOND_ROUND + TUNING + HELD_OUT]
+    assert len(set(asked)) == len(asked)
+
+
+def test_the_players_questions_are_split_in_halves_for_every_rulebook() -> None:
+    """At least 200 questions, half of each rulebook's held out (the split is a seeded shuffle, committed
+    before the search was tuned on the other half)."""
+    assert len(TUNING) + len(HELD_OUT) >= 200
+    tuning, held = Counter(p for p, _, _ in TUNING), Counter(p for p, _, _ in HELD_OUT)
+    assert set(tuning) == set(held) == set(RULEBOOK_FILES)
+    assert all(abs(tuning[p] - held[p]) <= 1 for p in RULEBOOK_FILES)
+    assert not {q for _, q, _ in TUNING} & {q for _, q, _ in HELD_OUT}
 
 
 def test_every_expected_citation_exists(real: dict[str, RuleIndex]) -> None:
-    missing = [(p, c) for p, _, c in QUESTIONS + HELD_OUT if real[p].get(c) is None]
+    missing = [(p, c) for p, _, c in QUESTIONS + SECOND_ROUND if real[p].get(c) is None]
+    missing += [(p, c) for p, _, accepted in TUNING + HELD_OUT for c in accepted if real[p].get(c) is None]
     assert missing == []
 
 
