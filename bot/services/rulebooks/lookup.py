@@ -30,9 +30,11 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
+from bot.league.rulebooks.lexicon import Lexicon, lexicon_for
 from bot.league.rulebooks.presets import preset_rulebook
 from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
 from bot.league.rulebooks.search import MAX_QUERY_CHARS, RuleIndex
+from bot.league.rules import PRESET_NAMES
 from storage.models import League, LeagueSetup, Rulebook, RuleSection
 from storage.text import printable
 
@@ -201,9 +203,14 @@ def _row_of(league_id: int, section: Section) -> RuleSection:
     )
 
 
-def _parse_and_index(text: str) -> tuple[list[Section], RuleIndex]:
+def _lexicon(preset: str | None) -> Lexicon:
+    """The preset's players' words (every sport's for a league of no known preset)."""
+    return lexicon_for(preset if preset in PRESET_NAMES else None)
+
+
+def _parse_and_index(text: str, preset: str | None) -> tuple[list[Section], RuleIndex]:
     sections = parse_rulebook(text)
-    return sections, RuleIndex.build(sections)
+    return sections, RuleIndex.build(sections, _lexicon(preset))
 
 
 @cache
@@ -213,7 +220,7 @@ def preset_index(preset: str) -> tuple[str, RuleIndex] | None:
     if data is None:
         return None
     text = data.decode("utf-8")
-    return _PRESET_MARK + rulebook_fingerprint(text), RuleIndex.build(parse_rulebook(text))
+    return _PRESET_MARK + rulebook_fingerprint(text), RuleIndex.build(parse_rulebook(text), _lexicon(preset))
 
 
 #: Called inside an import's (or a reset's) transaction, e.g. to write the audit row with it.
@@ -238,7 +245,9 @@ class RulesLookupService:
         """Replace the league's sections with the file's, in one transaction; a bad file changes nothing.
         ``uploaded_by``: the member who uploaded it in Discord (else it came from a file)."""
         text = decode_rulebook(data, source)
-        sections, index = await asyncio.to_thread(_parse_and_index, text)
+        async with self.sessions() as session:
+            preset = await session.scalar(select(League.preset).where(League.id == league_id))
+        sections, index = await asyncio.to_thread(_parse_and_index, text, preset)
         if not sections:
             raise UnreadableRulebook(f"{source} has no rules in it; nothing was imported.")
         seen: set[str] = set()
@@ -361,10 +370,12 @@ class RulesLookupService:
             return cached[1] if cached else None
         async with self._lock(league_id):
             async with self.sessions() as session:
-                fingerprint = await session.scalar(
-                    select(Rulebook.fingerprint).where(Rulebook.league_id == league_id))
-                if fingerprint is None:
+                stored = (await session.execute(
+                    select(Rulebook.fingerprint, League.preset).join(League, League.id == Rulebook.league_id)
+                    .where(Rulebook.league_id == league_id))).first()
+                if stored is None:
                     return await self._preset_fallback(session, league_id)
+                fingerprint, preset = stored
                 cached = self._indexes.get(league_id)
                 if cached is not None and cached[0] == fingerprint:
                     self._checked[league_id] = time.monotonic()
@@ -375,7 +386,7 @@ class RulesLookupService:
                 sections = [_section_of(r) for r in rows]
             # If an import committed between the two reads, the next lookup sees a new fingerprint
             # and rebuilds: the cache never keeps stale sections for long.
-            index = await asyncio.to_thread(RuleIndex.build, sections)
+            index = await asyncio.to_thread(RuleIndex.build, sections, _lexicon(preset))
             self._indexes[league_id] = (fingerprint, index)
             self._checked[league_id] = time.monotonic()
             return index
