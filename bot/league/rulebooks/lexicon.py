@@ -27,6 +27,8 @@ FOLDER = "vocabulary"
 COMMON = "common"
 SYNONYM_WEIGHT = 0.7
 ALIAS_WEIGHT = 0.4
+#: A situation's rulebook words stand for the whole of what was asked, so they count as if typed.
+SITUATION_WEIGHT = 1.0
 #: Stands for any number in a situation ("only # players" is "only 3 players" and "only four players").
 NUMBER = "#"
 
@@ -51,7 +53,10 @@ STOPWORDS = _word_set(
     should so some still such than that the their theirs them then there these they thing things
     this those though through to too u um under until us very want was we well were what
     whatever when where whether which while who whom whose why will with would yeah yes yet you
-    your yours happen happens happened going kind people someone somebody rule rules
+    your yours happen happens happened going kind people someone somebody rule rules up off
+    take takes taking took go goes went come comes came make makes made use uses used using
+    tonight today yesterday actually basically literally pretty lol hey hi hello thanks thank thx
+    question quick wondering wonder rulebook guess supposed anyway sure
     """
 )
 # Words dropped before matching vocabulary phrases ("drop the gloves" == "drop my gloves").
@@ -66,13 +71,12 @@ IRREGULAR_PLURALS: dict[str, str] = {
     "women": "woman", "men": "man", "feet": "foot", "halves": "half", "teeth": "tooth",
     "children": "child", "people": "person", "knives": "knife", "wives": "wife",
 }
-NUMBER_WORDS = _word_set(
-    """
-    zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
-    sixteen seventeen eighteen nineteen twenty
-    """
-)
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
 # fmt: on
+#: "3" and "three" are one number: a question says 3 minors where the rulebook says three.
+SPELLED_NUMBERS = {**{str(n): word for n, word in enumerate(NUMBER_WORDS)},
+                   **{word: str(n) for n, word in enumerate(NUMBER_WORDS)}}
 
 # --- text to stems ---------------------------------------------------------------------------
 
@@ -103,7 +107,7 @@ def words(text: str) -> list[str]:
 
 
 def is_number(word: str) -> bool:
-    return word.isdigit() or word in NUMBER_WORDS
+    return word.isdigit() or word in SPELLED_NUMBERS
 
 
 def sequence(text: str) -> list[str]:
@@ -247,7 +251,8 @@ def _asks(phrase: str) -> bool:
 Concept = tuple[Alternative, ...]
 
 
-def _compile(synonyms: Iterable[Sequence[str]], aliases: Mapping[str, Sequence[str]]) -> dict[Key, Concept]:
+def _compile(synonyms: Iterable[Sequence[str]], aliases: Mapping[str, Sequence[str]],
+             situations: Iterable[Situation] = ()) -> dict[Key, Concept]:
     entries: dict[Key, dict[Key, Alternative]] = defaultdict(dict)
 
     def add(key: Key, alt: Alternative) -> None:
@@ -267,6 +272,10 @@ def _compile(synonyms: Iterable[Sequence[str]], aliases: Mapping[str, Sequence[s
             add(key, alternative(phrase, 1.0, intact=False))
         for target in targets:
             add(key, alternative(target, ALIAS_WEIGHT))
+    for situation in situations:
+        for phrase in situation.say:
+            for target in situation.means:
+                add(_phrase_key(phrase), alternative(target, SITUATION_WEIGHT))
     return {key: tuple(sorted(alts.values(), key=lambda a: -a.weight)) for key, alts in entries.items() if key}
 
 
@@ -291,12 +300,12 @@ class Lexicon:
         self._asking: frozenset[Key] = frozenset()
         self._facts: dict[Key, tuple[str, ...]] = {}
         if base is None:
-            situations = {s: tuple(sit.means) for sit in vocabulary.situations for s in sit.say}
-            self._entries = _compile(vocabulary.synonyms, {**vocabulary.aliases, **situations})
+            self._entries = _compile(vocabulary.synonyms, vocabulary.aliases, vocabulary.situations)
             self.spellings: Mapping[str, str] = vocabulary.spellings
             self._facts = {_phrase_key(s): sit.facts for sit in vocabulary.situations for s in sit.say if sit.facts}
             self._asking = frozenset(_phrase_key(p) for p in vocabulary.aliases if _asks(p))
-            said += [p for g in vocabulary.synonyms for p in g] + [*vocabulary.aliases, *situations]
+            said += [p for g in vocabulary.synonyms for p in g] + [*vocabulary.aliases]
+            said += [s for sit in vocabulary.situations for s in sit.say]
         else:
             self._entries = self._layer(base, groups)
             self.spellings = base.spellings

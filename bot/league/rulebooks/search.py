@@ -23,6 +23,7 @@ from bot.league.rulebooks.lexicon import (
     HYPHENATED,
     NUMBER,
     PHRASE_FILLERS,
+    SPELLED_NUMBERS,
     STOP_STEMS,
     STOPWORDS,
     WORD,
@@ -48,6 +49,10 @@ K1 = 1.2
 B_TITLE = 0.3
 B_BODY = 0.75
 PHRASE_BONUS = 0.35
+#: How much a section gains when the things asked about stand together in one of its sentences or list
+#: items (a long list of penalties names "ball" in one item and "player" in another).
+TOGETHER_BOOST = 0.5
+_PASSAGE_BREAK = re.compile(r"\n|(?<=[.;!?])\s+")
 COVERAGE_BOOST = 0.5
 MAX_QUERY_CHARS = 300
 MAX_QUERY_WORDS = 40
@@ -137,6 +142,8 @@ class RuleIndex:
         self._term_idf: dict[str, float] = {}
         self._vocabulary: dict[str, list[str]] = {}
         self._documents = 1
+        self._passages: dict[str, frozenset[int]] = {}
+        self._passage_doc: list[int] = []
         self._corrections: dict[tuple[int, str], str | None] = {}
         self._index_fields()
 
@@ -162,9 +169,13 @@ class RuleIndex:
         for i in searchable:
             s = self._sections[i]
             heading = titles.get(s.parent, "") if s.parent else ""
-            if heading == s.title:
-                heading = ""
-            fields.append((_field_terms(s.title), _field_terms(heading), _field_terms(s.text)))
+            title = s.title
+            if heading == title:
+                # A bullet's title is its heading's: it says what part of the rulebook the bullet is in,
+                # not what the bullet says, so it weighs as a heading (its siblings all share it).
+                title = "" if s.kind in ("bullet", "paragraph") else title
+                heading = heading if not title else ""
+            fields.append((_field_terms(title), _field_terms(heading), _field_terms(s.text)))
             self._bigrams[i] = frozenset(
                 pair
                 for text in (s.title, heading, s.text)
@@ -189,6 +200,23 @@ class RuleIndex:
         self._postings = dict(postings)
         self._documents = n
         self._term_idf = {t: _idf(n, len(docs)) for t, docs in postings.items()}
+
+        # Sentences and list items, each with its section's title and heading: term -> passages using it.
+        passages: dict[str, set[int]] = defaultdict(set)
+        self._passage_doc = []
+        for doc in searchable:
+            s = self._sections[doc]
+            heading = titles.get(s.parent, "") if s.parent else ""
+            around = _field_terms(f"{s.title} {heading}")
+            for piece in _PASSAGE_BREAK.split(s.text):
+                terms = _field_terms(piece)
+                if not terms:
+                    continue
+                number = len(self._passage_doc)
+                self._passage_doc.append(doc)
+                for term in (*terms, *around):
+                    passages[term].add(number)
+        self._passages = {t: frozenset(p) for t, p in passages.items()}
 
         surface: Counter[str] = Counter()
         for i in searchable:
@@ -235,10 +263,12 @@ class RuleIndex:
                 scores[doc] += value
                 matched[doc] += 1
         total = max(len(concepts), 1)
+        together = self._together(concepts) if len(concepts) > 1 else {}
         for doc in scores:
             bonus = sum(PHRASE_BONUS * self._pair_idf(pair) for pair in phrases if pair in self._bigrams[doc])
             coverage = 1 + COVERAGE_BOOST * (matched[doc] / total) ** 2
-            scores[doc] = (scores[doc] + bonus) * coverage
+            near = 1 + TOGETHER_BOOST * max(together.get(doc, 1) - 1, 0) / (total - 1) if total > 1 else 1
+            scores[doc] = (scores[doc] + bonus) * coverage * near
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
         hits = [Hit(self._sections[doc], round(score, 4)) for doc, score in ranked[:limit]]
         ideal *= 1 + COVERAGE_BOOST
@@ -270,6 +300,23 @@ class RuleIndex:
                     and (best is None or alike > best[0]):
                 best = (alike, section)
         return best[1] if best else None
+
+    def _together(self, concepts: list[Concept]) -> dict[int, int]:
+        """Per section, the most concepts found in one of its passages."""
+        counts: Counter[int] = Counter()
+        for concept in concepts:
+            found: set[int] = set()
+            for alt in concept:
+                lists = [self._passages.get(term) for term in alt.terms]
+                if all(lists):
+                    found |= frozenset.intersection(*(p for p in lists if p))
+            counts.update(found)
+        best: dict[int, int] = {}
+        for passage, count in counts.items():
+            doc = self._passage_doc[passage]
+            if count > best.get(doc, 0):
+                best[doc] = count
+        return best
 
     def _pair_idf(self, pair: tuple[str, str]) -> float:
         values = [self._term_idf.get(t, 0.0) for t in pair if t not in STOP_STEMS]
@@ -338,6 +385,9 @@ class RuleIndex:
                 step, concept = self._compound_match(tokens, stems, i)
             if concept is None and stems[i] not in STOP_STEMS and tokens[i] not in STOPWORDS:
                 concept = (Alternative((stems[i],), (stems[i],), 1.0),)
+                other = SPELLED_NUMBERS.get(tokens[i])
+                if other is not None:
+                    concept += (Alternative((stem(other),), (stem(other),), 1.0),)
             if concept is not None:
                 if any(corrected[i : i + step]):
                     concept = tuple(Alternative(a.terms, a.phrase, a.weight * CORRECTION_WEIGHT) for a in concept)
