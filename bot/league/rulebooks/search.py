@@ -11,13 +11,13 @@ the word the player typed and a rule that says the same thing three ways does no
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.league.rulebooks.lexicon import (
     HYPHENATED,
@@ -38,6 +38,7 @@ from bot.league.rulebooks.lexicon import (
     words,
 )
 from bot.league.rulebooks.rulebook import Section
+from bot.league.rulebooks.suggest import Labels, citation_key
 from bot.league.typos import closest
 
 CORRECTION_WEIGHT = 0.85
@@ -59,6 +60,16 @@ MAX_QUERY_WORDS = 40
 MAX_CORRECTED_LENGTH = 24  # longer "words" are noise, not typos
 #: A question shares at least this part of its words with a linked one (Jaccard) to take its section.
 LINK_LIKENESS = 0.75
+# How sure an answer is (calibrated on the tuning questions, tests/league/rulebooks/tuning_questions.py):
+#: the second section scores at least this share of the best one: too close to call;
+CLOSE_MARGIN = 0.85
+#: the best section has less than this share of what a section matching everything asked would score;
+WEAK_STRENGTH = 0.5
+#: a best score below this, with a weak best section, is no match at all (a stray word found somewhere; in a
+#: rulebook of a few sections every word scores low, so a strong one there still counts).
+NONE_BELOW = 0.7
+
+Confidence = Literal["sure", "unsure", "none"]
 
 
 def _field_terms(text: str) -> list[str]:
@@ -86,11 +97,6 @@ class Hit:
 
     section: Section
     score: float
-
-
-def _citation_key(text: str) -> str:
-    text = " ".join(text.casefold().replace("–", "-").replace("—", "-").split())
-    return re.sub(r"^(rule|§)\s*", "", text)
 
 
 def _idf(n: int, df: int) -> float:
@@ -122,6 +128,17 @@ class Found:
     linked: bool = False
     exact: bool = False  # the question was a citation
 
+    @property
+    def confidence(self) -> Confidence:
+        """"sure" of the best section, "unsure" between the best few, or "none" matched."""
+        if self.exact or self.linked:
+            return "sure"
+        if not self.hits or (self.hits[0].score < NONE_BELOW and self.strength < WEAK_STRENGTH):
+            return "none"
+        if self.strength < WEAK_STRENGTH or self.margin >= CLOSE_MARGIN:
+            return "unsure"
+        return "sure"
+
 
 class RuleIndex:
     """Search, autocomplete and lookup over one league's rulebook sections."""
@@ -129,13 +146,9 @@ class RuleIndex:
     def __init__(self, sections: tuple[Section, ...], lexicon: Lexicon | None = None) -> None:
         self._sections = sections
         self._lexicon = lexicon if lexicon is not None else lexicon_for(None)
-        self._by_citation = {_citation_key(s.citation): s for s in sections}
+        self._by_citation = {citation_key(s.citation): s for s in sections}
         self._listed = tuple(i for i, s in enumerate(sections) if not s.heading_only)
-        self._labels = [_citation_key(f"{s.citation} {s.title}") for s in sections]
-        self._label_words = _WordFinder(words(label) for label in self._labels)
-        self._body_words = _WordFinder(words(s.text) for s in sections)
-        self._title_keys = [_citation_key(s.title) for s in sections]
-        self._citation_keys = [_citation_key(s.citation) for s in sections]
+        self._labels = Labels(sections, self._listed)
         # term -> {section index: weighted, length-normalised term frequency}
         self._postings: dict[str, dict[int, float]] = {}
         self._bigrams: list[frozenset[tuple[str, str]]] = [frozenset()] * len(sections)
@@ -232,7 +245,7 @@ class RuleIndex:
 
     def get(self, citation: str) -> Section | None:
         """The section with this citation ("2.13b", "goalie safety 3", "Rule 2.7"), if any."""
-        return self._by_citation.get(_citation_key(citation))
+        return self._by_citation.get(citation_key(citation))
 
     # --- search ------------------------------------------------------------------------------
 
@@ -454,7 +467,7 @@ class RuleIndex:
 
     def _split_compound(self, word: str) -> str | None:
         """``slapshot`` -> ``slap shot`` when the rulebook has both words."""
-        known = self._body_words.words
+        known = self._labels.body_words
         for cut in range(3, len(word) - 2):
             if word[:cut] in known and word[cut:] in known:
                 return f"{word[:cut]} {word[cut:]}"
@@ -465,67 +478,8 @@ class RuleIndex:
     def suggest(self, prefix: str, limit: int = 25) -> list[Section]:
         """Sections for an autocomplete box: citations first ("2.1" -> 2.1, 2.10, ...), then
         titles, then words of the text, then search results for what is typed so far."""
-        if limit <= 0:
-            return []
-        key = _citation_key(prefix[:MAX_QUERY_CHARS])
-        if not key:
-            return [self._sections[i] for i in self._listed[:limit]]
-        typed = words(key)
-        in_label = self._label_words.sections_with(typed)
-        in_body = self._body_words.sections_with(typed)
-        ranked: list[tuple[int, int]] = []
-        in_text: list[int] = []
-        for i in self._listed:
-            citation = self._citation_keys[i]
-            if citation == key:
-                ranked.append((0, i))
-            elif citation.startswith(key):
-                ranked.append((1, i))
-            elif self._labels[i].startswith(key) or self._title_keys[i].startswith(key):
-                ranked.append((2, i))
-            elif i in in_label:
-                ranked.append((3, i))
-            elif i in in_body:
-                in_text.append(i)
-        ranked.sort()
-        result = [self._sections[i] for _, i in ranked[:limit]]
-        # Then what a search understands (synonyms, typos), then sections merely using the word.
-        if len(result) < limit and any(ch.isalpha() for ch in key):
-            for hit in self.search(prefix, limit=limit):
-                if all(hit.section is not s for s in result):
-                    result.append(hit.section)
-        for i in in_text:
-            if len(result) >= limit:
-                break
-            if all(self._sections[i] is not s for s in result):
-                result.append(self._sections[i])
-        return result[:limit]
-
-
-class _WordFinder:
-    """Which sections use all the typed words, the last one possibly half-typed."""
-
-    def __init__(self, per_section: Iterable[Iterable[str]]) -> None:
-        self._sections: dict[str, set[int]] = defaultdict(set)
-        for i, section_words in enumerate(per_section):
-            for word in section_words:
-                self._sections[word].add(i)
-        self._sorted = sorted(self._sections)
-        self.words = frozenset(self._sections)
-
-    def sections_with(self, typed: Sequence[str]) -> set[int]:
-        if not typed:
-            return set()
-        *complete, last = typed
-        start = bisect.bisect_left(self._sorted, last)
-        found: set[int] = set()
-        for word in itertools.islice(self._sorted, start, None):
-            if not word.startswith(last):
-                break
-            found |= self._sections[word]
-        for word in complete:
-            found &= self._sections.get(word, set())
-        return found
+        return self._labels.suggest(prefix[:MAX_QUERY_CHARS], limit,
+                                   lambda typed: [h.section for h in self.search(typed, limit=limit)])
 
 
 def _with_compounds(terms: list[str], known: set[str], prefixes: set[str]) -> list[str]:
