@@ -308,7 +308,10 @@ class Lexicon:
             said += [s for sit in vocabulary.situations for s in sit.say]
         else:
             self._entries = self._layer(base, groups)
-            self.spellings = base.spellings
+            # A league's one-word word is read as what it means before anything else, as a chat spelling
+            # is ("break my lumber" is "break my stick"); a longer one joins what it means as a synonym.
+            self.spellings = {**base.spellings, **{words(g[0])[0]: " ".join(words(g[1])) for g in groups
+                                                   if len(words(g[0])) == 1 and words(g[1])}}
         self._words = frozenset(w for p in said for w in words(p))
         self._stems = frozenset(stem(w) for w in self._words)
         self._by_letter: dict[str, list[str]] | None = None
@@ -335,7 +338,7 @@ class Lexicon:
         return {key: tuple(sorted(alts.values(), key=lambda a: -a.weight)) for key, alts in layer.items() if key}
 
     def with_words(self, groups: Iterable[Sequence[str]]) -> Lexicon:
-        """This lexicon with a league's own words (each group: words that mean the same in that league)."""
+        """This lexicon with a league's own words: pairs of (the league's word, what the rulebook calls it)."""
         groups = [tuple(g) for g in groups if len(g) >= 2]
         return Lexicon(self.vocabulary, base=self, extra=groups) if groups else self
 
