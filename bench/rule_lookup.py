@@ -1,7 +1,9 @@
-"""Benchmark `/rule` lookup on the real rulebooks: hit@1, hit@3 and per-query latency.
+"""Benchmark `/rule` lookup on the real rulebooks: hit@1, hit@3, how sure it says it is, and latency,
+per query and with 1,000 leagues' rulebooks loaded.
 
 Run from the repository root: ``python -m bench.rule_lookup`` (``--misses`` lists the misses of the
-sets the search may be tuned on; a held-out miss is never listed, so nobody tunes on one).
+sets the search may be tuned on; a held-out miss is never listed, so nobody tunes on one;
+``--leagues N`` loads N leagues' rulebooks, each its own, with words and linked questions of its own).
 It reports numbers and never fails on timing.
 """
 
@@ -15,6 +17,7 @@ import sys
 import time
 
 from bench.machine import describe, reproduce
+from bot.league.rulebooks.lexicon import lexicon_for
 from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.search import RuleIndex
 from tests.league.rulebooks.held_out_questions import HELD_OUT
@@ -44,13 +47,17 @@ def _evaluate(
     misses: list[str] | None,
 ) -> list[list[float]]:
     """Print the set's hit@1 and hit@3; ``misses`` collects its misses (None: a held-out set, never listed)."""
-    hit1 = hit3 = 0
+    hit1 = hit3 = sure = sure_right = 0
     latencies: list[list[float]] = []
     for preset, question, accepted in questions:
         index = indexes[preset]
-        cited = [hit.section.citation for hit in index.search(question, limit=3)]
+        found = index.find(question, limit=3)
+        cited = [hit.section.citation for hit in found.hits]
         hit1 += bool(cited) and cited[0] in accepted
         hit3 += any(c in accepted for c in cited)
+        if found.confidence == "sure":
+            sure += 1
+            sure_right += bool(cited) and cited[0] in accepted
         if misses is not None and (not cited or cited[0] not in accepted):
             misses.append(f"  {name} [{preset}] {question!r}: expected {accepted}, got {cited}")
         runs = []
@@ -62,9 +69,50 @@ def _evaluate(
     total = len(questions)
     print(
         f"{name}: {total} questions  hit@1 {hit1}/{total} = {hit1 / total:.1%}  "
-        f"hit@3 {hit3}/{total} = {hit3 / total:.1%}"
+        f"hit@3 {hit3}/{total} = {hit3 / total:.1%}  sure {sure}/{total} = {sure / total:.1%}, "
+        f"right when sure {sure_right}/{max(sure, 1)} = {sure_right / max(sure, 1):.1%}"
     )
     return latencies
+
+
+def _many_leagues(leagues: int, questions: list[Question], texts: dict[str, str], repeats: int) -> None:
+    """``leagues`` leagues' rulebooks in memory at once, each its own index (its preset's rulebook with
+    house rules of its own), its own words and linked questions; each question is asked of a league of its
+    preset picked at random, each lookup timed (the league's index, words and links, as /rule reads them)."""
+    import gc
+    import random
+
+    from bench.machine import rss_mb
+    from bot.league.rulebooks.lexicon import Lexicon
+    from bot.league.rulebooks.search import Link
+
+    rng = random.Random(1000)
+    presets = list(texts)
+    before = rss_mb()
+    start = time.perf_counter()
+    loaded: dict[str, list[tuple[RuleIndex, Lexicon, tuple[Link, ...]]]] = {p: [] for p in presets}
+    for n in range(leagues):
+        preset = presets[n % len(presets)]
+        house = f"\nHouse rules of league {n}\nTeam {n} brings the nets.\nLeague {n} plays at rink {n % 17}.\n"
+        index = RuleIndex.build(parse_rulebook(texts[preset] + house), lexicon_for(preset))
+        lexicon = index.lexicon.with_words([(f"word{n}", "ball"), (f"thing{n}", "stick"), ("top shelf", "head high")])
+        asked = [q for p, q, _ in questions if p == preset]
+        links = tuple(Link(index.signature(q, lexicon), index.sections[-1].citation)
+                      for q in rng.sample(asked, 3))
+        loaded[preset].append((index, lexicon, links))
+    built = time.perf_counter() - start
+    gc.collect()
+    held = rss_mb() - before
+    runs: list[float] = []
+    for _ in range(repeats):
+        for preset, question, _ in questions:
+            index, lexicon, links = rng.choice(loaded[preset])
+            begin = time.perf_counter()
+            index.find(question, limit=3, lexicon=lexicon, links=links)
+            runs.append((time.perf_counter() - begin) * 1000)
+    print(f"{leagues:,} leagues' rulebooks loaded (each its own index, words and links): built in {built:.1f} s, "
+          f"{held:.0f} MB; lookup ms over {len(runs):,} lookups at random leagues: p50 {statistics.median(runs):.3f}  "
+          f"p99 {_percentile(runs, 0.99):.3f}  max {max(runs):.3f}")
 
 
 async def _through_service(questions: list[Question]) -> None:
@@ -126,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="list questions missed at @1")
     parser.add_argument("--repeats", type=int, default=REPEATS, help="timed runs per question")
     parser.add_argument("--no-service", action="store_true", help="skip the timings through storage")
+    parser.add_argument("--leagues", type=int, default=1000, help="leagues' rulebooks loaded at once (0: skip)")
     args = parser.parse_args(argv)
     if not RULEBOOK_DIR.is_dir():
         print(f"rulebooks not found at {RULEBOOK_DIR}; nothing to measure")
@@ -133,10 +182,12 @@ def main(argv: list[str] | None = None) -> int:
 
     indexes: dict[str, RuleIndex] = {}
     build_ms: dict[str, float] = {}
-    for preset, filename in RULEBOOK_FILES.items():
-        text = (RULEBOOK_DIR / filename).read_text(encoding="utf-8")
+    texts = {preset: (RULEBOOK_DIR / filename).read_text(encoding="utf-8")
+             for preset, filename in RULEBOOK_FILES.items()}
+    for preset, text in texts.items():
+        lexicon_for(preset)  # compiled once per process, before any league's index is timed
         start = time.perf_counter()
-        indexes[preset] = RuleIndex.build(parse_rulebook(text))
+        indexes[preset] = RuleIndex.build(parse_rulebook(text), lexicon_for(preset))
         build_ms[preset] = (time.perf_counter() - start) * 1000
 
     misses: list[str] = []
@@ -156,8 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         f"p99 {_percentile(every_run, 0.99):.3f}  max {max(every_run):.3f}  (includes scheduler noise)"
     )
     print("index build, ms: " + ", ".join(f"{p} {ms:.1f}" for p, ms in build_ms.items()))
+    every = _accepting(QUESTIONS + SECOND_ROUND) + TUNING + HELD_OUT
+    if args.leagues > 0:
+        _many_leagues(args.leagues, every, texts, repeats=2)
     if not args.no_service:
-        asyncio.run(_through_service(_accepting(QUESTIONS + SECOND_ROUND) + TUNING + HELD_OUT))
+        asyncio.run(_through_service(every))
     print(describe())
     print(reproduce("bench.rule_lookup", *(sys.argv[1:] if argv is None else argv)))
     if args.misses and misses:

@@ -261,10 +261,12 @@ def _compile(synonyms: Iterable[Sequence[str]], aliases: Mapping[str, Sequence[s
             entries[key][alt.phrase] = alt
 
     for group in synonyms:
-        for phrase in group:
-            key = _phrase_key(phrase)
-            for other in group:
-                add(key, alternative(other, 1.0 if _phrase_key(other) == key else SYNONYM_WEIGHT))
+        keyed = [(_phrase_key(phrase), phrase) for phrase in group]
+        alts = [alternative(phrase, SYNONYM_WEIGHT) for phrase in group]
+        for key, phrase in keyed:
+            for alt in alts:
+                add(key, alt)
+            add(key, alternative(phrase, 1.0))
     for phrase, targets in aliases.items():
         key = _phrase_key(phrase)
         said = words(phrase)

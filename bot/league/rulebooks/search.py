@@ -179,6 +179,9 @@ class RuleIndex:
         titles = {s.citation: s.title for s in self._sections}
         searchable = self._listed
         fields: list[tuple[list[str], ...]] = []
+        # Sentences and list items, each with its section's title and heading: term -> passages using it.
+        passages: dict[str, set[int]] = defaultdict(set)
+        self._passage_doc = []
         for i in searchable:
             s = self._sections[i]
             heading = titles.get(s.parent, "") if s.parent else ""
@@ -188,7 +191,18 @@ class RuleIndex:
                 # not what the bullet says, so it weighs as a heading (its siblings all share it).
                 title = "" if s.kind in ("bullet", "paragraph") else title
                 heading = heading if not title else ""
-            fields.append((_field_terms(title), _field_terms(heading), _field_terms(s.text)))
+            title_terms, heading_terms = _field_terms(title), _field_terms(heading)
+            body: list[str] = []
+            for piece in _PASSAGE_BREAK.split(s.text):
+                terms = _field_terms(piece)
+                if not terms:
+                    continue
+                body += terms
+                number = len(self._passage_doc)
+                self._passage_doc.append(i)
+                for term in (*terms, *title_terms, *heading_terms):
+                    passages[term].add(number)
+            fields.append((title_terms, heading_terms, body))
             self._bigrams[i] = frozenset(
                 pair
                 for text in (s.title, heading, s.text)
@@ -214,21 +228,6 @@ class RuleIndex:
         self._documents = n
         self._term_idf = {t: _idf(n, len(docs)) for t, docs in postings.items()}
 
-        # Sentences and list items, each with its section's title and heading: term -> passages using it.
-        passages: dict[str, set[int]] = defaultdict(set)
-        self._passage_doc = []
-        for doc in searchable:
-            s = self._sections[doc]
-            heading = titles.get(s.parent, "") if s.parent else ""
-            around = _field_terms(f"{s.title} {heading}")
-            for piece in _PASSAGE_BREAK.split(s.text):
-                terms = _field_terms(piece)
-                if not terms:
-                    continue
-                number = len(self._passage_doc)
-                self._passage_doc.append(doc)
-                for term in (*terms, *around):
-                    passages[term].add(number)
         self._passages = {t: frozenset(p) for t, p in passages.items()}
 
         surface: Counter[str] = Counter()

@@ -30,6 +30,7 @@ from bot.services.rulebooks.lookup import RulesLookupService
 from bot.services.rulebooks.questions import AskedQuestion, unanswered_questions
 from storage.db import rowcount, upsert_insert
 from storage.models import RuleFeedback, RuleFeedbackSettings, RuleLink, RuleQuestion, RuleWord
+from storage.text import printable
 
 #: A league's own word, and what it means, are short: a word or a few.
 MAX_WORD = 40
@@ -136,12 +137,13 @@ class RuleFeedbackService:
         return Unanswered(tuple(found), total, show)
 
     async def question_choices(self, caller: Caller, typed: str) -> list[tuple[str, str]]:
-        """Unanswered questions for an autocomplete box, newest first: (label, "#id"). Commissioners only."""
+        """Unanswered questions for an autocomplete box, newest first: (label, id). Commissioners only."""
         if not caller.is_commissioner:
             return []
         async with self.sessions() as session:
-            found, _ = await unanswered_questions(session, caller.league_id, limit=25, matching=typed.strip())
-        return [(clip(f"#{q.id} {q.question}", 100), f"#{q.id}") for q in found]
+            found, _ = await unanswered_questions(session, caller.league_id, limit=25,
+                                                  matching=printable(typed).strip())
+        return [(clip(f"#{q.id} {q.question}", 100), str(q.id)) for q in found]
 
     async def _question(self, session: AsyncSession, caller: Caller, ref: str) -> RuleQuestion:
         row = await session.scalar(select(RuleQuestion).where(
@@ -235,7 +237,7 @@ class RuleFeedbackService:
 
     async def remove_word(self, caller: Caller, word: str) -> str:
         caller.require(Role.COMMISSIONER)
-        said = " ".join(word.casefold().replace("’", "'").split())
+        said = " ".join(printable(word).casefold().replace("’", "'").split())
         async with self.sessions.begin() as session:
             result = await session.execute(delete(RuleWord).where(RuleWord.league_id == caller.league_id,
                                                                   RuleWord.word == said))
@@ -258,5 +260,5 @@ class RuleFeedbackService:
         """The league's words starting with what is typed (commissioners only)."""
         if not caller.is_commissioner:
             return []
-        needle = typed.strip().casefold()
+        needle = printable(typed).strip().casefold()
         return [w for w, _ in await self.league_words(caller) if w.startswith(needle)][:25]

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.lexicon import lexicon_for
+from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.search import Link, RuleIndex
 from tests.league.rulebooks.held_out_questions import HELD_OUT
 from tests.league.rulebooks.rule_questions import (
