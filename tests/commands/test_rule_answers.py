@@ -227,18 +227,18 @@ async def test_a_dismissed_question_leaves_the_list(books: Harness) -> None:
 # --- the league's own words ---------------------------------------------------------------------------
 
 async def test_a_leagues_own_word_is_read_as_what_it_means(books: Harness) -> None:
-    question = "can i break my twig"
+    question = "can i break my noodle"
     assert not embed_of(await ask(books, question))["title"].startswith("NO STICK THROWING")
     kay = commissioner(books)
-    added = await books.slash("/rulebook words add", as_=kay, word="Twig", means="stick")
-    assert added.content == "/rule now reads “twig” as “stick”."
+    added = await books.slash("/rulebook words add", as_=kay, word="Noodle", means="stick")
+    assert added.content == "/rule now reads “noodle” as “stick”."
     assert embed_of(await ask(books, question))["title"].startswith("NO STICK THROWING/SMASHING 1")
     listed = await books.slash("/rulebook words list", as_=kay)
-    assert "“twig” means “stick”" in listed.text
-    offered = await books.autocomplete("/rulebook words remove", focused="word", as_=kay, word="tw")
-    assert [c["value"] for c in offered.autocomplete_choices] == ["twig"]
-    removed = await books.slash("/rulebook words remove", as_=kay, word="twig")
-    assert "no longer reads “twig”" in removed.content
+    assert "“noodle” means “stick”" in listed.text
+    offered = await books.autocomplete("/rulebook words remove", focused="word", as_=kay, word="no")
+    assert [c["value"] for c in offered.autocomplete_choices] == ["noodle"]
+    removed = await books.slash("/rulebook words remove", as_=kay, word="noodle")
+    assert "no longer reads “noodle”" in removed.content
     assert not embed_of(await ask(books, question))["title"].startswith("NO STICK THROWING")
 
 

@@ -81,10 +81,12 @@ class _WordFinder:
     """Which sections use all the typed words, the last one possibly half-typed."""
 
     def __init__(self, per_section: Iterable[Iterable[str]]) -> None:
-        self._sections: dict[str, set[int]] = defaultdict(set)
+        found: dict[str, set[int]] = defaultdict(set)
         for i, section_words in enumerate(per_section):
             for word in section_words:
-                self._sections[word].add(i)
+                found[word].add(i)
+        # tuples: a thousand leagues' indexes hold these, and a set of two numbers is three times a tuple's size
+        self._sections: dict[str, tuple[int, ...]] = {w: tuple(sorted(s)) for w, s in found.items()}
         self._sorted = sorted(self._sections)
         self.words = frozenset(self._sections)
 
@@ -97,9 +99,9 @@ class _WordFinder:
         for word in itertools.islice(self._sorted, start, None):
             if not word.startswith(last):
                 break
-            found |= self._sections[word]
+            found.update(self._sections[word])
         for word in complete:
-            found &= self._sections.get(word, set())
+            found.intersection_update(self._sections.get(word, ()))
         return found
 
 
