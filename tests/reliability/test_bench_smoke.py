@@ -18,7 +18,7 @@ SMOKE = {
     "bench.fanout": ["--reminders", "12", "--channels", "3", "--limit", "60"],
     "bench.idle": [],
     "bench.imports": ["--rows", "40"],
-    "bench.rule_lookup": ["--repeats", "1", "--no-service"],
+    "bench.rule_lookup": ["--repeats", "1", "--no-service", "--leagues", "3"],
     "bench.scheduler": ["--rows", "100"],
     "bench.standings": ["--repeat", "1", "--teams", "8"],
     "bench.units": ["--count", "10"],
