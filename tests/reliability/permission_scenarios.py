@@ -150,6 +150,9 @@ NEW_GAME = Attachment("games.csv", b"game_id,starts_at,home,away,venue,kind\n"
                                    b"G7,2030-02-01 19:00,Hawks,Wolves,,regular\n")
 NEW_PLAYER = Attachment("players.csv", b"discord_id,name,team,position,gender\n"
                                        b"800000000000000001,New Nora,Hawks,skater,\n")
+# A player's question the bot isn't sure of (question #1), in a league reading its preset's rulebook.
+ASKED = do("/rule", player("Bea Quinn"), {"question": "goalie"})
+LEAGUE_WORD = do("/rulebook words add", commissioner, {"word": "biscuit", "means": "ball"})
 HOUSE_RULES = Attachment("house-rules.md", b"# House Rules\n## Overtime\nTen minutes.\n", "text/markdown")
 NEW_TEAM = Attachment("teams.csv", b"team,division,captain_discord_ids,channel_id\nRavens,South,800000000000000002,\n")
 
@@ -195,6 +198,17 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
                                  "Game reminders before each game: not set → 3d, 2h",
                                  ("league_setups", "setup_changes"), setup=(in_discord,)),
     "/setup show": Scenario(by("commissioner"), {}, "**Captain role**"),
+    "/rulebook unanswered": Scenario(by("commissioner"), {}, "“goalie”", setup=(in_discord, ASKED)),
+    "/rulebook link": Scenario(by("commissioner"), {"asked": "1", "citation": "GOALIE SAFETY 5"}, "Linked “goalie”",
+                               ("rule_links", "rule_questions"), setup=(in_discord, ASKED)),
+    "/rulebook dismiss": Scenario(by("commissioner"), {"asked": "1"}, "off the unanswered list", ("rule_questions",),
+                                  setup=(in_discord, ASKED)),
+    "/rulebook askers": Scenario(by("commissioner"), {"show": True}, "now see who asked", ("rule_feedback_settings",)),
+    "/rulebook words add": Scenario(by("commissioner"), {"word": "biscuit", "means": "ball"},
+                                    "/rule now reads “biscuit” as “ball”", ("rule_words",)),
+    "/rulebook words list": Scenario(by("commissioner"), {}, "“biscuit” means “ball”", setup=(LEAGUE_WORD,)),
+    "/rulebook words remove": Scenario(by("commissioner"), {"word": "biscuit"}, "no longer reads “biscuit”",
+                                       ("rule_words",), setup=(LEAGUE_WORD,)),
     "/setup rulebook": Scenario(by("commissioner"), {"file": HOUSE_RULES}, "Read 2 sections from house-rules.md",
                                 ("rule_sections", "rulebooks", "setup_changes"), setup=(in_discord,)),
     "/setup discord": Scenario(by("commissioner"), {"scheduled_events": True, "team_roles": True},
