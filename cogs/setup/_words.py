@@ -12,6 +12,7 @@ LABELS = {
     "timezone": "Time zone",
     "reminders.game_offsets": "Game reminders before each game",
     "reminders.captain_alert_offsets": "Lineup alerts to captains before each game",
+    "reminders.game_card_offsets": "The game card to the referees before each game",
     "scheduled_events": "Games as Discord events",
     "team_roles": "A role per team",
 }
