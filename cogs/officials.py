@@ -108,7 +108,7 @@ class OfficialsCog(commands.Cog):
 
 def card_command() -> app_commands.Command[Any, ..., Any]:
     return app_commands.Command(name="card", description="The game card: format, clock, timeouts, duties (officials).",
-                                callback=game_card, extras=requires(Role.REFEREE, Role.CAPTAIN, Role.COMMISSIONER))
+                                callback=game_card, extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
 
 
 def duty_command() -> app_commands.Command[Any, ..., Any]:

@@ -102,7 +102,7 @@ async def build_card(session: AsyncSession, league: LeagueSettings, league_id: i
                               cited(rules.deadlines.deadline_citations.equipment, "mandatory_equipment")))
     at_start = await bench_minors_at_start(session, league, league_id, game_id=game.id, starts_at=game.starts_at,
                                            team_ids=game.team_ids())
-    lines += [CardLine("Starts with", f"{b.team} {b.text().removeprefix('starts with ')}") for b in at_start]
+    lines += [CardLine("Starts with", f"{b.team}, {b.text().removeprefix('starts with ')}") for b in at_start]
     pressable: list[tuple[str, str]] = []
     if buttons:
         for duty in DUTIES:

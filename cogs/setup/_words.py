@@ -45,7 +45,7 @@ def shown_value(key: str, value: str | None) -> str:
         return SWITCH.get(value, value)
     if kind == "reminders" and value.startswith("["):
         try:
-            return ", ".join(str(v) for v in json.loads(value))
+            return ", ".join(str(v) for v in json.loads(value)) or "off"
         except ValueError:
             return value
     return value

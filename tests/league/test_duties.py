@@ -97,3 +97,10 @@ def test_a_team_off_the_rota_is_refused_in_the_rules_words() -> None:
 def test_when_a_missed_duty_can_be_recorded(duty: str, now: datetime, early: bool) -> None:
     found = check_duty_can_be_missed(duty, now=now, starts_at=FRI, tz=TORONTO)  # type: ignore[arg-type]
     assert (found is not None) == early
+
+
+def test_a_team_a_commissioner_took_off_duty_is_told_so() -> None:
+    found = rota(G1, [G2], words=(DutyWord(10, "setup", False),))
+    assert found.taken_off == frozenset({("setup", 10)})
+    with pytest.raises(DisciplineError, match="A commissioner took Hawks off duty to help set up the arena before G1"):
+        check_on_duty(found, "setup", team_id=10, team="Hawks", game="G1", rule_on=True, citation="Youth 2.1")

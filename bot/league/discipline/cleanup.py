@@ -76,11 +76,13 @@ class DutyWord:
 
 @dataclass(frozen=True)
 class DutyRota:
-    """Who is on duty for one game: team ids (home first) per duty, and which of them a commissioner put there."""
+    """Who is on duty for one game: team ids (home first) per duty, which of them a commissioner put there, and
+    which teams a commissioner took off a duty the rule gave them."""
 
     setup: tuple[int, ...] = ()
     cleanup: tuple[int, ...] = ()
     by_commissioner: frozenset[tuple[Duty, int]] = frozenset()
+    taken_off: frozenset[tuple[Duty, int]] = frozenset()
 
     def teams(self, duty: Duty) -> tuple[int, ...]:
         return self.setup if duty == "setup" else self.cleanup
@@ -118,7 +120,8 @@ def duty_rota(game: RotaGame, others: Iterable[RotaGame], tz: ZoneInfo, first_da
     said = {(w.duty, w.team_id): w.on_duty for w in words if w.team_id in game.team_ids}
     on: dict[Duty, tuple[int, ...]] = {
         duty: tuple(t for t in game.team_ids if said.get((duty, t), derived[duty])) for duty in DUTIES}
-    return DutyRota(on["setup"], on["cleanup"], frozenset(k for k, v in said.items() if v))
+    return DutyRota(on["setup"], on["cleanup"], frozenset(k for k, v in said.items() if v),
+                    frozenset(k for k, v in said.items() if not v))
 
 
 def cited(citation: str, setting: str) -> str:
@@ -151,6 +154,9 @@ def check_on_duty(rota: DutyRota, duty: Duty, *, team_id: int, team: str, game: 
     the game that follows, is ``check_scheduled_to_clean_up``)."""
     if team_id in rota.teams(duty):
         return
+    if (duty, team_id) in rota.taken_off:
+        raise DisciplineError(f"A commissioner took {team} off duty to {DOING[duty]} {game}, so there was nothing "
+                              "for them to miss.")
     if rule_on and duty == "setup":
         raise DisciplineError(f"{game} isn't the first game of its day, so {team} weren't scheduled to help set "
                               "the arena up before it: that falls to the teams of the day's first game.",

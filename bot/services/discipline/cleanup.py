@@ -318,7 +318,7 @@ async def _check_on_duty(session: AsyncSession, league: LeagueSettings, league_i
         return
     rule_on, citation = duty_rule_on(league, duty), duty_citation(league, duty)
     try:
-        if duty == "cleanup" and rule_on:
+        if duty == "cleanup" and rule_on and (duty, team.id) not in rota.taken_off:
             later = await later_game_in_week(session, league_id, league.timezone, game)
             check_scheduled_to_clean_up(team=team.name, game=game.code, citation=citation,
                                         later_game=later.code if later is not None else None)
