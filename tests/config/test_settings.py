@@ -55,7 +55,7 @@ def test_rule_overrides_flat_and_by_section() -> None:
     ({"reminders": {"captain_alert_offsets": ["1d", "24h"]}}, "leagues[0].reminders.captain_alert_offsets",
      "1d and 24h name the same reminder"),
     ({"reminders": {"game_card_offsets": "2h"}}, "leagues[0].reminders.game_card_offsets", "list of durations"),
-    ({"rules": {"mandatory_equipment": ["x" * 61]}}, "leagues[0].rules.mandatory_equipment", "at most 60"),
+    ({"rules": {"mandatory_equipment": ["x" * 61]}}, "leagues[0].rules.mandatory_equipment", "1 to 60 characters"),
 ])
 def test_config_errors_name_the_key(league: dict[str, object], key: str, fragment: str) -> None:
     with pytest.raises(SettingsError) as err:
