@@ -149,10 +149,11 @@ async def test_a_moved_game_moves_its_card_and_a_cancelled_one_drops_it(
         harness: Harness, league: SampleLeague) -> None:
     kay = league.commissioner()
     await harness.slash("/game move", as_=kay, game="G1", starts_at="2030-01-11 21:00")
+    key = f"game-reminders:{await game_id(harness)}:card:120m"
     async with harness.bot.sessions() as s:
-        (row,) = (await s.scalars(select(OutboxMessage).where(OutboxMessage.kind == "game_card",
-                                                               OutboxMessage.send_key.like("%:card:120m")))).all()[:1]
-        assert row.due_at == G1_START and row.status == "pending", "two hours before the new 21:00 start"
+        (row,) = (await s.scalars(select(OutboxMessage).where(OutboxMessage.send_key == key))).all()
+        assert row.kind == "game_card" and row.due_at == G1_START and row.status == "pending", \
+            "two hours before the new 21:00 start"
     await harness.slash("/game cancel", as_=kay, game="G1")
     harness.bot.clock.set(G1_START)  # type: ignore[attr-defined]
     await harness.bot.courier.deliver_due()

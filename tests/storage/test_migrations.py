@@ -334,14 +334,14 @@ async def test_a_database_built_at_c583df2a5658_with_a_missed_cleanup_keeps_it_a
                 "INSERT INTO teams (id, league_id, name) VALUES (1, 1, 'Bears'), (2, 1, 'Wolves')",
                 "INSERT INTO games (id, league_id, code, home_team_id, away_team_id, starts_at, venue, kind, status) "
                 "VALUES (1, 1, 'G2', 1, 2, '2030-01-12 01:00:00+00:00', '', 'regular', 'scheduled')",
-                "INSERT INTO missed_cleanups (id, league_id, game_id, team_id, minutes, recorded_by, recorded_at, "
-                "withdrawal_note) VALUES (1, 1, 1, 1, 2, 5, '2030-01-12 03:00:00+00:00', '')",
+                "INSERT INTO missed_cleanups (league_id, game_id, team_id, minutes, recorded_by, recorded_at, "
+                "withdrawal_note) VALUES (1, 1, 1, 2, 5, '2030-01-12 03:00:00+00:00', '')",
             ):
                 await conn.execute(text(statement))
         assert await migrate.upgrade(engine) == ("c583df2a5658", migrate.head_revision())
         async with engine.connect() as conn:
-            rows = (await conn.execute(text("SELECT id, team_id, minutes, duty FROM missed_cleanups"))).all()
-            assert [tuple(r) for r in rows] == [(1, 1, 2, "cleanup")]
+            rows = (await conn.execute(text("SELECT team_id, minutes, duty FROM missed_cleanups"))).all()
+            assert [tuple(r) for r in rows] == [(1, 2, "cleanup")]
             for table in ("assistant_coaches", "stand_in_captains", "game_duties"):
                 assert (await conn.execute(text(f"SELECT COUNT(*) FROM {table}"))).scalar_one() == 0
         record = ("INSERT INTO missed_cleanups (league_id, game_id, team_id, duty, minutes, recorded_by, recorded_at, "
