@@ -1,9 +1,11 @@
-"""/game card and /game duty: the officials' game card, and a commissioner's word on a team's arena duty;
+"""/game-card and /game duty: the officials' game card, and a commissioner's word on a team's arena duty;
 and the card's "didn't do its duty" buttons, which work after a restart, in the referees channel and in DMs.
 
-The ``/game`` group belongs to cogs/games.py, which loads first (extensions load alphabetically); this
-module adds its subcommands to that group, as cogs/referees.py does. Without the group they fall back to
-their own ``/officials`` group.
+The card is a command of its own, not a ``/game`` subcommand: ``/game`` is commissioner-only, so Discord
+hides it from players (bot/client/tree.py ``hide_commissioner_commands``), and captains and referees read
+the card too. ``/game duty`` is the commissioners': the ``/game`` group belongs to cogs/games.py, which loads
+first (extensions load alphabetically), and this module adds the subcommand to it, as cogs/referees.py
+does; without the group it falls back to its own ``/officials duty``.
 """
 
 from __future__ import annotations
@@ -40,10 +42,12 @@ def duty_text(changed: DutyChanged) -> str:
     return clip(f"{head}\nDuties for this game now: {rota}.", 2000)
 
 
+@app_commands.command(name="game-card", extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
 @app_commands.describe(game="The game")
 @app_commands.autocomplete(game=game_autocomplete)
 @app_commands.guild_only()
 async def game_card(interaction: discord.Interaction, game: app_commands.Range[str, 1, 64]) -> None:
+    """A game's card: format, clock, timeouts, overtime, duties, equipment (officials, captains)."""
     bot = bot_of(interaction)
     card = await bot.services.officials.show(bot.caller(interaction), game)
     view = None
@@ -106,11 +110,6 @@ class OfficialsCog(commands.Cog):
         self.bot.remove_dynamic_items(DutyButton)
 
 
-def card_command() -> app_commands.Command[Any, ..., Any]:
-    return app_commands.Command(name="card", description="The game card: format, clock, timeouts, duties (officials).",
-                                callback=game_card, extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
-
-
 def duty_command() -> app_commands.Command[Any, ..., Any]:
     return app_commands.Command(name="duty", description="Put a team on or off a game's arena duty (commissioners).",
                                 callback=game_duty, extras=requires(Role.COMMISSIONER))
@@ -118,17 +117,17 @@ def duty_command() -> app_commands.Command[Any, ..., Any]:
 
 async def setup(bot: SidelineBot) -> None:
     await bot.add_cog(OfficialsCog(bot))
+    bot.tree.add_command(game_card)
     group = bot.tree.get_command("game")
     if not isinstance(group, app_commands.Group):
-        group = app_commands.Group(name="officials", description="Game cards and arena duties.", guild_only=True)
+        group = app_commands.Group(name="officials", description="Arena duties.", guild_only=True)
         bot.tree.add_command(group)
-    group.add_command(card_command())
     group.add_command(duty_command())
 
 
 async def teardown(bot: SidelineBot) -> None:
+    bot.tree.remove_command("game-card")
     group = bot.tree.get_command("game")
     if isinstance(group, app_commands.Group):
-        group.remove_command("card")
         group.remove_command("duty")
     bot.tree.remove_command("officials")

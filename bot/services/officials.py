@@ -1,4 +1,4 @@
-"""The officials' game card: /game card, and the card the game's referees get before it.
+"""The officials' game card: /game-card, and the card the game's referees get before it.
 
 The card is the game (teams, time, venue, kind), its officials, how it is played under the league's rules
 (periods, clock, timeouts, what a tie leads to, the shootout: bot/league/officials.py), who is on arena duty
@@ -115,7 +115,7 @@ async def build_card(session: AsyncSession, league: LeagueSettings, league_id: i
 
 
 class GameCardService:
-    """/game card for whoever may read it, and the card rows' renderer (the composition root names it)."""
+    """/game-card for whoever may read it, and the card rows' renderer (the composition root names it)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings) -> None:
         self.sessions = sessions

@@ -37,13 +37,14 @@ from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
 from storage.models.staff import AssistantCoach, StandInCaptain
 
 __all__ = [
-    "Appeal", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline",
-    "DiscordProblem", "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "Guest", "League",
+    "Appeal", "AssistantCoach", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn",
+    "Deadline", "DiscordProblem", "Dispute", "Division", "Game", "GameDuty", "GameEvent", "GameSpare", "GenderAsk",
+    "Guest", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
     "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
     "RosterDeparture", "RosterEntry",
     "RuleSection", "Rulebook", "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
-    "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost",
+    "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandInCaptain", "StandingsAdjustment",
+    "StandingsPost",
     "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
-    "AssistantCoach", "GameDuty", "StandInCaptain",
 ]

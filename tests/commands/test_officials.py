@@ -1,4 +1,4 @@
-"""The officials' game card (/game card, and the card the game's referees get before it), arena duties on it
+"""The officials' game card (/game-card, and the card the game's referees get before it), arena duties on it
 (/game duty and the "didn't set up" buttons) and the rules it states, through the real command tree.
 
 Sample schedule (tests/data/games.csv), Toronto time: G1 Hawks v Owls and G2 Bears v Wolves on Friday
@@ -56,7 +56,7 @@ async def assign_referee(h: Harness, league: SampleLeague, game: str = "G1") -> 
 # --- /game card -------------------------------------------------------------------------------------
 async def test_a_referee_reads_the_card_with_every_rule_and_the_duty_buttons(
         harness: Harness, league: SampleLeague) -> None:
-    reply = await harness.slash("/game card", as_=league.referee(), game="G1")
+    reply = await harness.slash("/game-card", as_=league.referee(), game="G1")
     assert reply.ephemeral and reply.first.allowed_mentions == {"parse": []}
     text = reply.content
     assert text.startswith(f"📋 **Game card · Hawks vs Owls** · `G1`\n<t:{int(G1_START.timestamp())}:F>")
@@ -72,7 +72,7 @@ async def test_a_referee_reads_the_card_with_every_rule_and_the_duty_buttons(
     assert "Clean up" not in text, "G1 isn't the week's last game"
     assert buttons(reply.first) == [("Hawks didn't set up", f"sideline:duty:setup:{await game_id(harness)}:1"),
                                     ("Owls didn't set up", f"sideline:duty:setup:{await game_id(harness)}:2")]
-    last = await harness.slash("/game card", as_=league.referee(), game="G2")
+    last = await harness.slash("/game-card", as_=league.referee(), game="G2")
     assert "**Clean up:** Bears, Wolves (Youth 2.15)" in last.content and "Set up" not in last.content
 
 
@@ -87,22 +87,22 @@ async def game_id(h: Harness, code: str = "G1") -> int:
 
 async def test_the_teams_captains_read_it_without_buttons_and_nobody_else_does(
         harness: Harness, league: SampleLeague) -> None:
-    captain = await harness.slash("/game card", as_=league.captain("Hawks"), game="G1")
+    captain = await harness.slash("/game-card", as_=league.captain("Hawks"), game="G1")
     assert captain.ephemeral and "**Set up:** Hawks, Owls" in captain.content and buttons(captain.first) == []
     for who in (league.captain("Bears"), league.player("Bea Quinn"), league.stranger()):
-        refused = await harness.slash("/game card", as_=who, game="G1")
+        refused = await harness.slash("/game-card", as_=who, game="G1")
         assert refused.ephemeral
         assert "Only the game's referees, a commissioner or a captain of Hawks or Owls" in refused.content
     standin = await harness.slash("/team standin", as_=league.captain("Hawks"), game="G1",
                                   member=league.player("Bea Quinn"))
     assert "stand-in captain" in standin.content
-    assert "Game card" in (await harness.slash("/game card", as_=league.player("Bea Quinn"), game="G1")).content
+    assert "Game card" in (await harness.slash("/game-card", as_=league.player("Bea Quinn"), game="G1")).content
 
 
 @pytest.mark.parametrize("settings", [make_settings(league_config())], ids=["coed"])
 async def test_a_coed_card_has_its_clock_overtime_and_shootout_and_no_duties(
         harness: Harness, league: SampleLeague) -> None:
-    text = (await harness.slash("/game card", as_=league.commissioner(), game="G1")).content
+    text = (await harness.slash("/game-card", as_=league.commissioner(), game="G1")).content
     assert "**Periods:** 2 halves of 20 min · breaks of up to 5 min (Co-ed rules: Game Structure)" in text
     assert "**Timeouts:** 1 × 30 s per team per game (Co-ed rules: Game Structure)" in text
     assert ("**If tied:** 5 min overtime, sudden death: the first goal wins, so an overtime win is by one goal, "
@@ -166,7 +166,7 @@ async def test_a_league_can_turn_the_card_off(harness: Harness, league: SampleLe
     harness.bot.clock.set(CARD_TIME)  # type: ignore[attr-defined]
     await harness.bot.courier.deliver_due()
     assert cards(harness.discord.channel_messages(REFS)) == []
-    assert "Game card" in (await harness.slash("/game card", as_=league.referee(), game="G1")).content
+    assert "Game card" in (await harness.slash("/game-card", as_=league.referee(), game="G1")).content
 
 
 # --- the card's buttons: a missed duty, a bench minor ------------------------------------------------
@@ -195,7 +195,7 @@ async def test_the_assigned_referee_records_a_missed_setup_from_the_card_in_a_dm
     log = await harness.slash("/penalties", as_=league.referee(), game="G1")
     assert "Served at the start of the game" in log.text and "Penalty minutes\nHawks 2 · Owls 0" in log.text
     assert "Didn't clean up after this game" not in log.text
-    card_now = await harness.slash("/game card", as_=league.referee(), game="G1")
+    card_now = await harness.slash("/game-card", as_=league.referee(), game="G1")
     assert ("**Starts with:** Hawks, a 2-minute bench minor: did not help set up before G1 (Youth 2.1, 3.7 (6))"
             in card_now.content)
 
@@ -255,7 +255,7 @@ async def test_a_commissioner_puts_a_team_on_duty_and_the_card_and_the_bench_min
     assert "Duties for this game now: set up: Hawks, Owls · clean up: Owls." in on.content
     off = await harness.slash("/game duty", as_=kay, game="G1", team="Hawks", duty="setup", setting="off")
     assert "set up: Owls · clean up: Owls" in off.content
-    card = (await harness.slash("/game card", as_=league.referee(), game="G1")).content
+    card = (await harness.slash("/game-card", as_=league.referee(), game="G1")).content
     assert "**Set up:** Owls (Youth 2.1, 3.7 (6))" in card and "**Clean up:** Owls (set by a commissioner)" in card
     async with harness.bot.sessions() as s:
         assert sorted((w.duty, w.on_duty) for w in (await s.scalars(select(GameDuty))).all()) == [

@@ -113,7 +113,8 @@ async def test_an_assistant_coach_acts_only_for_the_games_every_captain_is_out_o
     assert "Only a team's captain or a commissioner can check a lineup" in coach_back.content
 
     # The coach marked away for the week of G3 (a /away range): the assistant acts for G3 too.
-    away = await harness.slash("/away set", as_=league.player("Alice Hart"), **{"from": "2030-01-18", "to": "2030-01-18"})
+    away = await harness.slash("/away set", as_=league.player("Alice Hart"),
+                               **{"from": "2030-01-18", "to": "2030-01-18"})
     assert away.ephemeral, away.content
     coach_away = await harness.slash("/lineup", as_=carl, game="G3")
     assert "Hawks lineup" in coach_away.text

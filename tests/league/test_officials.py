@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bot.league.discipline.cleanup import DutyRota
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat, Overtime
-from bot.league.officials import clock_text, duty_lines, equipment_text, format_lines, timeouts_text, tied_text
+from bot.league.officials import clock_text, duty_lines, equipment_text, format_lines, tied_text, timeouts_text
 from bot.league.rules import build_rules, preset
 
 COED, YOUTH, INDOOR = (GAME_FORMAT_PRESETS[p] for p in ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer"))
