@@ -140,3 +140,17 @@ def test_the_equipment_list_is_bounded() -> None:
     for bad in (["x" * 61], [" "], ["glove"] * 13, "helmet"):
         with pytest.raises(RulesError, match="mandatory_equipment"):
             build_rules("coed-ball-hockey", {"mandatory_equipment": bad})
+
+
+@pytest.mark.parametrize("field", [f.name for f in dataclasses.fields(GameFormat) if f.name != "game_format_citations"])
+def test_no_game_format_setting_is_a_number_that_changes_nothing(field: str) -> None:
+    """Every clock, timeout and overtime setting shows on the card: changing any one changes the co-ed card of a
+    regular-season or a playoff game (where every part of overtime is in play)."""
+    rules = preset("coed-ball-hockey")
+    value = getattr(rules.game_format, field)
+    other = (not value if isinstance(value, bool) else 1 if value is None else value + 1)
+    changed = dataclasses.replace(rules, game_format=dataclasses.replace(rules.game_format, **{field: other}))
+    for kind in ("regular", "playoff"):
+        if format_lines(changed, kind) != format_lines(rules, kind):  # type: ignore[arg-type]
+            return
+    pytest.fail(f"{field} {value!r} -> {other!r} changed nothing on the card")
