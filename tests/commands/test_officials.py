@@ -293,3 +293,15 @@ async def test_overtime_played_in_full_may_end_by_any_margin(harness: Harness, l
     harness.bot.clock.set(datetime(2030, 1, 13, 3, 0, tzinfo=UTC))  # type: ignore[attr-defined]
     reply = await harness.slash("/result enter", as_=league.referee(), game="P1", home=5, away=3, decided="overtime")
     assert "Recorded game P1: Hawks 5-3 Owls (overtime)" in reply.content
+
+
+@pytest.mark.parametrize("settings", [make_settings(league_config(
+    preset="youth-ball-hockey", channels={"announcements": 3001}))], ids=["no-referees-channel"])
+async def test_with_nobody_to_send_it_to_the_card_is_skipped(harness: Harness, league: SampleLeague) -> None:
+    harness.bot.clock.set(CARD_TIME)  # type: ignore[attr-defined]
+    await harness.bot.courier.deliver_due()
+    assert cards(harness.discord.channel_messages() + harness.discord.dms()) == []
+    async with harness.bot.sessions() as s:
+        statuses = {r.send_key: r.status for r in (await s.scalars(
+            select(OutboxMessage).where(OutboxMessage.kind == "game_card"))).all()}
+    assert statuses[f"game-reminders:{await game_id(harness)}:card:120m"] == "skipped"
