@@ -6,7 +6,7 @@ with that game, so a stand-in's powers hold for that game and no other."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -46,6 +46,12 @@ async def membership(session: AsyncSession, caller: Caller, game: Game | GameSid
     if game is not None:
         acting = await acting_captain_of(session, caller.league_id, caller.discord_id, for_game(game))
     return Membership(team_id=team_id, player_id=player_id, captain_of=frozenset(captained), acting_for=acting)
+
+
+async def in_game(session: AsyncSession, caller: Caller, member: Membership, game: Game | GameSides) -> Membership:
+    """``member`` (asked without a game) with whom the caller acts as captain for in ``game``."""
+    return replace(member, acting_for=await acting_captain_of(session, caller.league_id, caller.discord_id,
+                                                              for_game(game)))
 
 
 def own_team_id(member: Membership) -> int | None:
