@@ -137,6 +137,21 @@ async def test_the_assigned_referee_gets_the_card_once_at_its_time_even_across_a
         await restarted.close()
 
 
+async def test_a_card_due_while_the_bot_was_down_goes_out_once_when_it_is_back(
+        harness: Harness, league: SampleLeague, db_url: str) -> None:
+    await assign_referee(harness, league)  # the card was planned with the games; nothing was sent
+    harness.bot.clock.set(CARD_TIME + timedelta(minutes=30))  # type: ignore[attr-defined]
+    restarted = await Harness(create_bot(harness.bot.settings, engine=create_engine(db_url),
+                                         clock=harness.bot.clock, run_scheduler=False)).start()
+    try:
+        await restarted.bot.courier.deliver_due()
+        await restarted.bot.courier.deliver_due()
+        (card,) = cards(restarted.discord.dms(REF))
+        assert "**Officials:** Ref Rita" in card.content
+    finally:
+        await restarted.close()
+
+
 async def test_a_game_nobody_referees_gets_its_card_in_the_referees_channel(
         harness: Harness, league: SampleLeague) -> None:
     harness.bot.clock.set(CARD_TIME)  # type: ignore[attr-defined]
