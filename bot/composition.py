@@ -37,6 +37,7 @@ from bot.services.messages import notes
 from bot.services.messages.disputes import DisputeService
 from bot.services.messages.notes import NoteService
 from bot.services.messages.relays import RelayService
+from bot.services.officials import GameCardService
 from bot.services.outbox import OutboxKinds
 from bot.services.playoffs import PlayoffService
 from bot.services.profile import ProfileService
@@ -61,6 +62,7 @@ from bot.services.shootouts.orders import ShootoutOrderService
 from bot.services.shootouts.scoring import ShootoutScoringService
 from bot.services.spares.pool import SparePoolService
 from bot.services.spares.requests import WAVE_KIND, SpareRequestService
+from bot.services.staff import StaffService
 from bot.services.standings import StandingsService
 
 
@@ -86,6 +88,7 @@ class Services:
     imports: ImportService
     joins: JoinService
     notes: NoteService
+    officials: GameCardService
     penalties: PenaltyService
     penalty_log: PenaltyLogService
     playoffs: PlayoffService
@@ -104,6 +107,7 @@ class Services:
     shootout_scoring: ShootoutScoringService
     spare_pool: SparePoolService
     spare_requests: SpareRequestService
+    staff: StaffService
     standings: StandingsService
     suspensions: SuspensionService
     suspension_reviews: SuspensionReviewService
@@ -118,6 +122,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     spare_requests = SpareRequestService(sessions, clock, settings, suspensions=discipline)
     late_dropouts = LateDropouts(sessions, clock, settings)
     game_reminders = GameReminders(settings)
+    game_cards = GameCardService(sessions, clock, settings)
     return Services(
         sessions=sessions,
         clock=clock,
@@ -127,7 +132,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         away=AwayService(sessions, clock, on_late_dropout=late_dropouts, late_window=LATE_DROPOUT_WINDOW),
         calendar=CalendarService(sessions, clock, settings, away=away_stretches),
         checkins=CheckInService(sessions, clock, suspensions=discipline, on_late_dropout=late_dropouts),
-        cleanup=CleanupService(sessions, clock),
+        cleanup=CleanupService(sessions, clock, settings),
         deadlines=DeadlineService(sessions, clock),
         discord_sync=DiscordSyncService(sessions, clock, settings),
         disputes=DisputeService(sessions, clock),
@@ -137,6 +142,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         imports=ImportService(sessions, on_result=discipline.count_down),
         joins=JoinService(sessions, clock),
         notes=note_service,
+        officials=game_cards,
         penalties=PenaltyService(sessions, clock),
         penalty_log=PenaltyLogService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),
@@ -156,6 +162,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                                                 on_result=discipline.count_down),
         spare_pool=SparePoolService(sessions, clock, suspensions=discipline),
         spare_requests=spare_requests,
+        staff=StaffService(sessions, clock),
         standings=StandingsService(sessions, clock),
         suspensions=SuspensionService(sessions, clock),
         suspension_reviews=SuspensionReviewService(sessions, clock),
@@ -165,6 +172,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                 reminders.REMINDER_KIND: game_reminders.render,
                 reminders.NOTICE_KIND: reminders.render_notice,
                 reminders.ALERT_KIND: LineupAlerts(settings, discipline).render,
+                reminders.CARD_KIND: game_cards.render,
                 deadlines.NUDGE_KIND: deadline_nudges.render_nudge,
                 notes.NOTE_KIND: notes.render_note,
                 WAVE_KIND: spare_requests.render_wave,

@@ -17,6 +17,8 @@ from bot.league.rules import PRESET_NAMES, Rules, RulesError, build_rules
 # Days keep the game's local time of day ("1d": 19:00 the day before a 19:00 game); hours are real time.
 DEFAULT_GAME_OFFSETS = ("2d", "1d", "2h")
 DEFAULT_CAPTAIN_ALERT_OFFSETS = ("1d", "3h")
+# The officials' game card reaches the game's referees this long before it (an empty list: no card is sent).
+DEFAULT_GAME_CARD_OFFSETS = ("2h",)
 _UTC_NAMES = frozenset({"UTC", "ETC/UTC", "Z", "ZULU", "UCT", "ETC/UCT"})
 # "UTC-5", "GMT+1", "Etc/GMT+5", "-05:00", "EST5EDT": clocks that never change for summer.
 _FIXED_OFFSET = re.compile(r"^(?:etc/)?(?:utc|gmt|z)?\s*[+-]\s*\d{1,2}(?::?\d{2})?$|^[A-Z]{3}\d[A-Z]{3}$",
@@ -52,6 +54,7 @@ class LeagueSettings:
     channels: LeagueChannels = field(default_factory=LeagueChannels)
     game_reminder_offsets: tuple[Offset, ...] = ()
     captain_alert_offsets: tuple[Offset, ...] = ()
+    game_card_offsets: tuple[Offset, ...] = ()  # the officials' game card (bot/services/officials.py)
     rulebook: Path | None = None
     scheduled_events: bool = False  # each game a Discord scheduled event (bot/services/discord_sync/)
     team_roles: bool = False  # a Discord role per team, kept in step with the roster
@@ -148,11 +151,13 @@ class LeagueReader(Reader):
             **{c: self.snowflake(channels_raw, f"{where}.channels.{c}", required=False) for c in channel_names}
         )
         reminders_raw = self.table(raw, f"{where}.reminders")
-        self.reject_unknown(reminders_raw, f"{where}.reminders", {"game_offsets", "captain_alert_offsets"})
+        self.reject_unknown(reminders_raw, f"{where}.reminders",
+                            {"game_offsets", "captain_alert_offsets", "game_card_offsets"})
         game_offsets = self.offsets(reminders_raw, f"{where}.reminders.game_offsets", DEFAULT_GAME_OFFSETS)
         alert_offsets = self.offsets(
             reminders_raw, f"{where}.reminders.captain_alert_offsets", DEFAULT_CAPTAIN_ALERT_OFFSETS
         )
+        card_offsets = self.offsets(reminders_raw, f"{where}.reminders.game_card_offsets", DEFAULT_GAME_CARD_OFFSETS)
         overrides = self.table(raw, f"{where}.rules")
         for spelled, setting in _rule_names(overrides):
             if setting in REMINDER_RULES:
@@ -173,7 +178,7 @@ class LeagueReader(Reader):
         return LeagueSettings(
             key=key, name=name, guild_id=guild_id, preset=preset, timezone=tz, rules=rules,
             roles=roles, channels=channels, game_reminder_offsets=game_offsets,
-            captain_alert_offsets=alert_offsets, rulebook=rulebook_path,
+            captain_alert_offsets=alert_offsets, game_card_offsets=card_offsets, rulebook=rulebook_path,
             scheduled_events=self.flag(raw, f"{where}.scheduled_events"),
             team_roles=self.flag(raw, f"{where}.team_roles"),
         )

@@ -55,6 +55,8 @@ class DeadlineCitations:
     dispute_calls: str = ""
     relay: str = ""
     cleanup: str = ""
+    setup: str = ""
+    equipment: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,15 @@ class DeadlineRules:
     # Minutes of the bench minor a team that didn't clean up after the week's last game serves at the start
     # of its next game (a referee records it with /cleanup missed); None = no penalty.
     cleanup_missed_bench_minor_minutes: int | None = None
+    # The teams of each day's first game help set the arena up before it: on the officials' game card and in
+    # the teams' game reminders, and a referee can record a team that didn't (a button on the card).
+    setup_duty_first_game_each_day: bool = False
+    # Minutes of the bench minor a team that didn't help set the arena up serves at the start of that game;
+    # None = no penalty.
+    setup_missed_bench_minor_minutes: int | None = None
+    # Equipment every player must wear in a game, listed in the game reminders and on the officials' game
+    # card; empty = the rulebook mandates none.
+    mandatory_equipment: tuple[str, ...] = ()
     # Nudges before any deadline (appeals, payments, trades, custom), longest first.
     default_nudge_offsets: tuple[str, ...] = ("72h", "24h", "2h")
     # Game reminders to the team's channel (docs/product.md §5; config reminders.game_offsets):
@@ -95,16 +106,25 @@ class DeadlineRules:
             "relay_window_hours",
             "relay_limit_per_game",
             "cleanup_missed_bench_minor_minutes",
+            "setup_missed_bench_minor_minutes",
         ):
             value = getattr(self, key)
             if value is not None and value < 0:
                 raise ValueError(f"rules.{key} must not be negative")
+        if len(self.mandatory_equipment) > MAX_EQUIPMENT or any(
+                not item.strip() or len(item) > EQUIPMENT_ITEM_LIMIT for item in self.mandatory_equipment):
+            raise ValueError(f"rules.mandatory_equipment must list at most {MAX_EQUIPMENT} items of 1 to "
+                             f"{EQUIPMENT_ITEM_LIMIT} characters each")
         for key in ("default_nudge_offsets", "game_reminder_offsets", "captain_alert_lead_times"):
             try:
                 parse_offsets(getattr(self, key))
             except ValueError as exc:
                 raise ValueError(f"rules.{key}: {exc}") from None
 
+
+#: Bounds of the mandatory equipment list: what a reminder line can hold.
+MAX_EQUIPMENT = 12
+EQUIPMENT_ITEM_LIMIT = 60
 
 _DEFAULT = "league default (rulebook silent)"
 _RELAY_COED = "Co-ed rules: Ref interaction 1 (captains relay; the limits are a league default)"
@@ -137,12 +157,24 @@ DEADLINE_PRESETS: dict[str, DeadlineRules] = {
         # "assessed a two-minute bench minor to be served at the beginning of their next game".
         cleanup_duty_last_game_each_week=True,
         cleanup_missed_bench_minor_minutes=2,
+        # Youth 2.1 — "Coaches/Captains of both teams ... assist in the setup of the arena"; 3.7 (6) — a bench
+        # minor for the "failure of a team to set up or clean gym, when scheduled to do so". The arena is set
+        # up once a day, so the teams of the day's first game are the ones scheduled (bot/league/discipline/
+        # cleanup.py).
+        setup_duty_first_game_each_day=True,
+        setup_missed_bench_minor_minutes=2,
+        # Youth 1.17 — "each player is mandated to be equipped with: eye protection, a pair of gloves (gloves
+        # must cover entire hand), running shoes, hockey stick, and shin pads".
+        mandatory_equipment=("eye protection", "gloves that cover the entire hand", "running shoes",
+                             "hockey stick", "shin pads"),
         deadline_citations=DeadlineCitations(
             trades="Youth 1.9",
             dispute="Youth 2.2",
             dispute_calls="Youth 2.2",
             relay="league default",
             cleanup="Youth 2.15",
+            setup="Youth 2.1, 3.7 (6)",
+            equipment="Youth 1.17",
         ),
     ),
     "indoor-soccer": DeadlineRules(

@@ -27,6 +27,14 @@ class Overtime:
         """No overtime and no shootout: a tie is a tie."""
         return self.periods == 0 and not self.shootout
 
+    def overtime_margin_problem(self, home: int, away: int) -> str | None:
+        """Sudden death ends at the first goal ("the first team to score wins and ends the game"), and the
+        game was tied when it began, so an overtime win is by exactly one goal; None when the score fits."""
+        if self.periods == 0 or not self.sudden_death or abs(home - away) == 1:
+            return None
+        return (f"Overtime here is sudden death: the first goal wins and ends the game, so an overtime win is "
+                f"by exactly one goal, not {abs(home - away)}")
+
 
 @dataclass(frozen=True)
 class GameFormatCitations:
@@ -103,6 +111,11 @@ class GameFormat:
     def regulation_minutes(self) -> int:
         """Minutes of regulation play."""
         return self.periods * self.period_minutes
+
+    def overtime_citation(self, kind: GameKind) -> str:
+        """Where the overtime rules of a game of this kind come from ("" when the rulebook is silent)."""
+        c = self.game_format_citations
+        return c.playoff_overtime if kind == "playoff" else c.regular_overtime
 
     def overtime_for(self, kind: GameKind) -> Overtime:
         """The overtime rules for a game of this kind."""

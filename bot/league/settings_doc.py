@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from bot.league.deadlines import EQUIPMENT_ITEM_LIMIT, MAX_EQUIPMENT
 from bot.league.rules import BOUNDS, CHOICES, OFFSET_LISTS, PRESET_NAMES, Rules, preset
 from bot.league.setup.rule_settings import (
     LEAGUE_SETTINGS,
@@ -56,6 +57,8 @@ def _allowed(key: str, values: Sequence[object]) -> str:
         return "list of durations (`2d`, `3h`, `30m`)"
     if isinstance(value, bool):
         return "`true` or `false`"
+    if key == "mandatory_equipment":
+        return f"list of up to {MAX_EQUIPMENT} items of text (each at most {EQUIPMENT_ITEM_LIMIT} characters)"
     return ""
 
 

@@ -1,15 +1,20 @@
-"""Who a caller is in the league: their roster place and the teams they captain."""
+"""Who a caller is in the league: their roster place, the teams they captain, and, for one game, the teams
+they act as captain for (a stand-in named for it, an assistant coach while the coach is absent: youth 1.4,
+1.6). ``is_captain_of`` is the one check of a captain's powers; a command about a game asks ``membership``
+with that game, so a stand-in's powers hold for that game and no other."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.access import Caller
+from bot.access import Caller, Role
 from bot.errors import NotAllowed, NotFound
+from bot.services.shared.attendance import GameSides
+from bot.services.shared.stand_ins import ForGame, acting_captain_of
 from storage import lookups
 from storage.models import Game, Team
 from storage.text import printable
@@ -22,12 +27,31 @@ class Membership:
     team_id: int | None  # the roster team (None: on no roster in this league)
     player_id: int | None  # set when team_id is
     captain_of: frozenset[int]
+    # Teams of the game the membership was asked for that the caller acts as captain for, without being
+    # its captain (empty when asked without a game).
+    acting_for: frozenset[int] = frozenset()
 
 
-async def membership(session: AsyncSession, caller: Caller) -> Membership:
+def for_game(game: Game | GameSides) -> ForGame:
+    if isinstance(game, GameSides):
+        return ForGame(game.id, game.ref.starts_at, (game.home.id, game.away.id))
+    return ForGame(game.id, game.starts_at, game.team_ids())
+
+
+async def membership(session: AsyncSession, caller: Caller, game: Game | GameSides | None = None) -> Membership:
+    """The caller's roster place and captaincies; with ``game``, also whom they act as captain for in it."""
     team_id, player_id, captained = await lookups.roster_place_and_captained(session, caller.league_id,
                                                                            caller.discord_id)
-    return Membership(team_id=team_id, player_id=player_id, captain_of=frozenset(captained))
+    acting: frozenset[int] = frozenset()
+    if game is not None:
+        acting = await acting_captain_of(session, caller.league_id, caller.discord_id, for_game(game))
+    return Membership(team_id=team_id, player_id=player_id, captain_of=frozenset(captained), acting_for=acting)
+
+
+async def in_game(session: AsyncSession, caller: Caller, member: Membership, game: Game | GameSides) -> Membership:
+    """``member`` (asked without a game) with whom the caller acts as captain for in ``game``."""
+    return replace(member, acting_for=await acting_captain_of(session, caller.league_id, caller.discord_id,
+                                                              for_game(game)))
 
 
 def own_team_id(member: Membership) -> int | None:
@@ -38,8 +62,9 @@ def own_team_id(member: Membership) -> int | None:
 
 
 def is_captain_of(caller: Caller, member: Membership, team_id: int) -> bool:
-    """Captain means both: the league's captain role and marked captain of that team."""
-    return caller.has_captain_role and team_id in member.captain_of
+    """Captain means both: the league's captain role and marked captain of that team; or, for the game the
+    membership was asked with, standing in for its captain (no role needed: being named is what counts)."""
+    return (caller.has_captain_role and team_id in member.captain_of) or team_id in member.acting_for
 
 
 async def resolve_team(session: AsyncSession, caller: Caller, team_name: str | None,
@@ -68,6 +93,13 @@ async def _resolve(session: AsyncSession, caller: Caller, team_name: str | None,
     team = await by_id(session, caller.league_id, team_id)
     assert team is not None
     return team
+
+
+def require_captain_role_or_acting(caller: Caller, member: Membership) -> None:
+    """The captain-role check a captain's command about a game makes first: a stand-in for that game (or
+    an assistant coach standing in) passes it without the role."""
+    if not member.acting_for:
+        caller.require(Role.CAPTAIN)
 
 
 def captained_sides(caller: Caller, member: Membership, game: Game, *, to: str) -> list[int]:

@@ -159,6 +159,11 @@ def check_score(rules: Rules, kind: GameKind, score: Score) -> None:
         if overtime.periods == 0:
             raise InvalidInput(f"{_kind_label(kind).capitalize()} in this league have no overtime: "
                                "enter the regulation score.")
+        margin = overtime.overtime_margin_problem(s.home_score, s.away_score)
+        if margin is not None:
+            cite = rules.game_format.overtime_citation(kind)
+            raise InvalidInput(f"{margin}{f' ({cite})' if cite else ''}. Enter the score as it stood when the "
+                               "winning goal went in.")
         return
     if s.home_score == s.away_score and not overtime.tie_stands:
         after = "a shootout" if overtime.periods == 0 else "overtime"

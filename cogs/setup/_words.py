@@ -12,6 +12,7 @@ LABELS = {
     "timezone": "Time zone",
     "reminders.game_offsets": "Game reminders before each game",
     "reminders.captain_alert_offsets": "Lineup alerts to captains before each game",
+    "reminders.game_card_offsets": "The game card to the referees before each game",
     "scheduled_events": "Games as Discord events",
     "team_roles": "A role per team",
 }
@@ -44,7 +45,7 @@ def shown_value(key: str, value: str | None) -> str:
         return SWITCH.get(value, value)
     if kind == "reminders" and value.startswith("["):
         try:
-            return ", ".join(str(v) for v in json.loads(value))
+            return ", ".join(str(v) for v in json.loads(value)) or "off"
         except ValueError:
             return value
     return value

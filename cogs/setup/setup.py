@@ -234,13 +234,15 @@ class SetupCog(commands.GroupCog, group_name="setup",
 
     @app_commands.command(name="reminders", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(games="Before each game, to teams, e.g. 2d 1d 2h",
-                           captain_alerts="Lineup alerts to captains, e.g. 1d 3h")
-    @app_commands.rename(captain_alerts="captain-alerts")
+                           captain_alerts="Lineup alerts to captains, e.g. 1d 3h",
+                           game_cards="The game card to the game's referees, e.g. 2h (off: none)")
+    @app_commands.rename(captain_alerts="captain-alerts", game_cards="game-cards")
     async def reminders(self, interaction: discord.Interaction, games: app_commands.Range[str, 1, 100] | None = None,
-                        captain_alerts: app_commands.Range[str, 1, 100] | None = None) -> None:
+                        captain_alerts: app_commands.Range[str, 1, 100] | None = None,
+                        game_cards: app_commands.Range[str, 1, 100] | None = None) -> None:
         """When reminders go out before games."""
         changed = await self.service.set_reminders(interaction.guild_id or 0, actor_of(interaction), games,
-                                                   captain_alerts)
+                                                   captain_alerts, game_cards)
         await self.reply(interaction, changed_text("Reminders", changed))
 
     @app_commands.command(name="discord", extras=requires(Role.COMMISSIONER))

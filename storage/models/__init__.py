@@ -15,7 +15,7 @@ from storage.models.core import (
     TeamCaptain,
 )
 from storage.models.deadlines import CaptainAlert, Deadline
-from storage.models.discipline import Appeal, MissedCleanup, Penalty, Suspension, SuspensionReview
+from storage.models.discipline import Appeal, GameDuty, MissedCleanup, Penalty, Suspension, SuspensionReview
 from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
 from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
@@ -42,15 +42,18 @@ from storage.models.seasons import Season
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
+from storage.models.staff import AssistantCoach, StandInCaptain
 
 __all__ = [
-    "Appeal", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn", "Deadline",
-    "DiscordProblem", "Dispute", "Division", "Game", "GameEvent", "GameSpare", "GenderAsk", "Guest", "League",
+    "Appeal", "AssistantCoach", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn",
+    "Deadline", "DiscordProblem", "Dispute", "Division", "Game", "GameDuty", "GameEvent", "GameSpare", "GenderAsk",
+    "Guest", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
     "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
     "RosterDeparture", "RosterEntry",
     "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
     "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
-    "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost",
+    "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandInCaptain", "StandingsAdjustment",
+    "StandingsPost",
     "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

@@ -1,5 +1,6 @@
-"""Discipline: penalties called in games, suspensions served in the team's next games, appeals, and cleanup
-duty missed (a team's bench minor at the start of its next game)."""
+"""Discipline: penalties called in games, suspensions served in the team's next games, appeals, and arena
+duties (setting up, cleaning up): who is on duty for a game where a commissioner said so, and a duty missed
+(a team's bench minor)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstra
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.league.discipline.appeals import APPEAL_OUTCOMES, AppealOutcome
+from bot.league.discipline.cleanup import DUTIES, Duty
 from bot.league.discipline.infractions import CATEGORIES, Category
 from bot.league.discipline.reviews import REVIEW_ACTIONS, ReviewAction
 from bot.league.discipline.suspensions import SuspensionStatus
@@ -134,26 +136,30 @@ class SuspensionReview(Base):
 
 
 class MissedCleanup(Base):
-    """A team that didn't clear the arena after the week's last game (youth 2.15), as a referee recorded it.
+    """A team that didn't do its arena duty for a game, as a referee recorded it: it didn't clear the arena
+    after it (youth 2.15) or didn't help set it up before it (youth 2.1, 3.7 (6)).
 
-    Its bench minor is served at the start of the team's next game, which is worked out from the schedule
-    whenever it is shown (bot/league/discipline/cleanup.py), so no game id of it is stored. A commissioner
-    withdraws a mistaken record: the row stays, with who withdrew it, when and why (the audit).
+    Its bench minor is served at the start of a game worked out from the schedule whenever it is shown
+    (bot/league/discipline/cleanup.py): the team's next game after a missed cleanup, the game itself after
+    a missed setup; so no game id of it is stored. A commissioner withdraws a mistaken record: the row
+    stays, with who withdrew it, when and why (the audit).
     """
 
     __tablename__ = "missed_cleanups"
     __table_args__ = (
         CheckConstraint("minutes > 0", name="minutes"),
-        # One standing record per team and game: a second /cleanup missed finds it on record.
-        Index("uq_missed_cleanups_standing", "league_id", "game_id", "team_id", unique=True,
+        CheckConstraint(f"duty IN {DUTIES!r}", name="duty"),
+        # One standing record per team, game and duty: a second one finds it on record.
+        Index("uq_missed_cleanups_standing", "league_id", "game_id", "team_id", "duty", unique=True,
               sqlite_where=text("withdrawn_at IS NULL"), postgresql_where=text("withdrawn_at IS NULL")),
         Index("ix_missed_cleanups_team", "league_id", "team_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))  # the game not cleaned up after
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))  # the game the duty was for
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    duty: Mapped[Duty] = mapped_column(String(16), default="cleanup", server_default="cleanup")
     minutes: Mapped[int]  # the bench minor, as the league's setting stood when it was recorded
     recorded_by: Mapped[int] = mapped_column(Snowflake)
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -163,3 +169,23 @@ class MissedCleanup(Base):
 
     game: Mapped[Game] = relationship(lazy="joined")
     team: Mapped[Team] = relationship(lazy="joined")
+
+
+class GameDuty(Base):
+    """A commissioner's word on one team's arena duty for one game: on duty or off it, whatever the league's
+    rule would say (bot/league/discipline/cleanup.py). No row: the rule decides."""
+
+    __tablename__ = "game_duties"
+    __table_args__ = (
+        CheckConstraint(f"duty IN {DUTIES!r}", name="duty"),
+        UniqueConstraint("game_id", "team_id", "duty"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    duty: Mapped[Duty] = mapped_column(String(16))
+    on_duty: Mapped[bool]
+    set_by: Mapped[int] = mapped_column(Snowflake)
+    set_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -34,6 +34,7 @@ class LeagueSetup(Base):
     rule_overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     game_offsets: Mapped[list[str] | None] = mapped_column(JSON)
     captain_alert_offsets: Mapped[list[str] | None] = mapped_column(JSON)
+    game_card_offsets: Mapped[list[str] | None] = mapped_column(JSON)  # the officials' game card
     # Games as Discord scheduled events, and a Discord role per team (bot/services/discord_sync/).
     scheduled_events: Mapped[bool] = mapped_column(default=False, server_default=false())
     team_roles: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -57,7 +57,7 @@ async def seed(config: Path) -> None:
         await AppealService(sessions, clock).file(caller(OMAR), issued.id, "I was defending myself")
         on_duty = dataclasses.replace(league, rules=build_rules("coed-ball-hockey", {
             "cleanup_duty_last_game_each_week": True, "cleanup_missed_bench_minor_minutes": 2}))
-        await CleanupService(sessions, clock).missed(
+        await CleanupService(sessions, clock, settings).missed(
             dataclasses.replace(caller(REFEREE, league.roles.referee), league=on_duty), game_code="G2",
             team_name="Bears")
     finally:

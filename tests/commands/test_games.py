@@ -59,8 +59,9 @@ async def test_a_commissioner_adds_a_game_and_its_reminders_are_planned(harness:
         game = await s.scalar(select(Game).where(Game.code == "G7"))
     assert game is not None and game.starts_at == start and game.status == "scheduled"
     planned = await reminder_rows(harness, "G7")
-    assert len(planned) == 2 * (3 + 2)
+    assert len(planned) == 2 * (3 + 2) + 1, "two teams' reminders and lineup checks, and the officials' card"
     assert sorted({start - r.due_at for r in planned}) == [timedelta(hours=h) for h in (2, 3, 24, 48)]
+    assert "10 reminders and lineup checks planned" in reply.content, "the card isn't the teams' reminder"
 
 
 async def test_a_chosen_game_id_is_kept_and_must_be_new(harness: Harness, league: SampleLeague) -> None:

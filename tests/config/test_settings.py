@@ -23,6 +23,7 @@ def test_the_example_config_loads() -> None:
     assert league.channels.referees == 200000000000000003
     assert league.game_reminder_offsets == (Offset(days=2), Offset(days=1), Offset(elapsed=timedelta(hours=2)))
     assert league.captain_alert_offsets == (Offset(days=1), Offset(elapsed=timedelta(hours=3)))
+    assert league.game_card_offsets == (Offset(elapsed=timedelta(hours=2)),)
     assert league.rules.lineup.women_nonbinary_on_court == 2
     assert settings.database_url == f"sqlite+aiosqlite:///{ROOT / 'sideline.db'}"  # beside the config file
 
@@ -53,6 +54,8 @@ def test_rule_overrides_flat_and_by_section() -> None:
     ({"reminders": {"game_offsets": ["soon"]}}, "leagues[0].reminders.game_offsets", "soon"),
     ({"reminders": {"captain_alert_offsets": ["1d", "24h"]}}, "leagues[0].reminders.captain_alert_offsets",
      "1d and 24h name the same reminder"),
+    ({"reminders": {"game_card_offsets": "2h"}}, "leagues[0].reminders.game_card_offsets", "list of durations"),
+    ({"rules": {"mandatory_equipment": ["x" * 61]}}, "leagues[0].rules.mandatory_equipment", "1 to 60 characters"),
 ])
 def test_config_errors_name_the_key(league: dict[str, object], key: str, fragment: str) -> None:
     with pytest.raises(SettingsError) as err:

@@ -57,22 +57,22 @@ def test_with_no_later_game_the_bench_minor_waits() -> None:
 # --- who may be recorded ---------------------------------------------------------------------------------
 def test_the_youth_preset_gives_two_minutes_and_the_others_have_no_duty() -> None:
     youth = DEADLINE_PRESETS["youth-ball-hockey"]
-    assert bench_minor_minutes(duty=youth.cleanup_duty_last_game_each_week,
-                               minutes=youth.cleanup_missed_bench_minor_minutes) == 2
+    assert bench_minor_minutes("cleanup", youth.cleanup_missed_bench_minor_minutes) == 2
+    assert bench_minor_minutes("setup", youth.setup_missed_bench_minor_minutes) == 2
     assert youth.deadline_citations.cleanup == "Youth 2.15"
+    assert youth.deadline_citations.setup == "Youth 2.1, 3.7 (6)"
+    assert youth.cleanup_duty_last_game_each_week and youth.setup_duty_first_game_each_day
     for name in ("coed-ball-hockey", "indoor-soccer"):
         rules = DEADLINE_PRESETS[name]
         assert (rules.cleanup_duty_last_game_each_week, rules.cleanup_missed_bench_minor_minutes) == (False, None)
+        assert (rules.setup_duty_first_game_each_day, rules.setup_missed_bench_minor_minutes) == (False, None)
 
 
-def test_a_league_without_cleanup_duty_names_the_setting() -> None:
-    with pytest.raises(DisciplineError, match="the setting cleanup_duty_last_game_each_week is off"):
-        bench_minor_minutes(duty=False, minutes=2)
-
-
-def test_a_league_without_the_bench_minor_names_the_setting() -> None:
-    with pytest.raises(DisciplineError, match="the setting cleanup_missed_bench_minor_minutes is not set"):
-        bench_minor_minutes(duty=True, minutes=None)
+@pytest.mark.parametrize(("duty", "setting"), [("cleanup", "cleanup_missed_bench_minor_minutes"),
+                                               ("setup", "setup_missed_bench_minor_minutes")])
+def test_a_league_without_the_bench_minor_names_the_setting(duty: str, setting: str) -> None:
+    with pytest.raises(DisciplineError, match=f"the setting {setting} is not set"):
+        bench_minor_minutes(duty, None)  # type: ignore[arg-type]
 
 
 def test_only_the_teams_of_the_weeks_last_game_were_scheduled_to_clean_up() -> None:
@@ -90,6 +90,8 @@ def test_the_lineup_and_the_log_say_it_in_the_rulebooks_words() -> None:
     assert (bench_minor_text(2, "G6", "Youth 2.15")
             == "starts with a 2-minute bench minor: did not clean up after G6 (Youth 2.15)")
     assert bench_minor_text(4, "G6", "").endswith("(league setting cleanup_missed_bench_minor_minutes)")
+    assert (bench_minor_text(2, "G5", "Youth 2.1, 3.7 (6)", "setup")
+            == "starts with a 2-minute bench minor: did not help set up before G5 (Youth 2.1, 3.7 (6))")
 
 
 # --- the week's last game --------------------------------------------------------------------------------

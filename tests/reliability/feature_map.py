@@ -46,6 +46,10 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("relays, disputes, notes to captains, referees", {
         "cogs": ("messages", "referees"), "bot/league": ("messages",), "bot/services": ("messages",),
         "storage/models": ("messages",), "bot/cli": ("relays",)}),
+    ("the officials' game card, arena duties", {
+        "cogs": ("officials",), "bot/league": ("officials",), "bot/services": ("officials",)}),
+    ("assistant coaches and stand-in captains", {
+        "cogs": ("staff",), "bot/league": ("staff",), "bot/services": ("staff",), "storage/models": ("staff",)}),
     ("standings and playoffs", {
         "cogs": ("standings", "playoffs"), "bot/league": ("standings", "playoffs"),
         "bot/services": ("standings", "playoffs"), "bot/cli": ("standings",)}),

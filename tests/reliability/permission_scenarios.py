@@ -215,6 +215,11 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
                                "Games as Discord events: off → on", ("league_setups", "setup_changes", "outbox"),
                                setup=(in_discord,)),
     "/team invite": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Posted a Join button", ("outbox",)),
+    "/team assistant": Scenario(by("commissioner"), lambda lg: {"member": lg.player("Carl Diaz")},
+                                "Carl Diaz is now Hawks's assistant coach", ("assistant_coaches", "outbox")),
+    "/team standin": Scenario(by("captain", "commissioner"),
+                              lambda lg: {"game": "G1", "member": lg.player("Bea Quinn")},
+                              "Bea Quinn is now Hawks's stand-in captain for `G1`", ("stand_in_captains", "outbox")),
 }
 
 SCENARIOS: dict[str, Scenario] = {
@@ -257,6 +262,10 @@ SCENARIOS: dict[str, Scenario] = {
                            ("games",)),
     "/game referee": Scenario(by("commissioner"), lambda lg: {"game": "G1", "member": lg.referee()},
                               "is now a referee of `G1`", ("referee_assignments",)),
+    "/game-card": Scenario(by("captain", "referee", "commissioner"), {"game": "G1"},
+                           "**Set up:** Hawks, Owls (Youth 2.1, 3.7 (6))", settings=YOUTH),
+    "/game duty": Scenario(by("commissioner"), {"game": "G1", "team": "Hawks", "duty": "cleanup", "setting": "on"},
+                           "Hawks is now on duty to clear the arena after `G1`", ("game_duties",)),
     # Only the indoor rulebook has guests ("Guest players may play if ... cleared"); a commissioner names the team.
     "/guest add": Scenario(by("captain", "commissioner"),
                            {"game": "G1", "name_or_member": "Jo Walker", "team": "Hawks"},

@@ -32,8 +32,9 @@ from tests.harness import Call, FakeDiscord, Harness  # noqa: E402
 
 
 def settings_for(db_url: str) -> Settings:
-    """One league, one reminder 2 h before each game, no captain checks."""
-    config = league_config(reminders={"game_offsets": ["2h"], "captain_alert_offsets": []})
+    """One league, one reminder 2 h before each game, no captain checks, no game card."""
+    # The teams' reminders only: no lineup checks, no officials' game card.
+    config = league_config(reminders={"game_offsets": ["2h"], "captain_alert_offsets": [], "game_card_offsets": []})
     return make_settings(config, url=db_url)
 
 

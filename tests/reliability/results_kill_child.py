@@ -95,6 +95,8 @@ def plan(rules: Rules) -> list[Planned]:
         if decided == "shootout":
             a = h
             so_h, so_a = rng.sample(range(4), 2)
+        elif decided == "overtime":  # co-ed overtime is sudden death: won by the one goal that ended it
+            a = h + 1 if h == 0 or rng.random() < 0.5 else h - 1
         elif h == a:
             h += 1
         score = Score(h, a, decided, so_h, so_a)

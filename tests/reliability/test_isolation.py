@@ -341,6 +341,10 @@ class IsolationWorld(World):
                       note=f"{SECRET} away note")
         await self.ok("/profile reminders", s.player("Finn Cole"), delivery="dm", deadline_nudges="off")
         await self.ok("/shootout submit", hawks, game="G1", shooters="Alice Hart, Carl Diaz, Dan Roy")
+        # Who stands in for Hawks's captain (youth 1.4, 1.6), and Hawks on G1's cleanup duty by a commissioner.
+        await self.ok("/team standin", hawks, game="G1", member=s.player("Bea Quinn"))
+        await self.ok("/team assistant", kay, member=s.player("Eli Park"))
+        await self.ok("/game duty", kay, game="G1", team="Hawks", duty="cleanup", setting="on")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")
 
@@ -614,6 +618,9 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
                                for game in (1, 2) for team in (2, 3)],
         # /help's pages name no league: a press shows the presser's own server's help, never the first's
         "HelpPageButton": [f"sideline:help:{page}" for page in (0, 1, 9)],
+        # the game card's "didn't do its duty": the first league's games (G1, G2) and teams
+        "DutyButton": [f"sideline:duty:{duty}:{game}:{team}" for duty in ("setup", "cleanup") for game in (1, 2)
+                       for team in (1, 2, 3)],
     }
 
 
@@ -678,6 +685,7 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
     elsewhere: list[tuple[Member, int | None]] = [(world.olga, OTHER_GUILD), (world.alice, OTHER_GUILD),
                                                   (world.olga, None), (s.captain("Hawks"), None)]
     not_entitled = {"CheckInButton": s.player("Walt Orr"), "RelayButton": s.player("Bea Quinn"),
+                    "DutyButton": s.player("Bea Quinn"),
                     "SpareOfferButton": s.player("Walt Orr"), "SpareRequestButton": s.player("Walt Orr")}
     # Not forgeries: in a DM, Alice's own first-league games (G1, G5 for Hawks; an older button naming
     # G1 stays refused, as she plays a G1 in both leagues), see test_a_dm_press_answers_only_for_...

@@ -51,3 +51,30 @@ async def test_a_league_without_cleanup_duty_says_nothing_of_it(harness: Harness
                                                                 clock: FixedClock) -> None:
     found = await reminders_by_game(harness, clock)
     assert found[(OWLS, "G6")] and all("Cleanup" not in m.content for m in found[(OWLS, "G6")])
+
+
+G1_START = datetime(2030, 1, 12, 0, tzinfo=UTC)  # 19:00 on Friday 11 January in Toronto: the day's first game
+HAWKS_CAPTAIN = 500_000_000_000_000_001
+
+
+@pytest.mark.parametrize("settings", [YOUTH])
+async def test_the_days_first_game_sets_up_and_every_reminder_lists_the_equipment(
+        harness: Harness, league: SampleLeague, clock: FixedClock) -> None:
+    """Youth 2.1 (coaches and captains help set the arena up) and 1.17 (mandatory equipment)."""
+    clock.set(G1_START - timedelta(hours=48))
+    await harness.bot.courier.deliver_due()
+    (g1,) = [m for m in harness.discord.channel_messages(HAWKS) if "`G1`" in m.content]
+    assert (f"🛠️ Setup duty: this is the day's first game. <@{HAWKS_CAPTAIN}>: your team helps set the arena up "
+            "before it (Youth 2.1, 3.7 (6)).") in g1.content
+    assert ("🦺 Every player wears: eye protection, gloves that cover the entire hand, running shoes, hockey stick, "
+            "shin pads (Youth 1.17).") in g1.content
+    assert HAWKS_CAPTAIN in g1.allowed_mentions["users"]
+    assert "Cleanup" not in g1.content, "G2 follows it that evening"
+
+
+async def test_a_league_without_an_equipment_rule_lists_none(harness: Harness, league: SampleLeague,
+                                                              clock: FixedClock) -> None:
+    clock.set(G1_START - timedelta(hours=48))
+    await harness.bot.courier.deliver_due()
+    (g1,) = [m for m in harness.discord.channel_messages(HAWKS) if "`G1`" in m.content]
+    assert "Every player wears" not in g1.content and "Setup duty" not in g1.content

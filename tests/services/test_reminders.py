@@ -60,7 +60,12 @@ async def league_with(db_url: str, clock: FixedClock, **reminders: list[str]) ->
 async def test_importing_games_plans_reminders_and_lineup_checks(league: SampleLeague) -> None:
     planned = await rows(league.h, "game-reminders:")
     keys = [r.send_key for r in planned]
-    assert len(keys) == 6 * 2 * (3 + 2)  # 6 games, 2 teams, 3 reminders + 2 captain checks
+    # 6 games, 2 teams, 3 reminders + 2 captain checks; and each game's card for its officials
+    assert len(keys) == 6 * 2 * (3 + 2) + 6
+    cards = [r for r in planned if r.kind == "game_card"]
+    assert {r.send_key.split(":", 2)[2] for r in cards} == {"card:120m"} and len(cards) == 6
+    g1_card = {r.due_at for r in cards if r.args["game_id"] == planned[0].args["game_id"]}
+    assert g1_card == {G1_START - timedelta(hours=2)}
     g1 = [r for r in planned if r.args["game_id"] == planned[0].args["game_id"] and r.kind == "game_reminder"]
     assert sorted(G1_START - r.due_at for r in g1 if r.channel_id == HAWKS) == [
         timedelta(hours=2), timedelta(hours=24), timedelta(hours=48)]
@@ -440,7 +445,10 @@ def test_reminders_list_shows_pending_and_sent_messages(tmp_path: Path) -> None:
     listed = sideline("--config", config, "reminders", "list", "--league", "coed", "--json")
     assert listed.returncode == 0, listed.stderr
     rows = json.loads(listed.stdout)
-    assert len(rows) == 6 * 2 * 5 and {r["status"] for r in rows} == {"pending"}
+    assert len(rows) == 6 * 2 * 5 + 6 and {r["status"] for r in rows} == {"pending"}
+    cards = [r for r in rows if r["kind"] == "game_card"]
+    assert len(cards) == 6 and {r["what"] for r in cards} == {"officials' game card"}
+    assert {r["to"] for r in cards} == {"DMs decided at send time"}
     first = rows[0]
     assert first["kind"] == "game_reminder" and first["key"].endswith(":remind:2880m")
     assert first["due_at"] == "2030-01-10T00:00:00+00:00"

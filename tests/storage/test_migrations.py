@@ -312,3 +312,45 @@ async def test_a_database_built_at_c99c8e39b679_with_rows_gets_reminder_messages
         assert after["reminder_messages"] == 0
     finally:
         await engine.dispose()
+
+
+async def test_a_database_built_at_c583df2a5658_with_a_missed_cleanup_keeps_it_as_a_missed_cleanup(
+        empty_db_url: str) -> None:
+    """Arena duties: a missed cleanup recorded before keeps every value and reads as a cleanup; the standing
+    record is now one per team, game and duty (a missed setup beside it is allowed, a second cleanup not)."""
+    import pytest
+    from alembic import command
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(migrate.alembic_config(c), "c583df2a5658"))
+        async with engine.begin() as conn:
+            for statement in (
+                "INSERT INTO leagues (id, key, name, guild_id, preset) "
+                "VALUES (1, 'youth', 'Youth', 11, 'youth-ball-hockey')",
+                "INSERT INTO teams (id, league_id, name) VALUES (1, 1, 'Bears'), (2, 1, 'Wolves')",
+                "INSERT INTO games (id, league_id, code, home_team_id, away_team_id, starts_at, venue, kind, status) "
+                "VALUES (1, 1, 'G2', 1, 2, '2030-01-12 01:00:00+00:00', '', 'regular', 'scheduled')",
+                "INSERT INTO missed_cleanups (league_id, game_id, team_id, minutes, recorded_by, recorded_at, "
+                "withdrawal_note) VALUES (1, 1, 1, 2, 5, '2030-01-12 03:00:00+00:00', '')",
+            ):
+                await conn.execute(text(statement))
+        assert await migrate.upgrade(engine) == ("c583df2a5658", migrate.head_revision())
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT team_id, minutes, duty FROM missed_cleanups"))).all()
+            assert [tuple(r) for r in rows] == [(1, 2, "cleanup")]
+            for table in ("assistant_coaches", "stand_in_captains", "game_duties"):
+                assert (await conn.execute(text(f"SELECT COUNT(*) FROM {table}"))).scalar_one() == 0
+        record = ("INSERT INTO missed_cleanups (league_id, game_id, team_id, duty, minutes, recorded_by, recorded_at, "
+                  "withdrawal_note) VALUES (1, 1, 1, '{}', 2, 5, '2030-01-12 03:00:00+00:00', '')")
+        async with engine.begin() as conn:
+            await conn.execute(text(record.format("setup")))
+        for refused in ("cleanup", "tidying"):  # a second standing cleanup; a duty that isn't one
+            with pytest.raises(IntegrityError):
+                async with engine.begin() as conn:
+                    await conn.execute(text(record.format(refused)))
+    finally:
+        await engine.dispose()

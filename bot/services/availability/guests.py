@@ -115,16 +115,14 @@ class GuestService:
 
     async def add(self, caller: Caller, game_code: str, who: str, team_name: str | None = None) -> GuestLine:
         """A captain adds a guest for their team (pending until cleared where the rules ask for it)."""
-        if not (caller.has_captain_role or caller.is_commissioner):
-            raise NotAllowed("Only a team's captain or a commissioner can add a guest.")
-        refusal = _no_guests(caller)
-        if refusal:
-            raise Conflict(refusal)
         name, discord_id = _guest_name(who)
         now = self.clock.now()
         async with self.sessions.begin() as session:
             game = await find_game_sides(session, caller, game_code)
             team = await self._team(session, caller, game, team_name)
+            refusal = _no_guests(caller)
+            if refusal:
+                raise Conflict(refusal)
             if game.ref.status != "scheduled" or game.ref.starts_at <= now:
                 raise Conflict(f"{game.ref.code} ({game.ref.title}) is {_state(game, now)}: guests are added "
                                "before a game starts.")
@@ -179,7 +177,9 @@ class GuestService:
                              guest_counts(caller.league.rules.lineup, guest))
 
     async def _team(self, session: AsyncSession, caller: Caller, game: GameSides, team_name: str | None) -> TeamRef:
-        member = await membership(session, caller)
+        member = await membership(session, caller, game)
+        if not (caller.has_captain_role or caller.is_commissioner or member.acting_for):
+            raise NotAllowed("Only a team's captain or a commissioner can add a guest.")
         sides: tuple[TeamRef, ...] = (game.home, game.away)
         if team_name is not None and team_name.strip():
             named = next((t for t in sides if t.name.casefold() == team_name.strip().casefold()), None)

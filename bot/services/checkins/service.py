@@ -37,7 +37,7 @@ from bot.league.vocabulary import CHECKIN_STATUSES
 from bot.services.availability.away import answers_as_read
 from bot.services.availability.guests import game_guests, guest_players
 from bot.services.discipline.cleanup import BenchMinorToServe, bench_minors_at_start
-from bot.services.people import Membership, is_captain_of, membership, own_team_id, resolve_team_ref
+from bot.services.people import Membership, in_game, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.reminders.messages import queue_edit
 from bot.services.shared.attendance import CheckInContext, CheckInContextQuery, GameRef, GameSides, roster_answers
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
@@ -263,14 +263,15 @@ class CheckInService:
 
     async def lineup(self, caller: Caller, game_code: str | None = None) -> tuple[TeamLineup, ...]:
         """The rules check for the caller's team in a game (both teams for a commissioner)."""
-        if not (caller.is_commissioner or caller.has_captain_role):
-            raise NotAllowed("Only a team's captain or a commissioner can check a lineup. "
-                             "/whoisin shows who is coming.")
         async with self.sessions() as session:
             member = await membership(session, caller)
             if game_code is None and caller.is_commissioner and member.team_id is None and not member.captain_of:
                 raise InvalidInput("Name the game to check (pick one from the suggestions).")
             game = await self._game(session, caller, member, game_code, self.clock.now())
+            member = await in_game(session, caller, member, game)
+            if not (caller.is_commissioner or caller.has_captain_role or member.acting_for):
+                raise NotAllowed("Only a team's captain or a commissioner can check a lineup. "
+                                 "/whoisin shows who is coming.")
             teams = [t for t in (game.home, game.away) if caller.is_commissioner or is_captain_of(caller, member, t.id)]
             if not teams:
                 raise NotAllowed(f"Only a captain of {game.home.name} or {game.away.name}, or a commissioner, "

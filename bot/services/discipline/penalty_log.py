@@ -2,7 +2,8 @@
 
 Choices the spec leaves open, decided here:
 - The log lists, in order: the bench minors a team serves at the start of the game (a missed cleanup
-  after an earlier game, youth 2.15, worked out from the schedule as it stands), each call recorded with
+  after an earlier game, youth 2.15, worked out from the schedule as it stands, or a missed setup before
+  this one, youth 2.1, 3.7 (6)), each call recorded with
   /penalty, and any missed cleanup recorded after this game with the game its bench minor lands on.
 - Penalty minutes per team count each penalty once, in the game where it is served: a cleanup bench
   minor in the next game's total, not in the game it was recorded after.
@@ -78,7 +79,8 @@ class PenaltyLogService:
                               for p in calls)
             missed = (await session.scalars(
                 select(MissedCleanup).where(MissedCleanup.league_id == caller.league_id,
-                                            MissedCleanup.game_id == game.id, MissedCleanup.withdrawn_at.is_(None))
+                                            MissedCleanup.game_id == game.id, MissedCleanup.duty == "cleanup",
+                                            MissedCleanup.withdrawn_at.is_(None))
                 .order_by(MissedCleanup.recorded_at, MissedCleanup.id))).unique().all()
             after = []
             for row in missed:

@@ -25,8 +25,9 @@ from storage.models import Game, League, OutboxMessage, Team
 
 #: Rows to a statement, the event loop getting a turn between statements.
 BATCH_ROWS = 250
-#: New games whose reminders are planned in one transaction (about ten rows each).
-PLAN_GAMES = 100
+#: New games whose reminders are planned in one transaction (about eleven rows each: two teams' reminders and
+#: lineup checks, and the officials' game card), about a thousand rows to a transaction.
+PLAN_GAMES = 90
 #: On SQLite, after this long writing a file's reminders in back-to-back transactions, the importer
 #: leaves the write lock free for STEP_ASIDE_S, longer than SQLite's busy handler sleeps between tries:
 #: another process's check-in then waits about a second at most (bench/imports.py).

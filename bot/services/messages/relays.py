@@ -6,8 +6,9 @@ referees channel and DMed to the referees assigned to the game, with Acknowledge
 the captain is told by DM when a referee acknowledges or answers.
 
 Choices the spec leaves open, decided here:
-- Who may relay: the captain role AND captain of a team playing the game, inside the game's relay
-  window (``rules.deadlines.relay_window_hours`` around the start: "a game their team plays today").
+- Who may relay: the captain role AND captain of a team playing the game (or its stand-in for the game,
+  bot/services/people.py), inside the game's relay window (``rules.deadlines.relay_window_hours`` around
+  the start: "a game their team plays today").
 - The limit (``rules.deadlines.relay_limit_per_game``, 5 by default) counts per team and game, as
   the rules module defines it; co-captains share it.
 - Who may acknowledge or answer: the game's assigned referees (also by DM, where Discord gives no
@@ -35,7 +36,7 @@ from bot.league.deadlines import check_relay
 from bot.league.messages import TEXT_LIMIT
 from bot.services import outbox
 from bot.services.outbox import Outgoing
-from bot.services.people import captained_sides, membership
+from bot.services.people import captained_sides, membership, require_captain_role_or_acting
 from bot.services.shared.games import find_game
 from storage.db import rowcount
 from storage.models import Dispute, Game, League, RefereeAssignment, Relay
@@ -167,7 +168,6 @@ class RelayService:
 
     async def send(self, caller: Caller, game_code: str, message: str) -> RelaySent:
         """A captain's relay to the game's referees: stored, then queued to the channel and their DMs."""
-        caller.require(Role.CAPTAIN)
         text = clean_user_text(message, TEXT_LIMIT)
         if blank(text):
             raise InvalidInput("Write the message for the referees.")
@@ -175,7 +175,8 @@ class RelayService:
         now = self.clock.now()
         async with self.sessions.begin() as session:
             game = await find_game(session, caller, game_code)
-            member = await membership(session, caller)
+            member = await membership(session, caller, game)
+            require_captain_role_or_acting(caller, member)
             teams = captained_sides(caller, member, game, to="relay about")
             if game.status == "cancelled":
                 raise Conflict(f"`{game.code}` was cancelled, so there's no referee to relay to.")

@@ -2,9 +2,10 @@
 
 Choices the spec leaves open, decided here:
 - The first reminder a team gets for a game posts its reminder message: the game, the counts
-  (in, out, maybe, no answer yet), who is still to answer and the In / Out / Maybe buttons. It
-  pings the players who have not answered (and, where the league has cleanup duty, the captains of
-  the week's last game). Its Discord id is kept (``reminder_messages``).
+  (in, out, maybe, no answer yet), who is still to answer and the In / Out / Maybe buttons, the team's
+  arena duty for the game (bot/services/shared/duties.py) and the equipment every player must wear where
+  the rulebook mandates it (youth 1.17). It pings the players who have not answered (and, when the team is
+  on duty, its captains). Its Discord id is kept (``reminder_messages``).
 - Each answer then edits that message (bot/services/reminders/messages.py); so does each later
   reminder time, which posts nothing new and pings nobody, except the last one before the game: it
   posts one short "last call" that pings only the players who still have not answered, with the
@@ -32,6 +33,8 @@ from bot.clock import Clock
 from bot.config.settings import Settings
 from bot.discord_text import clip, timestamp
 from bot.league.availability import AWAY, status_with_away
+from bot.league.discipline.cleanup import RULE_SETTINGS, cited
+from bot.league.officials import equipment_text
 from bot.services import outbox
 from bot.services.availability.away import away_marks
 from bot.services.deadlines.service import FANOUT_USER
@@ -47,13 +50,15 @@ from bot.services.reminders.plan import (
     waiting_players,
 )
 from bot.services.shared.attendance import roster_answers
-from bot.services.shared.seasons import later_game_in_week
+from bot.services.shared.duties import duty_citations, rota_for
 from storage import lookups
 from storage.models import Game, OutboxMessage, ReminderMessage, Team
 
 log = logging.getLogger("sideline.reminders")
 
 MAX_PINGS = 100  # Discord: allowed_mentions.users holds at most 100 ids
+DUTY_NAMES = {"setup": ("🛠️", "Setup"), "cleanup": ("🧹", "Cleanup")}
+EQUIPMENT = "mandatory_equipment"
 
 
 @dataclass(frozen=True)
@@ -88,9 +93,10 @@ def _counts(statuses: list[str | None]) -> str:
 
 
 class GameReminders:
-    """The reminder rows' renderer (and the edits' text): where the league has cleanup duty (youth
-    2.15: "the captains of the last game each week" clear the arena), the message of the week's last
-    game tells its captains, by name. Rendered at send time, so a rescheduled week is read as it is."""
+    """The reminder rows' renderer (and the edits' text): a team on arena duty for the game (youth 2.1: the
+    coaches and captains help set the arena up; 2.15: "the captains of the last game each week" clear it)
+    hears it, its captains by name, and every team hears the equipment the rulebook mandates (youth 1.17).
+    Rendered at send time, so a rescheduled week is read as it is."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -103,7 +109,7 @@ class GameReminders:
         statuses = [status_with_away(r.status, r.answered_at, away[r.player_id].since if r.player_id in away else None)
                     for r in roster]
         head = f"🏒 {team.name}: {game_heading(game)}\n"
-        cleanup, captains = await self._cleanup_line(session, league_id, guild_id, game, team)
+        cleanup, captains = await self._duty_lines(session, league_id, guild_id, game, team)
         if not roster:
             body = "Nobody is on the roster yet, so nobody can answer: captains, add your players with `/roster add`."
             return Card(clip(head + body + cleanup, CONTENT_LIMIT), waiting, (), captains)
@@ -122,18 +128,34 @@ class GameReminders:
             body = "Everyone has answered, thanks! You can still change your answer below."
         return Card(clip(head + body + cleanup, CONTENT_LIMIT), waiting, named, captains)
 
-    async def _cleanup_line(self, session: AsyncSession, league_id: int, guild_id: int, game: Game,
-                            team: Team) -> tuple[str, tuple[int, ...]]:
+    async def _duty_lines(self, session: AsyncSession, league_id: int, guild_id: int, game: Game,
+                          team: Team) -> tuple[str, tuple[int, ...]]:
+        """The team's arena duties for the game and the mandatory equipment, and the captains to ping."""
         league = self.settings.league_for_guild(guild_id)
-        if league is None or not league.rules.deadlines.cleanup_duty_last_game_each_week:
+        if league is None:
             return "", ()
-        if await later_game_in_week(session, league_id, league.timezone, game) is not None:
-            return "", ()
+        rules = league.rules.deadlines
+        equipment = equipment_text(rules.mandatory_equipment)
+        text = (f"\n🦺 Every player wears: {equipment} ({cited(rules.deadline_citations.equipment, EQUIPMENT)})."
+                if equipment else "")
+        rota = await rota_for(session, league, league_id, game)
+        duties = rota.duties_of(team.id)
+        if not duties:
+            return text, ()
         captains = tuple(await lookups.captain_ids(session, team.id))
         who = " ".join(f"<@{c}>" for c in captains) or "Captains"
-        cite = league.rules.deadlines.deadline_citations.cleanup or "league setting cleanup_duty_last_game_each_week"
-        return (f"\n🧹 Cleanup duty: this is the week's last game. {who}: your team clears the arena after it "
-                f"({cite})."), captains
+        cites = duty_citations(league)
+        lines = []
+        for duty in duties:
+            if (duty, team.id) in rota.by_commissioner:
+                why, cite = "a commissioner put your team on it", ""
+            else:
+                why = "this is the day's first game" if duty == "setup" else "this is the week's last game"
+                cite = f" ({cited(cites[duty], RULE_SETTINGS[duty])})"
+            does = ("helps set the arena up before it" if duty == "setup" else "clears the arena after it")
+            icon, name = DUTY_NAMES[duty]
+            lines.append(f"\n{icon} {name} duty: {why}. {who}: your team {does}{cite}.")
+        return "".join(lines) + text, captains
 
     async def render(self, session: AsyncSession, row: OutboxMessage, now: datetime) -> Rendered:
         """A reminder time: post the team's message (the first), ping who hasn't answered (the first and

@@ -12,6 +12,9 @@ Choices the spec leaves open, decided here:
   or moved late) gets the nearest missed reminder right away, if still useful, and the earlier ones
   are dropped with a log line; lineup checks likewise. After downtime, of several reminders (or
   checks) of one game and team due at once, only the latest goes out.
+- The officials' game card (bot/services/officials.py) is planned here too, one row per game and lead time
+  (``league.game_card_offsets``, key ``game-reminders:<game>:card:<minutes>m``), timed, re-timed and
+  dropped as the reminders are; at send time it becomes a DM to each referee assigned then.
 - Reminders and checks expire at the game's start (the courier skips them with a log line).
 - A reminder is written when it is sent, as one message per team per game edited in place, pinging
   only at the first and the last reminder time (bot/services/reminders/cards.py): it mentions only
@@ -69,6 +72,7 @@ log = logging.getLogger("sideline.reminders")
 REMINDER_KIND = "game_reminder"
 ALERT_KIND = "captain_alert_check"
 NOTICE_KIND = "game_notice"
+CARD_KIND = "game_card"
 ALERT_CODES = (SHORT_OF_WOMEN, BELOW_MINIMUM_TO_START, NO_GOALIE)
 CONTENT_LIMIT = 2000
 
@@ -147,6 +151,12 @@ async def _plan_one(session: AsyncSession, league: LeagueSettings, game: Game, n
                 args: dict[str, object] = {"game_id": game.id, "team_id": team_id, "offset": offset.minutes}
                 await _place(session, league, game, key, when, kind, args, target, existing.get(key), result)
         _log_dropped(game, stage, plan.dropped, existing)
+    cards = plan_reminders(game.starts_at, league.game_card_offsets, now, league.timezone)
+    for offset, when in cards.send:  # the officials' card: one per game, to whoever referees it then
+        key = f"{game_prefix(game.id)}card:{offset.minutes}m"
+        planned.add(key)
+        await _place(session, league, game, key, when, CARD_KIND, {"game_id": game.id, "offset": offset.minutes},
+                     Target(user_id=FANOUT_USER), existing.get(key), PlanResult())  # not the teams' reminders
     for key, row in existing.items():
         if key not in planned and row.status == "pending":
             row.status = "cancelled"

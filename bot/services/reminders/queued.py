@@ -12,12 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.deadlines.service import FANOUT_USER
 from bot.services.reminders.messages import EDIT_KIND
-from bot.services.reminders.plan import ALERT_KIND, NOTICE_KIND, REMINDER_KIND
+from bot.services.reminders.plan import ALERT_KIND, CARD_KIND, NOTICE_KIND, REMINDER_KIND
 from storage.models import Game, OutboxMessage, Team
 
 #: What each kind of queued message is, for an operator.
 KIND_NAMES = {REMINDER_KIND: "game reminder", ALERT_KIND: "lineup check", NOTICE_KIND: "game notice",
-              EDIT_KIND: "game reminder update"}
+              EDIT_KIND: "game reminder update", CARD_KIND: "officials' game card"}
 
 
 @dataclass(frozen=True)

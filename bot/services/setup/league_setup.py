@@ -208,13 +208,18 @@ class LeagueSetupService:
             return [(f"rules.{key}", old, new)] if old != new else []
         return await self._change(guild_id, actor, apply)
 
-    async def set_reminders(self, guild_id: int, actor: Actor, games: str | None, alerts: str | None) -> Changed:
+    async def set_reminders(self, guild_id: int, actor: Actor, games: str | None, alerts: str | None,
+                            cards: str | None = None) -> Changed:
+        """The reminder times; the officials' game card may be "off" (no card is sent)."""
         def apply(setup: LeagueSetup) -> list[Change]:
             out: list[Change] = []
-            for column, text in (("game_offsets", games), ("captain_alert_offsets", alerts)):
+            for column, text in (("game_offsets", games), ("captain_alert_offsets", alerts),
+                                 ("game_card_offsets", cards)):
                 if text is None:
                     continue
                 values = [v for v in re.split(r"[,\s]+", text.strip()) if v]
+                if column == "game_card_offsets" and [v.casefold() for v in values] == ["off"]:
+                    values = []
                 try:
                     parse_offsets(values)
                 except ValueError as exc:
@@ -325,8 +330,9 @@ class LeagueSetupService:
         for flag in stored.FLAG_NAMES:
             shown.append(ShownSetting(flag, str(getattr(league, flag)).lower(), source(flag, "default"), ""))
         for column, offsets in (("game_offsets", league.game_reminder_offsets),
-                                ("captain_alert_offsets", league.captain_alert_offsets)):
-            text = ", ".join(str(o) for o in offsets)
+                                ("captain_alert_offsets", league.captain_alert_offsets),
+                                ("game_card_offsets", league.game_card_offsets)):
+            text = ", ".join(str(o) for o in offsets) or "off"
             shown.append(ShownSetting(f"reminders.{column}", text, source(f"reminders.{column}", "default"), ""))
         base = build_rules(league.preset)
         for s in rule_settings(league.rules):

@@ -43,6 +43,8 @@ def league_table(league: League, setup: LeagueSetup) -> dict[str, Any]:
         reminders["game_offsets"] = list(setup.game_offsets)
     if setup.captain_alert_offsets is not None:
         reminders["captain_alert_offsets"] = list(setup.captain_alert_offsets)
+    if setup.game_card_offsets is not None:
+        reminders["game_card_offsets"] = list(setup.game_card_offsets)
     if reminders:
         table["reminders"] = reminders
     for flag in FLAG_NAMES:

@@ -103,7 +103,8 @@ class ShootoutContext:
         return "away" if side == "home" else "home"
 
     def captain_sides(self) -> list[Side]:
-        """The sides the caller captains (the captain role and marked captain of that team)."""
+        """The sides the caller captains (the captain role and marked captain of that team), or stands in
+        for in this game (bot/services/people.py)."""
         return [s for s in SIDES if is_captain_of(self.caller, self.member, self.pools[s].team.id)]
 
     def may_see_order(self, side: Side) -> bool:
@@ -183,7 +184,7 @@ async def load(session: AsyncSession, caller: Caller, game_code: str, suspension
     game = await (lock_game if lock else find_game)(session, caller, game_code)
     shootout_in_game(caller, game)
     rules = caller.league.rules.shootout
-    member = await membership(session, caller)
+    member = await membership(session, caller, game)
     shootout = await session.scalar(select(Shootout).where(Shootout.league_id == caller.league_id,
                                                            Shootout.game_id == game.id))
     orders = {

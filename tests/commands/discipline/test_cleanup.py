@@ -127,7 +127,8 @@ async def test_a_cancelled_game_has_no_cleanup(harness: Harness, league: SampleL
 async def test_a_league_without_cleanup_duty_says_which_setting(harness: Harness, league: SampleLeague) -> None:
     reply = await harness.slash("/cleanup missed", as_=league.referee(), game="G2", team="Bears")
     assert reply.ephemeral
-    assert "This league has no cleanup duty: the setting cleanup_duty_last_game_each_week is off" in reply.content
+    assert ("This league gives no bench minor for missing cleanup duty: the setting "
+            "cleanup_missed_bench_minor_minutes is not set") in reply.content
     assert await records(harness) == []
 
 

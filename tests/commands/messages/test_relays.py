@@ -75,7 +75,13 @@ async def delivered_relay(h: Harness, league: SampleLeague, message: str = "Numb
     reply = await send_relay(h, league, message)
     assert reply.ephemeral and "sent to" in reply.content, reply.content
     await h.bot.courier.deliver_due()
-    return h.discord.channel_messages(REFS)[-1]
+    return relay_posts(h)[-1]
+
+
+def relay_posts(h: Harness) -> list[Call]:
+    """Relays in the referees channel (on game day the officials' game card is posted there too, when no
+    referee is assigned to the game)."""
+    return [c for c in h.discord.channel_messages(REFS) if "Relay #" in c.content]
 
 
 def relay_dms(h: Harness, user_id: int) -> list[Call]:
@@ -96,7 +102,7 @@ async def test_a_players_relay_is_refused_and_nothing_is_stored(harness: Harness
     assert reply.ephemeral and "Only a captain of Coed League" in reply.content
     assert await relay_rows(harness) == []
     await harness.bot.courier.deliver_due()
-    assert harness.discord.channel_messages(REFS) == []
+    assert relay_posts(harness) == []
 
 
 async def test_captain_without_the_role_or_of_another_team_is_refused(harness: Harness, league: SampleLeague,
@@ -123,7 +129,7 @@ async def test_a_captains_relay_reaches_the_referees_channel_with_buttons(harnes
     assert "1 of 5 relays used by Hawks" in reply.content
     assert reply.last.allowed_mentions == {"parse": []}
     await harness.bot.courier.deliver_due()
-    (posted,) = harness.discord.channel_messages(REFS)
+    (posted,) = relay_posts(harness)
     assert "Relay #1" in posted.content and "> Number 7 on Owls has no helmet" in posted.content
     assert posted.custom_ids() == ["sideline:relay:ack:1", "sideline:relay:reply:1"]
     assert [b["label"] for row in posted.components for b in row["components"]] == ["Acknowledge", "Reply"]
@@ -200,7 +206,7 @@ async def test_mentions_in_a_relay_ping_nobody(harness: Harness, league: SampleL
     reply = await send_relay(harness, league, "@everyone <@&1001> @here <@500000000000000011> look at this")
     assert reply.last.allowed_mentions == {"parse": []}
     await harness.bot.courier.deliver_due()
-    (posted,) = harness.discord.channel_messages(REFS)
+    (posted,) = relay_posts(harness)
     assert posted.allowed_mentions == {"parse": [], "users": []}
     assert "@everyone" not in posted.content and "@here" not in posted.content
     assert "<@&1001>" not in posted.content and "<@500000000000000011>" not in posted.content

@@ -112,6 +112,14 @@ async def test_reminders_are_set_and_checked(harness: Harness, server: Server) -
     bad = await server.slash("/setup reminders", as_=admin, games="soon")
     assert bad.ephemeral and "Nothing changed" in bad.content
     assert await stored(harness) == before
+    assert [str(o) for o in league.game_card_offsets] == ["2h"], "the officials' game card: two hours before"
+    cards = await server.slash("/setup reminders", as_=admin, game_cards="3h")
+    assert "• The game card to the referees before each game: not set → 3h" in cards.content
+    off = await server.slash("/setup reminders", as_=admin, game_cards="off")
+    assert "• The game card to the referees before each game: 3h → off" in off.content
+    assert harness.bot.settings.league_for_guild(server.guild_id).game_card_offsets == ()
+    shown = await server.slash("/setup show", as_=admin)
+    assert "**The game card to the referees before each game** = off" in shown.text
 
 
 @pytest.mark.parametrize(("options", "expected"), [

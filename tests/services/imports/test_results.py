@@ -33,7 +33,7 @@ async def state(h: Harness) -> tuple[int, int, dict[str, str]]:
 
 async def test_results_import_and_reimport_changes_nothing(harness: Harness, league: SampleLeague) -> None:
     harness.bot.clock.advance(days=14)  # type: ignore[attr-defined]
-    data = csv("G1,3,2,regulation,,", "G2,2,2,shootout,1,3", "G3,1,4,overtime,,", "G4,0,5,forfeit,,")
+    data = csv("G1,3,2,regulation,,", "G2,2,2,shootout,1,3", "G3,3,4,overtime,,", "G4,0,5,forfeit,,")
     report = await run(harness, data)
     assert (report.kind, report.created, report.updated, report.unchanged) == ("results", 4, 0, 0)
     results, changes, games = await state(harness)
