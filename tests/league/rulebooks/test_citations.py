@@ -105,6 +105,8 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "deadlines.dispute_calls": ("call",),
     "deadlines.relay": ("relay",),
     "deadlines.cleanup": ("clean",),
+    "deadlines.setup": ("setup|set up",),
+    "deadlines.equipment": ("equip",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",
