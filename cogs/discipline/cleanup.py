@@ -14,7 +14,7 @@ from bot.discord_text import clip
 from bot.league.discipline.cleanup import MINUTES_SETTING, cited
 from bot.services.discipline.cleanup import MissedCleanupRecorded, MissedCleanupWithdrawn
 from bot.services.discipline.core import REASON_LIMIT
-from cogs._common import team_autocomplete
+from cogs._common import GameCode, TeamName, team_autocomplete
 from cogs.discipline.penalties import started_game_autocomplete
 
 
@@ -51,8 +51,8 @@ class CleanupCog(commands.GroupCog, group_name="cleanup",
     @app_commands.describe(game="The week's last game, that the team didn't clean up after",
                            team="The team that didn't help clear the arena")
     @app_commands.autocomplete(game=started_game_autocomplete, team=team_autocomplete)
-    async def missed(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
-                     team: app_commands.Range[str, 1, 100]) -> None:
+    async def missed(self, interaction: discord.Interaction, game: GameCode,
+                     team: TeamName) -> None:
         """Record that a team didn't clean up: a bench minor on its next game (referees)."""
         recorded = await self.service.missed(self.bot.caller(interaction), game_code=game, team_name=team)
         await reply(interaction, missed_reply(recorded), ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -61,8 +61,8 @@ class CleanupCog(commands.GroupCog, group_name="cleanup",
     @app_commands.describe(game="The game the record is about", team="The team it was recorded against",
                            note="Why it is withdrawn (kept with the record; the captains read it)")
     @app_commands.autocomplete(game=started_game_autocomplete, team=team_autocomplete)
-    async def withdraw(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
-                       team: app_commands.Range[str, 1, 100],
+    async def withdraw(self, interaction: discord.Interaction, game: GameCode,
+                       team: TeamName,
                        note: app_commands.Range[str, 1, REASON_LIMIT] | None = None) -> None:
         """Withdraw a mistaken "didn't clean up" and its bench minor (commissioners)."""
         withdrawn = await self.service.withdraw(self.bot.caller(interaction), game_code=game, team_name=team,
