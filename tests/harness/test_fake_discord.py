@@ -29,6 +29,20 @@ REFUSED = {  # what the bot might one day send, and where Discord's schema says 
     "embed field without a value": (CALLBACK, {"type": 4, "data": {"embeds": [
         {"title": "Standings", "fields": [{"name": "Rockets"}]}]}}, "$.data.embeds[0].fields[0]"),
     "embed title over 256": (CHANNEL, {"embeds": [{"title": "t" * 257}]}, "$.embeds[0].title"),
+    "embed description over 4096": (CALLBACK, {"type": 4, "data": {"embeds": [{"description": "d" * 4097}]}},
+                                    "$.data.embeds[0].description"),
+    "embed field value over 1024": (CHANNEL, {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+                                    "$.embeds[0].fields[0].value"),
+    "embed field name over 256": (CHANNEL, {"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]},
+                                  "$.embeds[0].fields[0].name"),
+    "embed footer over 2048": (CHANNEL, {"embeds": [{"footer": {"text": "f" * 2049}}]}, "$.embeds[0].footer"),
+    "twenty-six embed fields": (CHANNEL, {"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]},
+                                "$.embeds[0].fields"),
+    "embeds over 6000 in all": (CALLBACK, {"type": 4, "data": {"embeds": [
+        {"description": "d" * 4096, "footer": {"text": "f" * 2000}}]}}, "6096 characters in all"),
+    "embeds over 6000 across two": (CHANNEL, {"embeds": [
+        {"description": "d" * 4000}, {"title": "t", "fields": [{"name": "n", "value": "v" * 1000}] * 2}]},
+        "6003 characters in all"),
     "six buttons in a row": (CALLBACK, {"type": 4, "data": {"components": [
         {"type": 1, "components": buttons(6)}]}}, "$.data.components[0].components"),
     "forty-one rows": (CHANNEL, {"content": "pick", "components": [
