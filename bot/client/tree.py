@@ -87,7 +87,7 @@ def within_limits(interaction: discord.Interaction[Any], content: str | None, em
     fitted_dicts = fit_embeds(dicts) if dicts else dicts
     if fitted == content and fitted_dicts == dicts:
         return content, embed, embeds
-    command = interaction.command.qualified_name if interaction.command else "a component"
+    command = f"/{interaction.command.qualified_name}" if interaction.command else "a button or form"
     log.warning("the answer to %s was longer than Discord takes: clipped", command)
     new = [discord.Embed.from_dict(d) for d in fitted_dicts]
     if embed is not None:

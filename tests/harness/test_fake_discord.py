@@ -127,3 +127,20 @@ async def test_discord_words_pass(harness: Harness) -> None:
         "Upload it again with `/import games file: allow_past:True` -- or ask Sideline staff."), "components": [
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "Join", "custom_id": "sideline:join@1:2"}]}]}})
     harness.discord.check()
+
+
+@pytest.mark.parametrize(("path", "options", "why"), [
+    ("/checkin", {"status": "in", "game": "G" * 65}, "65 characters, over its max_length 64"),
+    ("/checkin", {"status": "perhaps"}, "'perhaps' is none of its choices"),
+    ("/tellcaptain", {"message": ""}, "0 characters, under its min_length 1"),
+    ("/result enter", {"game": "G1", "home": 100, "away": 0, "decided": "regulation"}, "100 is over its max_value 99"),
+])
+async def test_the_harness_sends_only_option_values_discord_would(harness: Harness, path: str,
+                                                                 options: dict[str, Any], why: str) -> None:
+    """Discord holds options to their limits before the bot sees them (discord.py checks none): a test
+    sending what no user could would test nothing real, so it must say it forges (``forged=True``)."""
+    with pytest.raises(ValueError, match=re.escape(why)):
+        await harness.slash(path, as_=harness.member("Pat"), **options)
+    assert harness.discord.calls == [] or all("/interactions/" not in c.path for c in harness.discord.calls)
+    typing = await harness.autocomplete("/checkin", focused="game", as_=harness.member("Pat"), game="")
+    assert typing.response_type == 8  # while typing, an option may be shorter than its minimum
