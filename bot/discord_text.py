@@ -86,9 +86,10 @@ def _splits_a_flag(text: str, at: int) -> bool:
 
 
 def quote(text: str, limit: int = 100) -> str:
-    """What someone typed, repeated in an answer ("There's no section “…”"): on one line, trimmed
-    to ``limit``, so a long value can't push the answer past Discord's 2,000 characters."""
-    return clip(" ".join(text.split()), limit)
+    """The one way an answer repeats what someone typed ("There's no team “…”"): cleaned as stored text
+    is (:func:`clean_text`), on one line, and clipped to ``limit`` (:func:`clip`), so a long value
+    can't push the answer past Discord's 2,000 characters nor end it in half a mention."""
+    return clip(" ".join(clean_text(text).split()), limit)
 
 
 def clean_text(text: str, keep: str = "") -> str:

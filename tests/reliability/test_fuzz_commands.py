@@ -60,6 +60,9 @@ NASTY_TEXT = [
 ]
 
 
+#: What the tree's handler answers politely (bot/client/tree.py ``report_error``): a refusal, a failed check,
+#: and an option discord.py could not read (a channel the bot can't see, someone not in the server).
+POLITE = (UserFacingError, app_commands.CheckFailure, app_commands.TransformerError)
 DISCORD_MAX_TEXT = 6000  # the longest text option value Discord sends, when the option sets no max_length
 AT_THE_LIMIT = ["x", "<@500000000000000001> ", "@everyone <@&1001> ", "<t:1894483200:F> ", "🏒👩‍👩‍👧 ",
                 "[rules](https://example.org/r) ", "```\ncode\n", "e\u0301", "🇨🇦", "Hawks, "]
@@ -184,7 +187,7 @@ async def run_one(world: World, command: LeafCommand, actor: Member, options: di
     outcome = world.outcomes.pop(interaction_id, None)
     if outcome is not None:
         cause = getattr(outcome, "original", None) or outcome.__cause__ or outcome
-        known = isinstance(cause, UserFacingError | app_commands.CheckFailure)
+        known = isinstance(cause, POLITE)
         assert known, f"{command.path} {options!r}: unhandled {cause!r}"
         assert reply.ephemeral, f"{command.path}: a refusal must be private"
         after = await world.snapshot()
