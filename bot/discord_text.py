@@ -89,7 +89,7 @@ def quote(text: str, limit: int = 100) -> str:
     """The one way an answer repeats what someone typed ("There's no team “…”"): cleaned as stored text
     is (:func:`clean_text`), on one line, and clipped to ``limit`` (:func:`clip`), so a long value
     can't push the answer past Discord's 2,000 characters nor end it in half a mention."""
-    return clip(" ".join(clean_text(text).split()), limit)
+    return clip(" ".join(clean_text(text, keep="\n\t\r").split()), limit)
 
 
 def clean_text(text: str, keep: str = "") -> str:
@@ -132,6 +132,8 @@ def fit_embeds(embeds: Sequence[Mapping[str, object]]) -> list[dict[str, Any]]:
     """Embeds (as ``discord.Embed.to_dict`` gives them) within every limit Discord sets: each text
     clipped to its own limit, at most 25 fields and 10 embeds, and the longest texts shortened until
     all of them together fit in 6,000 characters. What fits already is returned unchanged."""
+    if _fits(embeds):  # nearly always: no copy
+        return [dict(e) for e in embeds]
     out: list[dict[str, Any]] = [copy.deepcopy(dict(e)) for e in embeds[:EMBEDS_PER_MESSAGE]]
     for embed in out:
         fields = embed.get("fields") or []
@@ -154,14 +156,21 @@ def fit_embeds(embeds: Sequence[Mapping[str, object]]) -> list[dict[str, Any]]:
     return out
 
 
-def embeds_length(embeds: Sequence[dict[str, Any]]) -> int:
+def _fits(embeds: Sequence[Mapping[str, Any]]) -> bool:
+    texts = _texts(embeds)
+    return (len(embeds) <= EMBEDS_PER_MESSAGE and all(len(e.get("fields") or ()) <= EMBED_FIELDS for e in embeds)
+            and all(len(holder[key]) <= limit for holder, key, limit in texts)
+            and sum(len(holder[key]) for holder, key, _ in texts) <= EMBED_TOTAL)
+
+
+def embeds_length(embeds: Sequence[Mapping[str, Any]]) -> int:
     """The characters Discord counts against an message's 6,000 for its embeds."""
     return sum(len(holder[key]) for holder, key, _ in _texts(embeds))
 
 
-def _texts(embeds: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], str, int]]:
+def _texts(embeds: Sequence[Mapping[str, Any]]) -> list[tuple[Any, str, int]]:
     """Every text of the embeds that Discord counts, as (the dict holding it, its key, its limit)."""
-    found: list[tuple[dict[str, Any], str, int]] = []
+    found: list[tuple[Any, str, int]] = []
     for embed in embeds:
         found += [(embed, key, limit) for key, limit in EMBED_LIMITS.items() if isinstance(embed.get(key), str)]
         for field in embed.get("fields") or []:
