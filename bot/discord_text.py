@@ -56,9 +56,9 @@ def clip(text: str, limit: int) -> str:
         return ELLIPSIS[:max(0, limit)]
     head = text[:_cut(text, limit - len(ELLIPSIS))].rstrip()
     if head.count(FENCE) % 2:  # an open code block would swallow whatever follows the clipped text
-        head = text[:_cut(text, max(0, limit - len(ELLIPSIS) - len(FENCE) - 1))].rstrip()
+        head = text[:_cut(text, max(0, limit - len(ELLIPSIS) - len(FENCE)))].rstrip()
         if head.count(FENCE) % 2:
-            return f"{head}{ELLIPSIS}\n{FENCE}"
+            return f"{head}{ELLIPSIS}{FENCE}"
     return head + ELLIPSIS
 
 
@@ -164,7 +164,7 @@ def _fits(embeds: Sequence[Mapping[str, Any]]) -> bool:
 
 
 def embeds_length(embeds: Sequence[Mapping[str, Any]]) -> int:
-    """The characters Discord counts against an message's 6,000 for its embeds."""
+    """The characters Discord counts against a message's 6,000 for its embeds."""
     return sum(len(holder[key]) for holder, key, _ in _texts(embeds))
 
 

@@ -34,6 +34,12 @@ REGIONAL = "".join(map(chr, range(0x1F1E6, 0x1F200)))
 texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=8)), max_size=60).map("".join)
 
 
+def kept_of(clipped: str) -> str:
+    """What a clipped text kept of its source: without the ellipsis (and the fence that closes a block)."""
+    closing = ELLIPSIS + FENCE
+    return clipped[:-len(closing)] if clipped.endswith(closing) else clipped[:-len(ELLIPSIS)]
+
+
 def whole_markup(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in WHOLE_MARKUP.finditer(text)]
 
@@ -49,8 +55,8 @@ def test_text_that_fits_is_only_trimmed_and_text_that_does_not_ends_in_an_ellips
     if len(text.strip()) <= limit:
         assert out == text.strip()
     else:
-        assert out.endswith(ELLIPSIS) or out.endswith(f"{ELLIPSIS}\n{FENCE}")
-        head = out.split(ELLIPSIS)[0] if out.endswith(FENCE) else out[:-len(ELLIPSIS)]
+        assert out.endswith(ELLIPSIS) or out.endswith(f"{ELLIPSIS}{FENCE}")
+        head = kept_of(out)
         assert text.strip().startswith(head)
 
 
@@ -60,7 +66,7 @@ def test_a_cut_never_splits_a_mention_timestamp_or_link(text: str, limit: int) -
     out = clip(source, limit)
     if out == source:
         return
-    kept = len(out.split(ELLIPSIS)[0] if out.endswith(FENCE) else out[:-len(ELLIPSIS)])
+    kept = len(kept_of(out))
     for start, end in whole_markup(source):
         # a piece of markup is kept whole or left out; only one that begins the text may be cut
         # (else nothing at all would be left of it)
@@ -89,11 +95,18 @@ def test_a_clip_leaves_no_code_block_open_that_the_text_closed(text: str, limit:
         assert clip(source, limit).count(FENCE) % 2 == 0
 
 
+@given(text=texts, limit=st.integers(min_value=1, max_value=200))
+def test_a_quote_is_one_clean_line_within_the_limit(text: str, limit: int) -> None:
+    out = quote(text, limit)
+    assert len(out) <= limit and "\n" not in out and "\t" not in out and "  " not in out
+    assert "<@5" not in out and "<@&" not in out  # mentions show as text, whatever allowed_mentions says
+
+
 def test_examples() -> None:
     assert clip("Section 2.7 <t:1894483200:F> kick-off", 20) == "Section 2.7…"
     assert clip("ask <@500000000000000001> now", 12) == "ask…"
     assert clip("🇨🇦🇨🇦🇨🇦", 4) == "🇨🇦…"
-    assert clip("```\nline one\nline two\n```", 14) == "```\nline…\n```"
+    assert clip("```\nline one\nline two\n```", 14) == "```\nline o…```"
     assert clip("  padded  ", 20) == "padded"
     assert clip("x" * 3000, 2000) == "x" * 1999 + ELLIPSIS
     assert quote("a\n  b\tc" + "d" * 200, 10) == "a b cdddd…"

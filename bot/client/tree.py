@@ -79,7 +79,7 @@ def within_limits(interaction: discord.Interaction[Any], content: str | None, em
                   ) -> tuple[str | None, discord.Embed | None, Sequence[discord.Embed] | None]:
     """The last guard before Discord: an answer longer than Discord takes (2,000 characters of text;
     an embed's own limits and 6,000 characters in all) is clipped rather than refused, which would
-    leave the user with no answer at all. Cogs clip what they quote of the user's text first
+    leave the user with no answer at all. What repeats the user's text clips it first
     (``bot.discord_text.quote``), so this only trims what nobody foresaw; it says so in the log."""
     fitted = fit_content(content) if content is not None else None
     given = [embed] if embed is not None else list(embeds or ())
