@@ -48,6 +48,8 @@ from bot.services.reminders.plan import LineupAlerts
 from bot.services.results import ResultService
 from bot.services.rosters.roster import RosterService
 from bot.services.rulebooks.choice import RulebookService
+from bot.services.rulebooks.digest import DIGEST_KIND, RuleDigest
+from bot.services.rulebooks.feedback import RuleFeedbackService
 from bot.services.rulebooks.lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
 from bot.services.seasons import SeasonService
@@ -93,6 +95,7 @@ class Services:
     roster: RosterService
     rules: RulesLookupService
     rulebooks: RulebookService
+    rule_feedback: RuleFeedbackService
     schedule: ScheduleService
     seasons: SeasonService
     setup: LeagueSetupService
@@ -143,6 +146,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         roster=RosterService(sessions, clock),
         rules=rules,
         rulebooks=RulebookService(sessions, clock, settings, league_setup, rules),
+        rule_feedback=RuleFeedbackService(sessions, clock, settings, rules),
         schedule=ScheduleService(sessions, clock),
         seasons=SeasonService(sessions, clock),
         setup=league_setup,
@@ -164,6 +168,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                 deadlines.NUDGE_KIND: deadline_nudges.render_nudge,
                 notes.NOTE_KIND: notes.render_note,
                 WAVE_KIND: spare_requests.render_wave,
+                DIGEST_KIND: RuleDigest(settings).render,
             },
             failure_hooks={notes.NOTE_KIND: note_service.dm_refused},
             actions={events.EVENT_KIND: events.EventSync(sessions, clock, settings),

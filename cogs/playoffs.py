@@ -79,19 +79,20 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
                     ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="create", extras=requires(Role.COMMISSIONER))
-    @app_commands.describe(teams="How many teams make the playoffs (2-16; top seeds get byes), per division "
-                                 "where divisions are drawn apart",
+    @app_commands.describe(teams="How many teams make the playoffs (2-16; top seeds get byes), per division; "
+                                 "leave it out where every team qualifies",
                            replace="Replace the existing bracket (its recorded winners are dropped)",
                            division="Only this division's bracket (where the rules draw divisions apart)")
     @app_commands.autocomplete(division=division_autocomplete)
     @app_commands.guild_only()
-    async def create(self, interaction: discord.Interaction, teams: app_commands.Range[int, 2, 16],
+    async def create(self, interaction: discord.Interaction, teams: app_commands.Range[int, 2, 16] | None = None,
                      replace: bool = False, division: DivisionName | None = None) -> None:
         """Seed a bracket from the standings (commissioners)."""
         views = await self.service.create(self.bot.caller(interaction), teams, replace=replace, division=division)
         await reply(
             interaction,
-            embeds=[bracket_embed(v, f"Playoff bracket: {teams} teams seeded") for v in views[:MAX_EMBEDS]],
+            embeds=[bracket_embed(v, f"Playoff bracket: {len(v.bracket.seeds)} teams seeded")
+                    for v in views[:MAX_EMBEDS]],
             ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="seed", extras=requires(Role.COMMISSIONER))

@@ -51,6 +51,8 @@ def standings_embed(table: StandingsTable) -> discord.Embed:
         parts.append(part)
     embed.description = "\n".join(parts)
     footer = table.order_text
+    if table.forfeit_text:
+        footer += "\n" + table.forfeit_text
     if table.unsettled:
         footer += "\n* level on every criterion: placed by name until the commissioners decide."
     if not table.games_counted:

@@ -87,20 +87,26 @@ class SidelineBot(commands.Bot):
         self.scheduler = Scheduler(self, self.courier, self.metrics)
         self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
         self.extensions_to_load = tuple(extensions)
-        # The calendar feed server, when [bot] calendar_port is set: started with the bot, stopped with it.
+        # The calendar feed server, when [bot] calendar_port is set: started with the bot, stopped with it;
+        # the Prometheus endpoint, when [bot] metrics_port is set, the same. Both share one cap on
+        # connections (bot/web/listener.py).
         self.feed_server: FeedServer | None = None
-        if self.settings.calendar_server is not None:
-            from bot.web.feed_server import FeedServer  # aiohttp's web server (2 MB) only where feeds are served
-
-            self.feed_server = FeedServer(self.settings.calendar_server, self.services.calendar)
-        # The Prometheus endpoint, when [bot] metrics_port is set: the same life as the feed server's.
         self.metrics_server: MetricsServer | None = None
+        serves_metrics = recorder is not None and settings.metrics_port is not None
+        if self.settings.calendar_server is not None or serves_metrics:
+            from bot.web.listener import Connections  # aiohttp's web server (2 MB) only where something is served
+
+            connections = Connections(settings.http)
+        if self.settings.calendar_server is not None:
+            from bot.web.feed_server import FeedServer
+
+            self.feed_server = FeedServer(self.settings.calendar_server, self.services.calendar, connections)
         if recorder is not None and settings.metrics_port is not None:
             from bot.web.metrics_server import MetricsServer
 
             self.metrics_server = MetricsServer(settings.metrics_host, settings.metrics_port, recorder,
                                                 sessions=self.sessions, clock=self.clock,
-                                                totals=lambda: self.courier.totals)
+                                                totals=lambda: self.courier.totals, connections=connections)
         self._said_ready = False
 
     async def setup_hook(self) -> None:

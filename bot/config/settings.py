@@ -45,6 +45,8 @@ DEFAULT_SEND_RATE = 48.0
 _DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 #: `sideline health` fails when a due message has waited longer than this (bot/run/health.py).
 DEFAULT_MAX_BACKLOG_AGE = "10m"
+#: The feed and metrics servers' limits (HttpLimits): seconds, and connections.
+DEFAULT_HTTP_IDLE_TIMEOUT, DEFAULT_HTTP_MAX_CONNECTIONS = 10.0, 512
 _DURATION = re.compile(r"^\s*(\d+)\s*([smh])\s*$")
 #: The ids config.leagues.example.toml ships with (tests/cli keeps the two in step): real ones never look so.
 EXAMPLE_IDS = frozenset({123456789012345678, 223456789012345678, 100000000000000001, 100000000000000002,
@@ -67,6 +69,17 @@ class CalendarServer:
 
 
 @dataclass(frozen=True)
+class HttpLimits:
+    """What the calendar feed and metrics servers allow a client (bot/web/listener.py): a connection that
+    sends no whole request within ``idle_timeout`` seconds (none yet, or none since its last answer), or
+    stops reading its answer that long, is closed; at most ``max_connections`` are open at once, both
+    servers together, kept below the process's file-descriptor limit."""
+
+    idle_timeout: float = DEFAULT_HTTP_IDLE_TIMEOUT
+    max_connections: int = DEFAULT_HTTP_MAX_CONNECTIONS
+
+
+@dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     log_level: str = "INFO"
@@ -77,6 +90,7 @@ class Settings:
     calendar_server: CalendarServer | None = None  # off unless [bot] calendar_port is set
     metrics_port: int | None = None  # Prometheus /metrics (bot/web/metrics_server.py), off unless set
     metrics_host: str = "127.0.0.1"
+    http: HttpLimits = field(default_factory=HttpLimits)  # for both servers ([bot] http_idle_timeout, ...)
     shards: Shards = field(default_factory=Shards)  # the gateway shards this process runs (bot/config/shards.py)
     send_rate: float = DEFAULT_SEND_RATE  # the bot's requests a second, shared by its processes (bot/delivery/pace.py)
     from_environment: tuple[str, ...] = ()  # the [bot] keys the environment set (ENVIRONMENT), for check-config
@@ -242,7 +256,7 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     reader.reject_unknown(bot, "bot", {"database_url", "log_level", "log_format", "token",
                                        "health_max_backlog_age", "calendar_port", "calendar_host",
                                        "calendar_base_url", "metrics_port", "metrics_host", "shard_ids",
-                                       "shard_count", "send_rate"})
+                                       "shard_count", "send_rate", "http_idle_timeout", "http_max_connections"})
     if "token" in bot:
         raise SettingsError(path, "bot.token", f"the token is never kept in a file; set {TOKEN_ENV}")
     database_url = _checked("database_url", reader.string(bot, "bot.database_url", DEFAULT_DATABASE_URL),
@@ -266,7 +280,8 @@ def parse_settings(raw: Mapping[str, Any], path: Path | str = "config") -> Setti
     return Settings(database_url=database_url, log_level=log_level, log_format=log_format, leagues=leagues,
                     source=Path(path), max_backlog_age=max_backlog_age, shards=shards,
                     send_rate=_send_rate(reader, bot), calendar_server=_calendar_server(reader, bot),
-                    metrics_port=metrics_port, metrics_host=reader.string(bot, "bot.metrics_host", "127.0.0.1"))
+                    metrics_port=metrics_port, metrics_host=reader.string(bot, "bot.metrics_host", "127.0.0.1"),
+                    http=_http_limits(reader, bot))
 
 
 def _send_rate(reader: LeagueReader, bot: Mapping[str, Any]) -> float:
@@ -276,6 +291,23 @@ def _send_rate(reader: LeagueReader, bot: Mapping[str, Any]) -> float:
         raise reader.fail("bot.send_rate", f"must be a number of requests a second from 1 to 50 (Discord "
                           f"allows a bot 50 in all), not {rate!r}")
     return float(rate)
+
+
+def _http_limits(reader: LeagueReader, bot: Mapping[str, Any]) -> HttpLimits:
+    """``[bot] http_idle_timeout`` (1 s to 1 h) and ``http_max_connections`` (1 to 100,000)."""
+    timeout = DEFAULT_HTTP_IDLE_TIMEOUT
+    if "http_idle_timeout" in bot:
+        try:
+            timeout = parse_duration(reader.string(bot, "bot.http_idle_timeout")).total_seconds()
+        except ValueError as exc:
+            raise reader.fail("bot.http_idle_timeout", str(exc)) from None
+        if timeout > 3600:
+            raise reader.fail("bot.http_idle_timeout", f"must be at most 1h, not {bot['http_idle_timeout']!r}")
+    most = bot.get("http_max_connections", DEFAULT_HTTP_MAX_CONNECTIONS)
+    if isinstance(most, bool) or not isinstance(most, int) or not 1 <= most <= 100_000:
+        raise reader.fail("bot.http_max_connections", f"must be a number of connections from 1 to 100000, "
+                          f"not {most!r}")
+    return HttpLimits(idle_timeout=timeout, max_connections=most)
 
 
 def _calendar_server(reader: LeagueReader, bot: Mapping[str, Any]) -> CalendarServer | None:

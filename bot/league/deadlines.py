@@ -16,8 +16,10 @@ Choices the rulebooks leave open, decided here:
   bot/services/rosters/roster.py). Youth 1.9's 24 hours' notice, 1.15's payment within 5 days and 1.16's
   injury replacements are not settings: the bot keeps no trade requests, payments or injuries
   (a setting that did nothing was worse than none); a commissioner tracks them with /deadline add.
-- Disputes: youth 2.2 gives the commissioners 5 days; the co-ed and indoor rulebooks are silent
-  (co-ed: "the referee's call stands"), so their presets use the same 5 days as a league default.
+- Disputes: youth 2.2 lets a coach or captain appeal "any controversies during a game" to the
+  league, decided within 5 days. Co-ed "Ref interaction": "the referee's call stands, so if you have
+  a dispute with a call, suck it up": no disputes (`dispute_calls_allowed` off), captains relay to
+  the referee instead. Indoor is silent: disputes stay open, with youth 2.2's 5 days as a league default.
 - Cleanup duty (youth 2.15) falls on each week's last game (bot/league/seasons.py); a team that misses
   it starts its next game with a bench minor (bot/league/discipline/cleanup.py).
 - Relays to referees (co-ed "Ref interaction": players tell their captain, who relays): a team's
@@ -50,6 +52,7 @@ class DeadlineCitations:
 
     trades: str = ""
     dispute: str = ""
+    dispute_calls: str = ""
     relay: str = ""
     cleanup: str = ""
 
@@ -62,6 +65,9 @@ class DeadlineRules:
     trade_deadline_week: int | None = None
     # Days the commissioners have to decide a captain's dispute.
     dispute_decision_days: int = 5
+    # Captains may dispute a game's calls with the commissioners (/dispute file). Off: the referee's call
+    # stands; captains still relay to the referee.
+    dispute_calls_allowed: bool = True
     # Captains may relay from this many hours before a game's start until as long after it.
     relay_window_hours: int = 24
     # Relays per team and game.
@@ -101,25 +107,29 @@ class DeadlineRules:
 
 
 _DEFAULT = "league default (rulebook silent)"
-_RELAY_COED = "Co-ed rules: Ref interaction (captains relay); limits are a league default"
+_RELAY_COED = "Co-ed rules: Ref interaction 1 (captains relay; the limits are a league default)"
 
 DEADLINE_PRESETS: dict[str, DeadlineRules] = {
     "coed-ball-hockey": DeadlineRules(
         # Co-ed rules: a one-off tournament; no trade rules.
         trade_deadline_week=None,
-        # Co-ed rules: silent ("the referee's call stands"); league default, youth 2.2's 5 days.
+        # Co-ed rules: Ref interaction — "the referee's call stands": no disputes; the 5 days are a league
+        # default (youth 2.2's), for a league that turns disputes on.
         dispute_decision_days=5,
+        dispute_calls_allowed=False,
         # League defaults.
         relay_window_hours=24,
         relay_limit_per_game=5,
         cleanup_duty_last_game_each_week=False,
-        deadline_citations=DeadlineCitations(dispute=_DEFAULT, relay=_RELAY_COED),
+        deadline_citations=DeadlineCitations(dispute=_DEFAULT, relay=_RELAY_COED,
+                                             dispute_calls="Co-ed rules: Ref interaction 2"),
     ),
     "youth-ball-hockey": DeadlineRules(
         # Youth 1.9 — trade deadline at the end of week 10.
         trade_deadline_week=10,
-        # Youth 2.2 — disputes concluded within 5 days of submission.
+        # Youth 2.2 — a coach/captain may appeal a game's controversies; concluded within 5 days of submission.
         dispute_decision_days=5,
+        dispute_calls_allowed=True,
         # League defaults: the youth rulebook has no relay rule.
         relay_window_hours=24,
         relay_limit_per_game=5,
@@ -130,6 +140,7 @@ DEADLINE_PRESETS: dict[str, DeadlineRules] = {
         deadline_citations=DeadlineCitations(
             trades="Youth 1.9",
             dispute="Youth 2.2",
+            dispute_calls="Youth 2.2",
             relay="league default",
             cleanup="Youth 2.15",
         ),
@@ -137,8 +148,9 @@ DEADLINE_PRESETS: dict[str, DeadlineRules] = {
     "indoor-soccer": DeadlineRules(
         # Indoor soccer rules: no trade or dispute rules.
         trade_deadline_week=None,
-        # League default, youth 2.2's 5 days.
+        # Rulebook silent: disputes stay open, decided in youth 2.2's 5 days (league defaults).
         dispute_decision_days=5,
+        dispute_calls_allowed=True,
         relay_window_hours=24,
         relay_limit_per_game=5,
         cleanup_duty_last_game_each_week=False,

@@ -1,7 +1,7 @@
 """Playoff brackets: seeding from the standings, single-elimination rounds, winners advancing.
 
-A "straight bracket" (co-ed tournament, Game Structure: "Playoffs will occur in a straight bracket
-style once teams are seeded") pairs 1 v N, 2 v N-1, ... and places the seeds so that the top two
+A "straight bracket" (Co-ed rules: Game Structure 8 — "Playoffs will occur in a straight bracket style"
+once teams are seeded) pairs 1 v N, 2 v N-1, ... and places the seeds so that the top two
 can meet only in the final (1 and 2 in opposite halves, 1 v 4 and 2 v 3 in the semifinals of an
 8-team bracket). When the number of teams is not a power of two, the bracket is the next power of
 two and the missing low seeds are byes: the top seeds go straight to the second round.
@@ -310,3 +310,48 @@ def check_seed_order(rows: Sequence[StandingsRow], rules: StandingsRules, teams:
     groups = "; ".join(", ".join(g) for g in level_groups(rows, rules)) or "none"
     raise PlayoffError(f"{', '.join(teams)} aren't the teams of one group level on every seeding criterion "
                        f"(level now: {groups})")
+
+
+# --- who the rulebook puts in the bracket -------------------------------------------------------
+def bracket_size(rules: StandingsRules, draw: Sequence[str], asked: int | None) -> int:
+    """How many teams a bracket of this draw (its teams, best seed first) holds: every team where all teams
+    qualify (youth 1.18, co-ed "guaranteed ... one playoff game"), else the number asked. PlayoffError says
+    why a number won't do, naming the teams a too-small bracket would leave out and the rule."""
+    in_draw = len(draw)
+    if rules.standings_all_teams_qualify:
+        cite = rules.standings_citations.all_teams_qualify or "a league setting"
+        if asked is not None and asked < in_draw:
+            out = list(draw[asked:])
+            named = ", ".join(out[:5]) + (f" and {len(out) - 5} more" if len(out) > 5 else "")
+            raise PlayoffError(f"every team qualifies for the playoffs ({cite}): a bracket of {asked} would leave "
+                               f"out {named}; take all {in_draw}")
+        if in_draw > MAX_TEAMS:
+            raise PlayoffError(f"every team qualifies for the playoffs ({cite}), and a bracket holds at most "
+                               f"{MAX_TEAMS} teams, not {in_draw}")
+        asked = in_draw if asked is None else asked
+    if asked is None:
+        raise PlayoffError(f"say how many teams make the playoffs ({MIN_TEAMS} to {MAX_TEAMS})")
+    if asked > in_draw:
+        raise PlayoffError(f"only {in_draw} teams are in the draw; a bracket of {asked} needs that many")
+    if asked < MIN_TEAMS:
+        raise PlayoffError(f"a bracket takes {MIN_TEAMS} to {MAX_TEAMS} teams")
+    return asked
+
+
+def short_of_seeding_games(rules: StandingsRules, rows: Sequence[StandingsRow]) -> list[tuple[str, int]]:
+    """Teams that have played fewer than the seeding games each is guaranteed (co-ed: 2), with how many
+    they have played, in table order; empty where the rules guarantee none."""
+    guaranteed = rules.standings_seeding_games_guaranteed
+    return [(row.team, row.gp) for row in sorted(rows, key=lambda r: r.rank) if row.gp < guaranteed]
+
+
+def seeding_games_note(rules: StandingsRules, short: Sequence[tuple[str, int]]) -> str:
+    """The warning a bracket seeded too early carries: who is short of their guaranteed games, and the rule."""
+    if not short:
+        return ""
+    guaranteed = rules.standings_seeding_games_guaranteed
+    cite = rules.standings_citations.seeding_games or "a league setting"
+    teams = ", ".join(f"{team} {played}" for team, played in short)
+    return (f"Seeded before every team has played its {guaranteed} seeding games ({cite}: each team is "
+            f"guaranteed {guaranteed}). Games played so far: {teams}. Seed again with /bracket create "
+            "replace:True once they are played.")

@@ -125,6 +125,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "relay_window_hours": (0, 168),
     "relay_limit_per_game": (0, 50),
     "cleanup_missed_bench_minor_minutes": (1, 20),
+    # who the playoffs take: games each team is guaranteed before seeding (co-ed 2)
+    "standings_seeding_games_guaranteed": (0, 50),
 }
 
 # The words a list setting may hold.

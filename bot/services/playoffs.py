@@ -32,10 +32,13 @@ from bot.league.playoffs import (
     Matchup,
     PlayoffError,
     advance,
+    bracket_size,
     build_bracket,
     check_seed_order,
     render_bracket,
+    seeding_games_note,
     settled_order,
+    short_of_seeding_games,
 )
 from bot.league.standings.presets import StandingsRules
 from bot.league.standings.table import StandingsRow, compute_standings
@@ -203,13 +206,17 @@ class PlayoffService:
                                "A commissioner creates it with /bracket create.")
             return tuple(view_of(row) for row in rows)
 
-    async def create(self, caller: Caller, teams: int, *, replace: bool = False,
+    async def create(self, caller: Caller, teams: int | None, *, replace: bool = False,
                      division: str | None = None) -> tuple[BracketView, ...]:
         """Seed the top ``teams`` of the standings into a straight bracket: one for the whole league, or one
         per division where the rules say so (youth 1.1, 1.18: junior and senior drawn apart; ``division``
-        picks one). Disqualified teams are left out; level teams follow the order a commissioner set."""
+        picks one). Disqualified teams are left out; level teams follow the order a commissioner set.
+        Where every team qualifies (youth 1.18; co-ed, each team's guaranteed playoff game) the bracket
+        takes the whole draw (``teams`` None) and a smaller one is refused; a team short of its
+        guaranteed seeding games (co-ed: 2) is named in a note, not refused."""
         caller.require(Role.COMMISSIONER)
-        if isinstance(teams, bool) or not isinstance(teams, int) or not MIN_TEAMS <= teams <= MAX_TEAMS:
+        if teams is not None and (isinstance(teams, bool) or not isinstance(teams, int)
+                                  or not MIN_TEAMS <= teams <= MAX_TEAMS):
             raise InvalidInput(f"A bracket takes {MIN_TEAMS} to {MAX_TEAMS} teams.")
         rules, now = caller.league.rules.standings, self.clock.now()
         async with self.sessions.begin() as session:
@@ -228,11 +235,18 @@ class PlayoffService:
                 if row is not None and not replace:
                     raise Conflict(f"{caller.league.name} already has a bracket for {draw_name(name)}. Use "
                                    "replace:True to seed a new one (the recorded playoff winners are dropped).")
-                if len(table) < teams:
-                    where = draw_name(name)
+                where = draw_name(name)
+                if teams is not None and len(table) < teams:
                     raise InvalidInput(f"{where[:1].upper()}{where[1:]} has only {len(table)} teams in the draw "
                                        f"(disqualified teams are left out); a bracket of {teams} needs that many.")
-                seeds, notes = await settled_seeds(session, caller.league_id, table, rules, teams)
+                try:
+                    size = bracket_size(rules, [r.team for r in sorted(table, key=lambda r: r.rank)], teams)
+                except PlayoffError as exc:
+                    raise InvalidInput(f"No bracket for {where}: {exc}. Nothing was created.") from None
+                seeds, notes = await settled_seeds(session, caller.league_id, table, rules, size)
+                early = seeding_games_note(rules, short_of_seeding_games(rules, table))
+                if early:
+                    notes = (early, *notes)
                 if row is None:
                     row = PlayoffBracket(league_id=caller.league_id, division=name, seeds=seeds, winners={},
                                          created_by=caller.discord_id, created_at=now, updated_at=now)

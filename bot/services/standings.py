@@ -26,7 +26,7 @@ from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text, quote
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.standings.presets import TEAM_NAME_FALLBACK, TIEBREAKERS, StandingsRules
-from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings
+from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings, forfeit_note
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.services.shared.seasons import WHOLE_HISTORY, SeasonRange, season_range
@@ -87,6 +87,13 @@ class StandingsTable:
     def order_text(self) -> str:
         """How the table is ordered, in words: the preset's criteria."""
         return "Order: " + ", then ".join(TIEBREAKERS[c] for c in self.rules.standings_tiebreakers) + "."
+
+    @property
+    def forfeit_text(self) -> str:
+        """How the table counts forfeits, with the rule; "" while no forfeit is in it."""
+        if not any(row.forfeits for row in self.rows):
+            return ""
+        return forfeit_note(self.rules)
 
     @property
     def unsettled(self) -> tuple[StandingsRow, ...]:
@@ -327,6 +334,8 @@ def render_text(table: StandingsTable) -> str:
         parts.append(table.rendered_rows(division))
         parts.append("")
     parts.append(table.order_text)
+    if table.forfeit_text:
+        parts.append(table.forfeit_text)
     if table.unsettled:
         parts.append("* level on every criterion: placed by name until the commissioners decide.")
     return "\n".join(parts)

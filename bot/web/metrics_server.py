@@ -3,10 +3,10 @@
 Off unless ``[bot] metrics_port`` (or ``SIDELINE_METRICS_PORT``) is set: only then does the bot import
 this module, and prometheus-client with it (bot/client/bot.py). It binds to ``metrics_host`` (127.0.0.1 by
 default) and runs on aiohttp's web server inside the bot's event loop, started and stopped with the bot
-as the calendar feed server is (bot/web/feed_server.py). So a scrape awaits its one database read, the
-outbox backlog, like any query (with a time limit), and then renders figures kept in memory: it never
-holds the loop for long. prometheus-client's own server would answer from a thread of its own, which
-can't await the bot's database.
+as the calendar feed server is (bot/web/feed_server.py), behind the same limits (bot/web/listener.py).
+So a scrape awaits its one database read, the outbox backlog, like any query (with a time limit), and
+then renders figures kept in memory: it never holds the loop for long. prometheus-client's own server
+would answer from a thread of its own, which can't await the bot's database.
 
 Served, besides the process's own figures (CPU, memory, open files, GC):
 
@@ -55,8 +55,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import metrics
 from bot.clock import Clock
-from bot.errors import CannotListen
 from bot.services.outbox import DeliveryStats
+from bot.web.listener import Connections, HttpServer
 from storage.models import OutboxMessage
 
 log = logging.getLogger("sideline.metrics")
@@ -193,14 +193,15 @@ class MetricsServer:
 
     def __init__(self, host: str, port: int, recorder: PrometheusRecorder, *,
                  sessions: async_sessionmaker[AsyncSession], clock: Clock,
-                 totals: Callable[[], DeliveryStats]) -> None:
+                 totals: Callable[[], DeliveryStats], connections: Connections) -> None:
         self.host, self.port = host, port
         self.recorder, self.sessions, self.clock = recorder, sessions, clock
         self.outbox = _Outbox(recorder, totals)
         recorder.registry.register(self.outbox)
-        app = web.Application()
+        app = web.Application(client_max_size=1024)  # a scrape has no body
         app.router.add_get("/metrics", self.scrape)
-        self.runner = web.AppRunner(app, access_log=None)
+        self.server = HttpServer(app, host, port, name="metrics", connections=connections,
+                                 port_key="bot.metrics_port", host_key="metrics_host")
 
     async def scrape(self, request: web.Request) -> web.Response:
         try:
@@ -211,13 +212,8 @@ class MetricsServer:
         return web.Response(body=generate_latest(self.recorder.registry), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def start(self) -> None:
-        await self.runner.setup()
-        try:
-            await web.TCPSite(self.runner, self.host, self.port).start()
-        except OSError as exc:  # taken, or an address this machine doesn't have: say so, not "Discord"
-            await self.runner.cleanup()
-            raise CannotListen("bot.metrics_port", "metrics_host", self.host, self.port, exc) from exc
+        await self.server.start()
         log.info("metrics served on http://%s:%d/metrics", self.host, self.port)
 
     async def stop(self) -> None:
-        await self.runner.cleanup()
+        await self.server.stop()

@@ -17,6 +17,7 @@ from bot.league.discipline.reviews import ReviewAction
 from bot.services.discipline.core import REASON_LIMIT, plural
 from bot.services.discipline.reviews import SuspensionReviewed
 from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, SuspensionLine
+from cogs.discipline.penalties import infraction_autocomplete
 
 log = logging.getLogger("sideline.discipline")
 
@@ -29,7 +30,7 @@ def suspend_reply(issued: SuspensionIssued) -> str:
     text += " the player is told privately"
     if issued.appeal_closes is not None:
         text += f" and may appeal until {timestamp(issued.appeal_closes)}"
-    return text + "."
+    return text + "." + (f" {issued.note}" if issued.note else "")
 
 
 def review_reply(reviewed: SuspensionReviewed) -> str:
@@ -38,7 +39,8 @@ def review_reply(reviewed: SuspensionReviewed) -> str:
     if reviewed.asked > reviewed.games_before:
         text += f"; the call asked for {plural(reviewed.asked, 'game')}"
     text += ". It is final: only an appeal's decision can shorten it now. The player is told privately"
-    return text + ("; it is announced." if reviewed.announced else ".")
+    text += "; it is announced." if reviewed.announced else "."
+    return text + (f" {reviewed.note}" if reviewed.note else "")
 
 
 def suspension_text(line: SuspensionLine) -> str:
@@ -89,18 +91,21 @@ class SuspensionsCog(commands.Cog):
     @app_commands.describe(player="The player to suspend", games="How many of the team's next games they sit out",
                            reason="Why (told to the player privately, never announced)",
                            replace="The player has a referee's suspension: this one takes its place",
-                           add="The player has a referee's suspension: this one is a second, served after it")
+                           add="The player has a referee's suspension: this one is a second, served after it",
+                           infraction="What it is for, from the league's list: the rulebook's length for it applies")
+    @app_commands.autocomplete(infraction=infraction_autocomplete)
     @app_commands.guild_only()
     async def suspend(self, interaction: discord.Interaction, player: discord.Member,
                       games: app_commands.Range[int, 1, MAX_GAMES],
                       reason: app_commands.Range[str, 1, REASON_LIMIT], replace: bool = False,
-                      add: bool = False) -> None:
+                      add: bool = False, infraction: app_commands.Range[str, 1, 100] | None = None) -> None:
         """Suspend a player for games; announced, appealable (commissioners)."""
         if replace and add:
             raise InvalidInput("Pick one: `replace: True` puts this suspension in the place of the referee's, "
                                "`add: True` adds a second one. Nothing changed.")
         issued = await self.service.suspend(self.bot.caller(interaction), discord_id=player.id, games=games,
-                                            reason=reason, existing="replace" if replace else "add" if add else None)
+                                            reason=reason, existing="replace" if replace else "add" if add else None,
+                                            infraction=infraction)
         await reply(interaction, suspend_reply(issued), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     suspension = app_commands.Group(name="suspension", description="Review a referee's suspension (commissioners).",

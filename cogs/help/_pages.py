@@ -9,7 +9,7 @@ options: a choice from its choices, a number inside its range, a date where it a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,12 +139,14 @@ def line(command: Command, samples: Samples) -> str:
     return f"`{example(command, samples)}` · {command.description}"
 
 
-def by_task(commands: Sequence[Command], held: Iterable[Role], samples: Samples) -> list[tuple[str, list[str]]]:
-    """Each task with the lines of the commands the caller may use, in the order of ``TASKS``."""
+def by_task(commands: Sequence[Command], held: Iterable[Role], samples: Samples,
+            offered: Callable[[Command], bool] = lambda command: True) -> list[tuple[str, list[str]]]:
+    """Each task with the lines of the commands the caller may use (and the league's rules ``offered``),
+    in the order of ``TASKS``."""
     held = list(held)
     grouped: dict[str, list[str]] = {}
     for command in commands:
-        if usable_by(command, held):
+        if usable_by(command, held) and offered(command):
             grouped.setdefault(task_of(command), []).append(line(command, samples))
     order = [task for task, _ in TASKS] + [OTHER_TASK]
     return [(task, grouped[task]) for task in order if task in grouped]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -20,6 +21,7 @@ from bot.client.deadline import Acknowledge
 from bot.client.tree import ReportingItem, reply, update
 from bot.discord_text import clip, timestamp
 from bot.errors import NoLeague, UserFacingError
+from bot.league.rules import Rules
 from cogs._common import bot_of
 from cogs.help._pages import Samples, by_task, leaf_commands, paginate
 
@@ -32,6 +34,11 @@ WELCOME = ("👋 Thanks for adding Sideline! An admin (Manage Server) sets the l
 HEADINGS = {Role.PLAYER: "Everyone", Role.CAPTAIN: "Captains", Role.REFEREE: "Referees",
             Role.COMMISSIONER: "Commissioners"}
 PAGE = re.compile(r"sideline:help:(?P<page>\d{1,2})")
+#: Commands a league's rules can turn off: /help doesn't offer them there (used anyway, they refuse,
+#: citing the rule). Co-ed "the referee's call stands": no disputes.
+OFFERED_WHEN: dict[str, Callable[[Rules], bool]] = {
+    "dispute file": lambda rules: rules.deadlines.dispute_calls_allowed,
+}
 
 
 def roles_of(caller: Caller) -> list[Role]:
@@ -61,7 +68,13 @@ async def help_pages(bot: SidelineBot, caller: Caller) -> list[list[discord.Embe
             samples = Samples(games[0].code, games[0].home.name, games[0].away.name)
     head += "\nEach line is a command as you would type it, with example values: pick your own."
     first = discord.Embed(title=clip(f"{caller.league.name}: what you can do", 256), description=clip(head, 1000))
-    return paginate(first, by_task(leaf_commands(bot.tree), roles_of(caller), samples))
+    rules = caller.league.rules
+
+    def offered(command: app_commands.Command[Any, ..., Any]) -> bool:
+        allowed = OFFERED_WHEN.get(command.qualified_name)
+        return allowed is None or allowed(rules)
+
+    return paginate(first, by_task(leaf_commands(bot.tree), roles_of(caller), samples, offered))
 
 
 def page_view(page: int, pages: int) -> discord.ui.View | None:

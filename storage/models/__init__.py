@@ -29,7 +29,15 @@ from storage.models.results import (
     StandingsAdjustment,
     StandingsPost,
 )
-from storage.models.rulebooks import Rulebook, RuleSection
+from storage.models.rulebooks import (
+    Rulebook,
+    RuleFeedback,
+    RuleFeedbackSettings,
+    RuleLink,
+    RuleQuestion,
+    RuleSection,
+    RuleWord,
+)
 from storage.models.seasons import Season
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
@@ -41,7 +49,8 @@ __all__ = [
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
     "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
     "RosterDeparture", "RosterEntry",
-    "RuleSection", "Rulebook", "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
+    "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
+    "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandingsAdjustment", "StandingsPost",
     "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

@@ -95,7 +95,7 @@ def test_export_gives_a_config_that_check_config_accepts_and_the_same_league(tmp
     assert from_file.rules.lineup.roster_limit == 15
     assert [str(o) for o in from_file.game_reminder_offsets] == ["3d", "1h"]
     shown_on_the_other_install = asyncio.run(shown_from_file(other_install))
-    assert "**Roster limit (roster_limit)** = 15 · Youth 1.7" in shown_in_discord
+    assert "**Roster limit (roster_limit)** = 15 · league setting" in shown_in_discord
     assert shown_on_the_other_install == shown_in_discord
 
 

@@ -14,19 +14,27 @@ from pathlib import Path
 import pytest
 
 from bot.clock import FixedClock
+from bot.config.settings import Settings
 from bot.services.messages.relays import AUDIT_COLUMNS
 from tests.cli.test_cli import sideline
 from tests.commands.messages.test_relays import press_on
-from tests.conftest import CHANNELS, GUILD, SampleLeague
+from tests.conftest import CHANNELS, GUILD, SampleLeague, league_config, make_settings
 from tests.harness import Attachment, Harness
 
 HAWKS_CAPTAIN = 500_000_000_000_000_001
 
 
+@pytest.fixture
+def settings() -> Settings:
+    """The co-ed sample league with disputes turned on (the preset's "the referee's call stands" has none)."""
+    return make_settings(league_config(rules={"dispute_calls_allowed": True}))
+
+
 def write_config(tmp_path: Path, db_url: str) -> str:
     path = tmp_path / "relays.toml"
     path.write_text(f'[bot]\ndatabase_url = "{db_url}"\n\n[[leagues]]\nkey = "coed"\nname = "Coed League"\n'
-                    f'guild_id = {GUILD}\npreset = "coed-ball-hockey"\ntimezone = "America/Toronto"\n')
+                    f'guild_id = {GUILD}\npreset = "coed-ball-hockey"\ntimezone = "America/Toronto"\n\n'
+                    '[leagues.rules]\ndispute_calls_allowed = true\n')
     return str(path)
 
 

@@ -61,7 +61,7 @@ async def test_a_player_gets_their_teams_games_privately_with_a_link(harness: Ha
     assert summaries(body) == ["Hawks vs Owls", "Owls vs Hawks", "Hawks vs Bears"]  # G1, G3, G5
     token = token_of(reply)
     served = await harness.bot.services.calendar.by_token(token)
-    assert served is not None and served.body == body
+    assert served is not None and await harness.bot.services.calendar.body(served) == body
     again = await harness.slash("/calendar show", as_=league.player("Bea Quinn"))
     assert token_of(again) == token and await feed_rows(harness) == 1  # the same link on another device
 

@@ -10,7 +10,9 @@ import pytest
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
+from bot.league.rules import Rules
 from cogs.help._pages import OTHER_TASK, Samples, example, leaf_commands, task_of
+from cogs.help.help import OFFERED_WHEN
 from tests.commands.empty_server import CHANNEL_IDS, GUILD, join_server, open_server
 from tests.conftest import SampleLeague
 from tests.harness import Call, Harness, Member
@@ -27,10 +29,12 @@ def as_role(league: SampleLeague, role: str) -> Member:
     return league.player("Alice Hart", roles=ROLES[role])
 
 
-def may_use(command: app_commands.Command[Any, ..., Any], role: str) -> bool:
-    """As the services check it: a command's ``requires`` names its roles; none is everyone."""
+def may_use(command: app_commands.Command[Any, ..., Any], role: str, rules: Rules | None = None) -> bool:
+    """As the services check it: a command's ``requires`` names its roles; none is everyone; and the
+    league's rules offer it (co-ed: no disputes, "the referee's call stands")."""
     needs = command.extras.get("requires", ())
-    return not needs or role in needs
+    offered = OFFERED_WHEN.get(command.qualified_name)
+    return (not needs or role in needs) and (rules is None or offered is None or offered(rules))
 
 
 async def every_page(harness: Harness, member: Member) -> list[Call]:
@@ -66,7 +70,8 @@ async def test_help_names_every_command_the_role_may_use_within_discords_limits(
     text = "\n".join(page.text for page in pages)
     for command in leaf_commands(harness.bot.tree):
         named = f"`/{command.qualified_name}" in text
-        assert named == may_use(command, role), f"/{command.qualified_name} for a {role}"
+        assert named == may_use(command, role, harness.bot.settings.leagues[0].rules), \
+            f"/{command.qualified_name} for a {role}"
         if named:  # the whole description: nothing cut off
             assert f"` · {command.description}\n" in f"{text}\n", f"/{command.qualified_name}'s line"
 

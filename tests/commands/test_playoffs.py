@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 
+from bot.config.settings import Settings
 from storage.models import Game, PlayoffBracket, Result
-from tests.conftest import SampleLeague
+from tests.conftest import SampleLeague, league_config, make_settings
 from tests.harness import Harness
+
+#: A co-ed league whose commissioners changed "every team qualifies" (co-ed: each team's guaranteed
+#: playoff game) so that a bracket may leave teams out.
+SOME_QUALIFY = pytest.mark.parametrize("settings", [{"standings_all_teams_qualify": False}], indirect=True)
+
+
+@pytest.fixture
+def settings(request: pytest.FixtureRequest) -> Settings:
+    return make_settings(league_config(rules=getattr(request, "param", {})))
 
 PLAYOFF_GAMES = (b"game_id,starts_at,home,away,venue,kind\n"
                  b"P1,2030-02-01 19:00,Wolves,Hawks,Rink A,playoff\n"  # seed 1 v seed 4: R1-M1
@@ -53,6 +64,7 @@ async def test_a_player_cannot_create_a_bracket(harness: Harness, league: Sample
     assert await stored_bracket(harness) is None
 
 
+@SOME_QUALIFY
 async def test_three_teams_give_the_top_seed_a_bye(harness: Harness, league: SampleLeague) -> None:
     await season_played(harness, league)
     reply = await harness.slash("/bracket create", as_=league.commissioner(), teams=3)
@@ -71,6 +83,7 @@ async def test_bracket_sizes_are_checked(harness: Harness, league: SampleLeague)
     assert await stored_bracket(harness) is None
 
 
+@SOME_QUALIFY
 async def test_an_existing_bracket_is_replaced_only_on_request(harness: Harness, league: SampleLeague) -> None:
     commissioner = league.commissioner()
     await harness.slash("/bracket create", as_=commissioner, teams=4)
@@ -80,6 +93,42 @@ async def test_an_existing_bracket_is_replaced_only_on_request(harness: Harness,
     replaced = await harness.slash("/bracket create", as_=commissioner, teams=2, replace=True)
     assert "== Final ==" in replaced.text
     assert len((await stored_bracket(harness))[0]) == 2  # type: ignore[index]
+
+
+async def test_coed_every_team_gets_its_playoff_game(harness: Harness, league: SampleLeague) -> None:
+    # Co-ed Game Structure: "Each team is guaranteed 2 games for seeding and one playoff game".
+    await season_played(harness, league)
+    commissioner = league.commissioner()
+    three = await harness.slash("/bracket create", as_=commissioner, teams=3)
+    assert three.ephemeral
+    assert three.content == ("No bracket for the league: every team qualifies for the playoffs (Co-ed rules: Game "
+                             "Structure 8): a bracket of 3 would leave out Hawks; take all 4. Nothing was created.")
+    assert await stored_bracket(harness) is None
+    every = await harness.slash("/bracket create", as_=commissioner)  # teams left out: the whole draw
+    assert "Playoff bracket: 4 teams seeded" in every.text and "Seeded before" not in every.text
+    assert await stored_bracket(harness) == (["Wolves", "Owls", "Bears", "Hawks"], {})
+
+
+async def test_coed_seeding_early_names_the_teams_short_of_their_two_games(harness: Harness,
+                                                                          league: SampleLeague) -> None:
+    harness.bot.clock.advance(days=14)  # type: ignore[attr-defined]
+    reply = await harness.slash("/result enter", as_=league.referee(), game="G1", home=1, away=0,
+                                decided="regulation")
+    assert "Recorded" in reply.content
+    created = await harness.slash("/bracket create", as_=league.commissioner(), teams=4)
+    assert created.ephemeral and "== Semifinals ==" in created.text  # a warning, not a refusal
+    assert ("Seeded before every team has played its 2 seeding games (Co-ed rules: Game Structure 8: each team "
+            "is guaranteed 2). Games played so far: ") in created.text
+    assert "Hawks 1" in created.text and "Owls 1" in created.text
+    assert "Bears 0" in created.text and "Wolves 0" in created.text
+
+
+@SOME_QUALIFY
+async def test_a_league_without_the_guarantee_needs_a_size(harness: Harness, league: SampleLeague) -> None:
+    await season_played(harness, league)
+    asked = await harness.slash("/bracket create", as_=league.commissioner())
+    assert "say how many teams make the playoffs (2 to 16)" in asked.content
+    assert await stored_bracket(harness) is None
 
 
 async def test_show_without_a_bracket(harness: Harness, league: SampleLeague) -> None:

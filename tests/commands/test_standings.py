@@ -223,3 +223,43 @@ async def test_a_renamed_team_shows_at_once_though_the_table_is_cached(harness: 
         await other.dispose()
     after = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="North")
     assert "Night Owls" in after.text
+
+
+async def forfeit_and_a_loss(h: Harness, league: SampleLeague) -> None:
+    """Owls forfeit G1 to Hawks, then beat Hawks 5-1 in G3: both 1-1; on the ice Owls scored 5, Hawks 1."""
+    h.bot.clock.advance(days=14)  # type: ignore[attr-defined]
+    forfeit = await h.slash("/result forfeit", as_=league.referee(), game="G1", team="Owls")
+    assert "Owls forfeited" in forfeit.content, forfeit.content
+    played = await h.slash("/result enter", as_=league.referee(), game="G3", home=5, away=1, decided="regulation")
+    assert "Recorded" in played.content, played.content
+
+
+async def goals_for(h: Harness, team: str) -> int:
+    table = await StandingsService(h.bot.sessions, h.bot.clock).league_table(h.bot.settings.leagues[0])
+    return next(r.gf for r in table.rows if r.team == team)
+
+
+async def test_coed_seeding_leaves_a_forfeits_goals_out_and_says_so(harness: Harness, league: SampleLeague) -> None:
+    # Co-ed "Seeding will be decided first by record, followed by total goals scored"; no forfeit score.
+    await forfeit_and_a_loss(harness, league)
+    reply = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="north")
+    assert table_lines(reply.text) == [["1", "Owls", "2", "1", "1", "0", "5", ".500"],
+                                       ["2", "Hawks", "2", "1", "1", "0", "1", ".500"]]
+    assert (await goals_for(harness, "Hawks"), await goals_for(harness, "Owls")) == (1, 5)
+    assert ("Forfeits count as a win and a loss; their goals aren't counted (Co-ed rules: Game Structure 9)."
+            in reply.text)
+
+
+@pytest.mark.parametrize("settings", [YOUTH])
+async def test_youth_counts_the_forfeits_5_0_and_says_so(harness: Harness, league: SampleLeague) -> None:
+    # Youth 2.4: "The score for a forfeited game is 5-0".
+    await forfeit_and_a_loss(harness, league)
+    assert (await goals_for(harness, "Hawks"), await goals_for(harness, "Owls")) == (6, 5)
+    reply = await harness.slash("/standings show", as_=league.player("Alice Hart"), division="senior")
+    assert "Forfeits count as a 5-0 win and loss, goals included (Youth 2.4)." in reply.text
+
+
+async def test_no_forfeit_no_footnote(harness: Harness, league: SampleLeague) -> None:
+    await two_weeks_played(harness, league)
+    reply = await harness.slash("/standings show", as_=league.player("Alice Hart"))
+    assert "Forfeits" not in reply.text

@@ -11,6 +11,8 @@ from typing import Any
 
 CLI_COMMAND = re.compile(r"(?<![\w:/.-])sideline [a-z][a-z-]+")
 CLI_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
+#: A link is read whole, never as words: a calendar link's random token may hold ``--x``.
+LINK = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 #: Texts a user may read although they look like the command line (none today).
 IN_FLIGHT: tuple[str, ...] = ()
 VISIBLE = ("content", "title", "description", "name", "value", "text", "label", "placeholder")
@@ -35,5 +37,6 @@ def command_line_words(body: Any) -> list[str]:
     for text in visible_text(body):
         for allowed in IN_FLIGHT:
             text = text.replace(allowed, "")
+        text = LINK.sub("", text)
         found += [m.group(0) for m in CLI_COMMAND.finditer(text)] + [m.group(0) for m in CLI_FLAG.finditer(text)]
     return found

@@ -122,9 +122,10 @@ async def test_a_reply_naming_the_command_line_fails_the_test(harness: Harness, 
 
 
 async def test_discord_words_pass(harness: Harness) -> None:
-    """Slash commands, custom ids and dashes in prose are Discord's words."""
+    """Slash commands, custom ids, dashes in prose and links (a feed token may hold ``--x``) are Discord's words."""
     await harness.bot.http.request(CALLBACK, json={"type": 4, "data": {"content": (
-        "Upload it again with `/import games file: allow_past:True` -- or ask Sideline staff."), "components": [
+        "Upload it again with `/import games file: allow_past:True` -- or ask Sideline staff. "
+        "Subscribe: <webcal://127.0.0.1:8080/calendar/Ab3.--league9f.ics>"), "components": [
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "Join", "custom_id": "sideline:join@1:2"}]}]}})
     harness.discord.check()
 

@@ -21,6 +21,7 @@ from bot.league.discipline.appeals import (
 )
 from bot.league.discipline.catalogues import PENALTY_CATALOGUES
 from bot.league.discipline.infractions import CATEGORIES, DisciplineError, Infraction, find_infraction
+from bot.league.discipline.lengths import suspension_length
 from bot.league.discipline.penalties import PenaltyRecord, apply_penalty
 from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.discipline.suspensions import Suspension, games_remaining
@@ -908,3 +909,79 @@ def test_an_indoor_ejection_says_no_substitute_may_be_made() -> None:
     assert not any("Substitutions" in c.text for c in yellow.consequences)
     coed = apply_penalty(COED, COED_CAT, [], "game_misconduct", 10, COED_GAME)
     assert coed.ejected and not any("Substitutions" in c.text for c in coed.consequences)
+
+
+# --- suspension lengths: the range the rulebook gives an infraction (bot/league/discipline/lengths.py) --------
+SLASHING = find_infraction(COED_CAT, "slashing")
+PHYSICAL_REF_ABUSE = find_infraction(YOUTH_CAT, "referee_abuse_physical")
+
+
+@pytest.mark.parametrize("games", [1, 3, 5])
+def test_coed_severe_offence_suspension_inside_its_range_stands(games: int) -> None:
+    length = suspension_length(COED, SLASHING, games, by_commissioner=True)
+    assert (length.games, length.beyond, length.note) == (games, "", "")
+
+
+@pytest.mark.parametrize("games", [6, 8, 100])
+def test_coed_severe_offence_suspension_beyond_1_to_5_games_is_refused(games: int) -> None:
+    """Co-ed "Severe offenses (1 game – 5 game suspensions)", and no rule lets anyone go beyond it."""
+    for by_commissioner in (True, False):
+        with pytest.raises(DisciplineError) as info:
+            suspension_length(COED, SLASHING, games, by_commissioner=by_commissioner)
+        assert str(info.value).startswith(f"A suspension for slashing is 1 to 5 games (Co-ed rules: Major offenses, "
+                                          f"severe offenses (1)), not {games}")
+        assert ("the commissioners" if by_commissioner else "a referee") in str(info.value)
+
+
+@pytest.mark.parametrize("games", [1, 20])
+def test_youth_commissioners_may_go_beyond_the_15_games_and_say_by_which_rule(games: int) -> None:
+    """Youth 3.11 (4): "plus 15 game suspension"; 1.12: the commissioners "may decrease/increase the
+    suspension"; 1.13: they "hold the final decision on all suspensions". A referee may not."""
+    length = suspension_length(YOUTH, PHYSICAL_REF_ABUSE, games, by_commissioner=True)
+    assert length.beyond == "Youth 1.12, 1.13"
+    assert length.note == ("That is outside the 15 games the rulebook gives physical referee abuse (Youth 3.11 (4)); "
+                           "the commissioners may set it (Youth 1.12, 1.13).")
+    with pytest.raises(DisciplineError):
+        suspension_length(YOUTH, PHYSICAL_REF_ABUSE, games, by_commissioner=False)
+    assert suspension_length(YOUTH, PHYSICAL_REF_ABUSE, 15, by_commissioner=True).note == ""
+
+
+def test_no_range_no_limit() -> None:
+    """An infraction the rulebook gives no length (a co-ed extreme offence), or no infraction at all."""
+    assert suspension_length(COED, find_infraction(COED_CAT, "ref_abuse"), 40, by_commissioner=True).note == ""
+    assert suspension_length(COED, None, 40, by_commissioner=True).games == 40
+
+
+def test_a_league_may_give_its_commissioners_the_power() -> None:
+    free = replace(COED, discipline_commissioner_may_exceed_range=True)
+    assert "the commissioners may set it (a league setting)" in suspension_length(
+        free, SLASHING, 8, by_commissioner=True).note
+
+
+def test_a_referees_suspension_keeps_to_the_range_too() -> None:
+    with pytest.raises(DisciplineError) as info:
+        apply_penalty(COED, COED_CAT, [], "slashing", 10, COED_GAME, referee_games=8)
+    assert "1 to 5 games" in str(info.value) and "a referee" in str(info.value)
+    five = apply_penalty(COED, COED_CAT, [], "slashing", 10, COED_GAME, referee_games=5)
+    assert five.suspension_games == 5 and five.suspension_range == (1, 5)
+
+
+@pytest.mark.parametrize(("action", "games"), [("set-games", 8), ("set-games", 6)])
+def test_a_review_of_a_severe_offence_keeps_to_1_to_5_games(action: str, games: int) -> None:
+    from bot.league.discipline.reviews import review_suspension
+
+    with pytest.raises(DisciplineError) as info:
+        review_suspension(COED, current_games=1, pending=True, reviewed=False, action=action, games=games,
+                          infraction=SLASHING)
+    assert "1 to 5 games" in str(info.value) and f"not {games}" in str(info.value)
+    decision = review_suspension(COED, current_games=1, pending=True, reviewed=False, action=action, games=5,
+                                 infraction=SLASHING)
+    assert (decision.games_after, decision.note) == (5, "")
+
+
+def test_a_youth_review_beyond_the_range_says_which_rule_allows_it() -> None:
+    from bot.league.discipline.reviews import review_suspension
+
+    confirmed = review_suspension(YOUTH, current_games=1, pending=True, reviewed=False, action="confirm",
+                                  games=None, infraction=PHYSICAL_REF_ABUSE)
+    assert confirmed.games_after == 1 and "(Youth 1.12, 1.13)" in confirmed.note

@@ -12,10 +12,13 @@ from bot.league.playoffs import (
     PlayoffError,
     advance,
     bracket_order,
+    bracket_size,
     build_bracket,
     render_bracket,
     seed_league,
+    seeding_games_note,
     seeds_from_standings,
+    short_of_seeding_games,
 )
 from bot.league.standings.presets import STANDINGS_PRESETS
 from bot.league.standings.table import GameResult, compute_standings
@@ -242,3 +245,44 @@ def test_a_group_split_by_a_later_result_needs_no_order() -> None:
 
     table = _coed_table([GameResult("1", "Bears", "Wolves", 2, 0), GameResult("2", "Wolves", "Bears", 3, 0)])
     assert settled_order(table, COED, [["Bears", "Wolves"]]) == (["Wolves", "Bears"], [])
+
+
+# --- who the rulebook puts in the bracket ----------------------------------------------------------------
+@pytest.mark.parametrize("name", ["youth-ball-hockey", "coed-ball-hockey"])
+def test_every_team_qualifies_a_smaller_bracket_is_refused_with_the_rule(name: str) -> None:
+    """Youth 1.18 "All teams qualify for the playoffs"; co-ed "Each team is guaranteed ... one playoff game"."""
+    rules = STANDINGS_PRESETS[name]
+    draw = ["A", "B", "C", "D", "E", "F"]
+    assert bracket_size(rules, draw, None) == 6
+    assert bracket_size(rules, draw, 6) == 6
+    with pytest.raises(PlayoffError) as info:
+        bracket_size(rules, draw, 4)
+    cite = rules.standings_citations.all_teams_qualify
+    assert str(info.value) == (f"every team qualifies for the playoffs ({cite}): a bracket of 4 would leave out E, F; "
+                               "take all 6")
+    with pytest.raises(PlayoffError, match="at most 16 teams, not 17"):
+        bracket_size(rules, [f"T{i}" for i in range(17)], None)
+
+
+def test_where_not_every_team_qualifies_the_commissioners_choose() -> None:
+    rules = STANDINGS_PRESETS["indoor-soccer"]
+    assert not rules.standings_all_teams_qualify
+    assert bracket_size(rules, ["A", "B", "C", "D"], 2) == 2
+    with pytest.raises(PlayoffError, match="say how many teams"):
+        bracket_size(rules, ["A", "B", "C", "D"], None)
+    with pytest.raises(PlayoffError, match="only 4 teams"):
+        bracket_size(rules, ["A", "B", "C", "D"], 5)
+
+
+def test_coed_names_teams_short_of_their_two_seeding_games() -> None:
+    rules = STANDINGS_PRESETS["coed-ball-hockey"]
+    results = [GameResult("1", "A", "B", 3, 1, kind="seeding"), GameResult("2", "A", "C", 2, 1, kind="seeding"),
+               GameResult("3", "B", "C", 1, 0, kind="seeding")]
+    rows = compute_standings(rules, dict.fromkeys("ABCD", "x"), results)
+    short = short_of_seeding_games(rules, rows)
+    assert short == [("D", 0)]  # A, B and C played 2 each
+    assert seeding_games_note(rules, short) == (
+        "Seeded before every team has played its 2 seeding games (Co-ed rules: Game Structure 8: each team is "
+        "guaranteed 2). Games played so far: D 0. Seed again with /bracket create replace:True once they are played.")
+    youth = STANDINGS_PRESETS["youth-ball-hockey"]
+    assert short_of_seeding_games(youth, rows) == [] and seeding_games_note(youth, []) == ""

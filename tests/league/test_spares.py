@@ -76,6 +76,14 @@ def test_youth_without_a_goalie_needs_a_goalie() -> None:
     assert need.goalie and need.women_nonbinary == 0 and need.skaters == 0
 
 
+def test_youth_three_players_and_no_goalie_need_a_goalie_not_a_fourth_player_to_start() -> None:
+    # Youth 2.4 "3 players and one goalie": the one who would stand in goal skates once a goalie comes.
+    need = need_of(YOUTH, men(3))
+    assert need.describe() == "a goalie and 2 skaters to fill the court"
+    assert need_of(YOUTH, men(2)).describe() == "a goalie and 3 players (1 to reach the minimum of 3, the rest to " \
+                                                  "fill the court)"
+
+
 @given(st.lists(st.tuples(st.sampled_from(["skater", "goalie"]),
                           st.sampled_from(["woman", "non-binary", "man", "prefer-not-to-say", None])),
                 max_size=9),

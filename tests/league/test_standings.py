@@ -222,21 +222,39 @@ def test_final_fallback_is_team_name_and_says_so():
 
 
 @pytest.mark.parametrize(
-    ("rules", "waived", "forfeiting_pts"),
+    ("rules", "waived", "forfeiting_pts", "goals"),
     [
-        (YOUTH, False, -1),  # "The forfeiting team will lose one point in the standings"
-        (YOUTH, True, 0),  # appeal upheld: "still count as a 5-0 loss, but no points lost"
-        (INDOOR, False, 0),  # no deduction in a league whose rulebook has none
+        (YOUTH, False, -1, (5, 0)),  # "The forfeiting team will lose one point in the standings"
+        (YOUTH, True, 0, (5, 0)),  # appeal upheld: "still count as a 5-0 loss, but no points lost"
+        (INDOOR, False, 0, (0, 0)),  # no deduction and no forfeit score in a league whose rulebook has none
+        (COED, False, 0, (0, 0)),  # co-ed: a win and a loss in the record; no score to add to goals scored
     ],
-    ids=["youth_2_4_minus_one_point", "youth_2_4_appeal_waives_the_point", "indoor_no_penalty"],
+    ids=["youth_2_4_minus_one_point", "youth_2_4_appeal_waives_the_point", "indoor_no_penalty_no_goals",
+         "coed_no_penalty_no_goals"],
 )
-def test_forfeit_counts_five_nil_loss(rules, waived, forfeiting_pts):
-    # The recorded goals are ignored: the rule's score counts.
+def test_forfeit_counts_as_the_rules_say(rules, waived, forfeiting_pts, goals):
+    # The recorded goals are ignored: the rule's score counts, where the rules count a forfeit's goals.
     result = game("H", "A", 0, 0, "forfeit", forfeit_team="H", penalty_waived=waived)
     rows = table(rules, {"H": "d", "A": "d"}, [result])
     h, a = rows["H"], rows["A"]
-    assert (h.gp, h.w, h.l, h.gf, h.ga, h.forfeits, h.pts) == (1, 0, 1, 0, 5, 1, forfeiting_pts)
-    assert (a.gp, a.w, a.l, a.gf, a.ga, a.forfeits, a.pts) == (1, 1, 0, 5, 0, 0, rules.points_win)
+    won, lost = goals
+    assert (h.gp, h.w, h.l, h.gf, h.ga, h.forfeits, h.pts) == (1, 0, 1, lost, won, 1, forfeiting_pts)
+    assert (a.gp, a.w, a.l, a.gf, a.ga, a.forfeits, a.pts) == (1, 1, 0, won, lost, 0, rules.points_win)
+
+
+def test_coed_seeding_goals_scored_leave_a_forfeit_out_youth_counts_it():
+    # Co-ed "Seeding will be decided first by record, followed by total goals scored"; it gives no
+    # forfeit score, so Hawks' forfeit win adds no goals and Owls (same record, 5 goals scored) seed
+    # first. Youth 2.4's 5-0 counts: Hawks' 2 + 5 = 7 goals beat Owls' 5 on the same criteria.
+    results = [game("Hawks", "Bears", 2, 1), game("Owls", "Bears", 4, 3), game("Owls", "Wolves", 1, 0),
+               game("Hawks", "Wolves", 0, 0, "forfeit", forfeit_team="Wolves")]
+    teams = dict.fromkeys(("Hawks", "Owls", "Bears", "Wolves"), "d")
+    coed = table(COED, teams, results)
+    assert (coed["Hawks"].gf, coed["Owls"].gf, coed["Wolves"].ga) == (2, 5, 1)
+    assert (coed["Owls"].rank, coed["Hawks"].rank) == (1, 2)
+    youth = table(dataclasses.replace(YOUTH, standings_tiebreakers=COED.standings_tiebreakers), teams, results)
+    assert (youth["Hawks"].gf, youth["Owls"].gf, youth["Wolves"].ga) == (7, 5, 6)
+    assert (youth["Hawks"].rank, youth["Owls"].rank) == (1, 2)
 
 
 def test_forfeit_score_is_a_setting():
@@ -501,7 +519,7 @@ adjustments_strategy = st.lists(
 def naive_totals(rules, results):
     """An independent, per-game recount of each team's columns."""
     cols = {t: Counter() for t in TEAMS}
-    win, lose = rules.standings_forfeit_score
+    win, lose = rules.standings_forfeit_score if rules.standings_forfeit_goals_count else (0, 0)
     for g in results:
         if g.kind not in rules.standings_counted_kinds:
             continue

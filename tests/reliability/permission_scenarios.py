@@ -29,7 +29,7 @@ AFTER_G1 = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)  # G1 has been played, G3-G6
 AFTER_WEEK_2 = datetime(2030, 1, 19, 12, 0, tzinfo=UTC)  # G1-G4 have been played
 AFTER_P1 = datetime(2030, 1, 13, 2, 0, tzinfo=UTC)  # the indoor playoff game P1 went to a shootout
 INDOOR = make_settings(league_config("indoor", preset="indoor-soccer"))
-YOUTH = make_settings(league_config("youth", preset="youth-ball-hockey"))  # cleanup duty (youth 2.15)
+YOUTH = make_settings(league_config("youth", preset="youth-ball-hockey"))  # cleanup duty (2.15), disputes (2.2)
 NEWCOMER = Member(id=800_000_000_000_000_003, name="New Nell")
 WINTER_2030 = {"name": "Winter 2030", "first_day": "2030-01-07", "weeks": 8}
 HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
@@ -150,6 +150,9 @@ NEW_GAME = Attachment("games.csv", b"game_id,starts_at,home,away,venue,kind\n"
                                    b"G7,2030-02-01 19:00,Hawks,Wolves,,regular\n")
 NEW_PLAYER = Attachment("players.csv", b"discord_id,name,team,position,gender\n"
                                        b"800000000000000001,New Nora,Hawks,skater,\n")
+# A player's question the bot isn't sure of (question #1), in a league reading its preset's rulebook.
+ASKED = do("/rule", player("Bea Quinn"), {"question": "goalie"})
+LEAGUE_WORD = do("/rulebook words add", commissioner, {"word": "biscuit", "means": "ball"})
 HOUSE_RULES = Attachment("house-rules.md", b"# House Rules\n## Overtime\nTen minutes.\n", "text/markdown")
 NEW_TEAM = Attachment("teams.csv", b"team,division,captain_discord_ids,channel_id\nRavens,South,800000000000000002,\n")
 
@@ -195,6 +198,17 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
                                  "Game reminders before each game: not set → 3d, 2h",
                                  ("league_setups", "setup_changes"), setup=(in_discord,)),
     "/setup show": Scenario(by("commissioner"), {}, "**Captain role**"),
+    "/rulebook unanswered": Scenario(by("commissioner"), {}, "“goalie”", setup=(in_discord, ASKED)),
+    "/rulebook link": Scenario(by("commissioner"), {"asked": "1", "citation": "GOALIE SAFETY 5"}, "Linked “goalie”",
+                               ("rule_links", "rule_questions"), setup=(in_discord, ASKED)),
+    "/rulebook dismiss": Scenario(by("commissioner"), {"asked": "1"}, "off the unanswered list", ("rule_questions",),
+                                  setup=(in_discord, ASKED)),
+    "/rulebook askers": Scenario(by("commissioner"), {"show": True}, "now see who asked", ("rule_feedback_settings",)),
+    "/rulebook words add": Scenario(by("commissioner"), {"word": "biscuit", "means": "ball"},
+                                    "/rule now reads “biscuit” as “ball”", ("rule_words",)),
+    "/rulebook words list": Scenario(by("commissioner"), {}, "“biscuit” means “ball”", setup=(LEAGUE_WORD,)),
+    "/rulebook words remove": Scenario(by("commissioner"), {"word": "biscuit"}, "no longer reads “biscuit”",
+                                       ("rule_words",), setup=(LEAGUE_WORD,)),
     "/setup rulebook": Scenario(by("commissioner"), {"file": HOUSE_RULES}, "Read 2 sections from house-rules.md",
                                 ("rule_sections", "rulebooks", "setup_changes"), setup=(in_discord,)),
     "/setup discord": Scenario(by("commissioner"), {"scheduled_events": True, "team_roles": True},
@@ -231,11 +245,11 @@ SCENARIOS: dict[str, Scenario] = {
     "/deadline list": Scenario(by("commissioner"), {}, "Team fees", setup=(DEADLINE,)),
     "/dispute decide": Scenario(
         by("commissioner"), {"id": "1", "outcome": "rejected", "text": "The call stands."}, "is rejected",
-        ("disputes",), setup=(at(AFTER_G1), DISPUTE)),
+        ("disputes",), setup=(at(AFTER_G1), DISPUTE), settings=YOUTH),
     "/dispute file": Scenario(
         by("captain"), {"game": "G1", "message": "The winning goal was kicked in."},
-        "is filed with the commissioners", ("disputes",), setup=(at(AFTER_G1),)),
-    "/dispute list": Scenario(by("commissioner"), {}, "winning goal", setup=(at(AFTER_G1), DISPUTE)),
+        "is filed with the commissioners", ("disputes",), setup=(at(AFTER_G1),), settings=YOUTH),
+    "/dispute list": Scenario(by("commissioner"), {}, "winning goal", setup=(at(AFTER_G1), DISPUTE), settings=YOUTH),
     "/game add": Scenario(by("commissioner"), {"home": "Hawks", "away": "Owls", "starts_at": "2030-02-01 19:00"},
                           "Added `G7`", ("games",)),
     "/game cancel": Scenario(by("commissioner"), {"game": "G1"}, "Cancelled `G1`", ("games",)),

@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SMOKE = {
     "bench.burst": ["--rates", "20", "--seconds", "0.5"],
     "bench.fanout": ["--reminders", "12", "--channels", "3", "--limit", "60"],
+    "bench.feed": ["--games", "200", "--clients", "3", "--requests", "2", "--idle", "0.5"],
     "bench.idle": [],
     "bench.imports": ["--rows", "40"],
-    "bench.rule_lookup": ["--repeats", "1", "--no-service"],
+    "bench.rule_lookup": ["--repeats", "1", "--no-service", "--leagues", "3"],
     "bench.scheduler": ["--rows", "100"],
     "bench.standings": ["--repeat", "1", "--teams", "8"],
     "bench.units": ["--count", "10"],

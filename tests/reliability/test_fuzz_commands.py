@@ -75,8 +75,11 @@ class World:
         self.loop = asyncio.new_event_loop()
         self.url = url or f"sqlite+aiosqlite:///{tmp_path / 'fuzz.db'}"
         self.examples = EXAMPLES if self.url.startswith("sqlite") else PG_EXAMPLES
+        # The second league takes disputes (the co-ed preset has none: "the referee's call stands"), so that
+        # both ways /dispute file answers are walked.
         settings_ = make_settings(league_config(), league_config("other", OTHER_GUILD, roles=OTHER_ROLES,
-                                                                 channels=OTHER_CHANNELS))
+                                                                 channels=OTHER_CHANNELS,
+                                                                 rules={"dispute_calls_allowed": True}))
         engine = create_engine(self.url)
         from datetime import UTC, datetime
 

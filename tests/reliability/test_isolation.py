@@ -35,7 +35,7 @@ from bot.services.messages.disputes import DisputeService
 from bot.services.messages.relays import RelayService, Responder
 from cogs.rulebooks import rules_service
 from storage import lookups
-from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, SpareOffer, Suspension
+from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, RuleQuestion, SpareOffer, Suspension
 from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
@@ -45,6 +45,7 @@ from tests.reliability.conftest import ErrorLog
 from tests.reliability.test_fuzz_commands import COMMANDS, POLITE, World
 
 SECRET = "S1-SECRET"  # in every free text the first server stores: it must never reach the second
+LEAGUE_WORD = "zorblax"  # the first league's own word for a slap shot (stored lower case, so not SECRET)
 SETUP_START = datetime(2030, 1, 5, 12, 0, tzinfo=UTC)
 GAME_DAY = datetime(2030, 1, 11, 23, 0, tzinfo=UTC)  # both G1s start 2030-01-11 19:00 Toronto
 AFTER_GAMES = datetime(2030, 1, 12, 3, 0, tzinfo=UTC)  # the first games of both leagues are over
@@ -118,6 +119,7 @@ def first_server_markers(world: IsolationWorld) -> list[Marker]:
     found += [Marker("venue", word(v)) for v in ("Rink A", "Rink B")]
     found += [Marker(f"game {c}", word(c)) for c in ("G2", "G3", "G4", "G5", "G6")]
     found += [Marker("league name", word("Coed League")), Marker("stored text", re.compile(re.escape(SECRET)))]
+    found += [Marker("league word", word(LEAGUE_WORD))]
     found += [Marker("referee name", word("Ref Rita")), Marker("commissioner name", word("Commish Kay"))]
     people = {int(r["discord_id"]) for r in sample.players.values()} | {700_000_000_000_000_001,
                                                                        700_000_000_000_000_002}
@@ -303,6 +305,16 @@ class IsolationWorld(World):
         # The first league is one set up in Discord (its settings and their audit trail are league rows too).
         await hand_to_discord(bot)
         await self.ok("/setup rule", kay, key="roster_limit", value="20")
+        # A player's question, marked not what they asked, linked by the commissioner; the league's own word;
+        # who asked shown (rule_questions, rule_feedback, rule_links, rule_words, rule_feedback_settings).
+        asked = await self.ok("/rule", s.player("Bea Quinn"), question=f"{SECRET} slap shots")
+        not_it = next(c for c in asked.last.custom_ids() if c.startswith("sideline:rulefb:") and c.endswith(":no"))
+        await press(self, not_it, s.player("Bea Quinn"), GUILD)
+        async with bot.sessions() as session:
+            question = await session.scalar(select(RuleQuestion.id).where(RuleQuestion.league_id == self.l1))
+        await self.ok("/rulebook link", kay, asked=str(question), citation="2.2")
+        await self.ok("/rulebook words add", kay, word=LEAGUE_WORD, means="slap shot")
+        await self.ok("/rulebook askers", kay, show=True)
         # Games as Discord events, a role per team; a "Wolves" role that grants permissions is
         # refused as the team's role (a discord_problems row).
         self.h.discord.guilds.guild(GUILD).role(next_id(), "Wolves", permissions=1 << 3, position=3)
@@ -311,6 +323,8 @@ class IsolationWorld(World):
         # Cleanup duty (youth 2.15) turned on, so it has a missed cleanup to lose.
         await self.ok("/setup rule", kay, key="cleanup_duty_last_game_each_week", value="true")
         await self.ok("/setup rule", kay, key="cleanup_missed_bench_minor_minutes", value="2")
+        # Disputes turned on (the co-ed preset has none), so it has disputes to lose.
+        await self.ok("/setup rule", kay, key="dispute_calls_allowed", value="true")
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
@@ -394,7 +408,8 @@ class IsolationWorld(World):
         self.ids: dict[str, list[int]] = {}
         async with bot.sessions() as session:
             for kind, model in (("suspension", Suspension), ("appeal", Appeal), ("dispute", Dispute),
-                                ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer)):
+                                ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer),
+                                ("rule_question", RuleQuestion)):
                 self.ids[kind] = list((await session.scalars(
                     select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
                 assert self.ids[kind], f"the first league has no {kind} to aim at"
@@ -422,13 +437,14 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[IsolationWorld]:
 GAMES = ("G2", "G1", "G5")  # only on the first server (played) · on both · only on the first (upcoming)
 TEAMS = ("Hawks", "Owls", "Bears")
 TEXT = "isolation probe"  # free text never names the first server: the second league may store it
-ID_OPTIONS = {"suspension": "suspension", "appeal": "appeal", "id": "dispute", "deadline": "deadline"}
+ID_OPTIONS = {"suspension": "suspension", "appeal": "appeal", "id": "dispute", "deadline": "deadline",
+              "asked": "rule_question"}
 # /setup's options that autocomplete from what every league shares (presets, zones, rule settings).
 PUBLIC_OPTIONS = {"preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit",
                   "section": "lineup"}
 NAMED_OPTIONS = ("game", "team", "home", "away", "forfeit_team", "winner", "division", "matchup", "audience",
                  "citation", "question", "shooter", "shooters", "players", "preferred", "infraction", "code",
-                 "starts_at", "due", "nudges", "name", "season", *PUBLIC_OPTIONS, *ID_OPTIONS)
+                 "starts_at", "due", "nudges", "name", "season", "word", *PUBLIC_OPTIONS, *ID_OPTIONS)
 FIRST_SERVER_FILES = {
     # a team of the second league pointed at a channel of the first server
     "/import teams": f"team,division,captain_discord_ids,channel_id\nRavens,East,{OLGA},600000000000000001\n",
@@ -473,7 +489,10 @@ def probe_options(world: IsolationWorld, command: LeafCommand, k: int) -> dict[s
                 "shooter": ("Alice Hart", "Omar Fox")[k % 2], "shooters": "Alice Hart, Carl Diaz, Dan Roy",
                 "players": "Alice Hart, Carl Diaz, Dan Roy", "preferred": "Alice Hart, Carl Diaz, Dan Roy",
                 "infraction": "slashing", "code": "G2", "starts_at": "2030-02-15 19:00", "due": "2030-02-15 19:00",
-                "nudges": "24h", "name": TEAMS[k % 3], "season": "Winter 2030", **PUBLIC_OPTIONS,
+                "nudges": "24h", "name": TEAMS[k % 3], "season": "Winter 2030",
+                # the first league's word where it names one (remove); a word of the second's own where it adds one
+                "word": LEAGUE_WORD if command.path == "/rulebook words remove" else "probeword",
+                **PUBLIC_OPTIONS,
             }[name]
         elif option.get("autocomplete") and world.suggested.get((command.path, name)):
             # an option the probes don't know by name: what the first server itself suggests for it
@@ -610,6 +629,9 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         "RelayButton": [f"sideline:relay:{action}:{relay}" for relay in world.ids["relay"]
                         for action in ("ack", "reply")],
         "RuleButton": [f"sideline:rule:{world.l1}:{citation}" for citation in ("1.1", "1.3", "2.2", "Section 1")],
+        # the first league's questions, named by either league ("Helped" and "Not what I asked")
+        "RuleFeedbackButton": [f"sideline:rulefb:{league}:{question}:{helped}" for league in (world.l1, world.l2)
+                               for question in world.ids["rule_question"] for helped in ("yes", "no")],
         # the first league's teams and players (imported first: the lowest ids), named by either league;
         # Owls and Bears (2, 3): a DM press by Hawks's captain on a Hawks request is his to answer
         "JoinDecisionButton": [f"sideline:join@{league}:{team}:{player}:skater:{answer}"

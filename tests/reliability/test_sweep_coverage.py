@@ -25,7 +25,7 @@ from tests.conftest import CHANNELS
 from tests.harness import Member
 from tests.reliability.commands import OPTION_TYPES, LeafCommand, leaf_commands
 from tests.reliability.test_fuzz_commands import COMMANDS, World, command_strategy, option_strategy, run_one
-from tests.reliability.test_isolation import probe_options
+from tests.reliability.test_isolation import ID_OPTIONS, probe_options
 from tests.reliability.test_permissions import plausible_options, run
 
 
@@ -38,7 +38,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 def probe_world(world: World) -> Any:
     """What the isolation probes read of their world, without populating two leagues."""
-    return SimpleNamespace(ids={kind: [1, 2] for kind in ("suspension", "appeal", "dispute", "deadline")},
+    return SimpleNamespace(ids={kind: [1, 2] for kind in ID_OPTIONS.values()},
                            suggested={}, first_channels={*CHANNELS.values()})
 
 

@@ -270,7 +270,7 @@ def _no_goalie(rules: LineupRules, stand_in: CheckedInPlayer | None) -> Finding:
             "(the counts here assume one does)."
         )
     if rules.goalie_required_to_start:
-        message += " A goalie is needed to start the game."
+        message += " A goalie is needed to start the game: a skater standing in doesn't count."
     return Finding(NO_GOALIE, message, _cite(rules.citations.goalie, "players_on_court"))
 
 
@@ -301,11 +301,16 @@ def _short_of_women(rules: LineupRules, available: int, cap: int, *,
 def start_requirements(
     rules: LineupRules, goalie: CheckedInPlayer | None, skaters: int, *, stand_in: bool = False
 ) -> tuple[bool, tuple[str, ...], tuple[str, ...]]:
-    """Whether these counts meet the minimum to start, what it needs and what the team has, in words.
+    """Whether these counts meet the minimum to start, what it needs and what the team has, in words: the
+    one check /lineup, /whoisin, the captains' alert and the findings all read.
 
-    Where the rulebook sets no minimum (co-ed: a short team plays short) ``needs`` is empty, and the
-    team still needs someone in goal and one skater beside them to take the court at all.
+    Where the preset needs a goalie to start (youth 2.4: "a minimum of 3 players and one goalie to
+    start the game"), a skater standing in goal is no goalie: they count as a skater, and the team has
+    no goalie. Where the rulebook sets no minimum (co-ed: a short team plays short) ``needs`` is empty,
+    and the team still needs someone in goal and one skater beside them to take the court at all.
     """
+    if stand_in and goalie is not None and rules.goalie_required_to_start:
+        goalie, skaters, stand_in = None, skaters + 1, False
     needs: list[str] = []
     has: list[str] = []
     met = True
@@ -316,7 +321,7 @@ def start_requirements(
         met &= skaters >= rules.min_skaters_to_start
     if rules.goalie_required_to_start:
         needs.append("a goalie")
-        has.append("no goalie" if goalie is None else "a skater in goal" if stand_in else "a goalie")
+        has.append("no goalie" if goalie is None else "a goalie")
         met &= goalie is not None
     if rules.min_players_to_start is not None:
         needs.append(_count(rules.min_players_to_start, "player"))
@@ -328,6 +333,15 @@ def start_requirements(
     return met, tuple(needs), tuple(has)
 
 
+def start_citation(rules: LineupRules) -> str:
+    """The rule behind the minimum to start (youth 2.4), or where the rulebook sets none, the court's."""
+    if rules.min_skaters_to_start is None and rules.min_players_to_start is None \
+            and not rules.goalie_required_to_start:
+        return _cite(rules.citations.court, "players_on_court")
+    key = "min_players_to_start" if rules.min_skaters_to_start is None else "min_skaters_to_start"
+    return _cite(rules.citations.start, key)
+
+
 def _minimum_to_start(
     rules: LineupRules, goalie: CheckedInPlayer | None, skaters: int, stand_in: bool
 ) -> tuple[bool, Finding | None]:
@@ -337,11 +351,10 @@ def _minimum_to_start(
     if not needs:  # no minimum in the rulebook, and still nobody to put on the court
         message = ("Nobody eligible checked in: the team can't take the court." if goalie is None else
                    f"Only {has[0]} checked in: nobody to skate beside the one in goal.")
-        return False, Finding(BELOW_MINIMUM_TO_START, message, _cite(rules.citations.court, "players_on_court"))
-    message = f"Needs {' and '.join(needs)} to start; has {' and '.join(has)}."
+        return False, Finding(BELOW_MINIMUM_TO_START, message, start_citation(rules))
+    message = f"Not enough to start: needs {' and '.join(needs)}; has {' and '.join(has)}."
     message += _late_start_consequence(rules)
-    key = "min_players_to_start" if rules.min_skaters_to_start is None else "min_skaters_to_start"
-    return False, Finding(BELOW_MINIMUM_TO_START, message, _cite(rules.citations.start, key))
+    return False, Finding(BELOW_MINIMUM_TO_START, message, start_citation(rules))
 
 
 def _late_start_consequence(rules: LineupRules) -> str:

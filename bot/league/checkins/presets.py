@@ -125,7 +125,7 @@ LINEUP_PRESETS: dict[str, LineupRules] = {
         forfeit_after_minutes=None,
         # Co-ed rules: Teams — "Rosters will be limited to 20 active players."
         roster_limit=20,
-        # Co-ed rules: Teams — only the (limited) roster plays; the rulebook has no guests.
+        # Co-ed rules: silent on guests (Teams limits rosters to 20 active players); only the roster plays.
         guests_allowed=False,
         guests_need_approval=True,
         citations=LineupCitations(
@@ -135,8 +135,8 @@ LINEUP_PRESETS: dict[str, LineupRules] = {
             start="",
             goalie="Co-ed rules: Game Structure",
             roster="Co-ed rules: Teams",
-            guests="Co-ed rules: Teams",
-            suspension="Co-ed rules: Penalties",
+            guests="",
+            suspension="Co-ed rules: Major offenses, severe offenses",
         ),
     ),
     "youth-ball-hockey": LineupRules(
@@ -156,9 +156,9 @@ LINEUP_PRESETS: dict[str, LineupRules] = {
         late_start_bench_minor_minutes=2,
         # Youth 2.4 — still short after 10 minutes: forfeit.
         forfeit_after_minutes=10,
-        # Youth 1.7 — rosters are set by the draft; no fixed limit.
+        # Youth rules: silent on a roster limit (1.7's draft makes the rosters) and on guests; only the
+        # roster plays.
         roster_limit=None,
-        # Youth 1.7 — drafted rosters, no guest players.
         guests_allowed=False,
         guests_need_approval=True,
         citations=LineupCitations(
@@ -166,8 +166,8 @@ LINEUP_PRESETS: dict[str, LineupRules] = {
             women_nonbinary="",
             start="Youth 2.4",
             goalie="Youth 2.4",
-            roster="Youth 1.7",
-            guests="Youth 1.7",
+            roster="",
+            guests="",
             suspension="Youth 1.20.1",
         ),
     ),

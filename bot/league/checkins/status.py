@@ -1,7 +1,9 @@
 """The ✅/❌ lines a lineup shows, from the same checks as its findings.
 
 /lineup, /whoisin and the captains' lineup alert all show these lines, so a captain never reads
-"Minimum to start met" in one place and a problem in another. The lines a whole team sees
+"Minimum to start met" in one place and a problem in another. The minimum to start is one line from
+one check (lineup.start_requirements), the goalie included where the rulebook needs one (youth 2.4);
+when it isn't met the line says "not enough to start" and cites the rule. The lines a whole team sees
 (``for_team``: /whoisin) never count women/non-binary players: that stays with captains.
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.league.checkins.lineup import LineupReport, start_requirements
+from bot.league.checkins.lineup import LineupReport, start_citation, start_requirements
 from bot.league.checkins.presets import LineupRules
 
 
@@ -33,7 +35,7 @@ class StatusLine:
 
 def lineup_status(rules: LineupRules, report: LineupReport, *, for_team: bool = False) -> tuple[StatusLine, ...]:
     """The status lines of a checked lineup, in the order a captain reads them."""
-    lines = [_skaters(report) if for_team else _court(report), _goalie(report)]
+    lines = [_skaters(report) if for_team else _court(report), _goalie(rules, report)]
     if report.women_nonbinary_required and not for_team:
         lines.append(_women_nonbinary(rules, report))
     lines.append(_start(rules, report, for_team=for_team))
@@ -61,10 +63,13 @@ def _skaters(report: LineupReport) -> StatusLine:
     return StatusLine("skaters", "Skaters", have >= spots, detail)
 
 
-def _goalie(report: LineupReport) -> StatusLine:
+def _goalie(rules: LineupRules, report: LineupReport) -> StatusLine:
     if report.goalie is None:
         return StatusLine("goalie", "Goalie", False, "nobody")
     if report.goalie_is_stand_in:
+        if rules.goalie_required_to_start:  # a stand-in plays, but isn't the goalie the rulebook needs to start
+            return StatusLine("goalie", "Goalie", False,
+                              f"no goalie checked in (one is needed to start); {report.goalie.name} would stand in")
         return StatusLine("goalie", "Goalie", None, f"no goalie checked in; {report.goalie.name} would stand in")
     return StatusLine("goalie", "Goalie", True, report.goalie.name)
 
@@ -81,15 +86,18 @@ def _start(rules: LineupRules, report: LineupReport, *, for_team: bool) -> Statu
     counts_met, needs, has = start_requirements(rules, report.goalie, len(report.eligible_skaters),
                                                 stand_in=report.goalie_is_stand_in)
     met = report.minimum_to_start_met
+    short = "not enough to start"
     if counts_met and not met:  # only the women/non-binary rule stops it: a league that doesn't play short
         why = ("a captain's /lineup says why" if for_team
                else "too few women/non-binary, and this league doesn't play short")
-        return StatusLine("start", "Minimum to start", False, f"not met — {why}")
+        return StatusLine("start", "Minimum to start", False, f"{short} — {why}")
     if needs:
         detail = f"needs {' and '.join(needs)}; has {' and '.join(has)}"
-        return StatusLine("start", "Minimum to start", met, f"{'met' if met else 'not met'} — {detail}")
+        if met:
+            return StatusLine("start", "Minimum to start", True, f"met — {detail}")
+        return StatusLine("start", "Minimum to start", False, f"{short} — {detail} ({start_citation(rules)})")
     if met:
         plays_short = " (a short team plays short)" if rules.plays_short_when_short_of_women else ""
         return StatusLine("start", "Minimum to start", True, f"none in the rulebook{plays_short}")
     nobody = "nobody eligible is in" if report.goalie is None else f"only {has[0]}: nobody to skate"
-    return StatusLine("start", "Minimum to start", False, f"not met — {nobody}")
+    return StatusLine("start", "Minimum to start", False, f"{short} — {nobody}")

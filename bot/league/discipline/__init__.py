@@ -4,7 +4,7 @@ Pure rules, one module per step. A referee calls an infraction from the preset's
 (infractions.py, catalogues.py); `apply_penalty` (penalties.py) returns the minutes, ejection, game
 misconduct and automatic suspension, each consequence with its rulebook citation, plus a one-line
 summary for the referee. Suspensions (suspensions.py) are served in the team's next games; appeals
-(appeals.py) follow youth rules 1.12, 1.13, 1.20 and 1.21.
+(appeals.py) follow youth rules 1.12, 1.13, 1.20.1, 1.20.2 and 1.21.
 
 Each preset's numbers are in presets.py. Choices the rulebooks leave open (or contradict), decided
 here:

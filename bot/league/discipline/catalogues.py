@@ -10,8 +10,13 @@ from collections.abc import Iterable
 
 from bot.league.discipline.infractions import Category, Infraction
 
-COED_PENALTIES = "Co-ed rules: Penalties"
-_COED = COED_PENALTIES
+#: "If any infraction of the rules is severe enough, intentional, or repeated, the offending player will be
+#: written up by the head ref."
+COED_WRITTEN_UP = "Co-ed rules: Penalties 4"
+_MINOR = "Co-ed rules: Minor offenses"
+_MAJOR = "Co-ed rules: Major offenses"
+_SEVERE = "Co-ed rules: Major offenses, severe offenses"
+_EXTREME = "Co-ed rules: Extreme offenses"
 _COED_PROHIBITED = "Co-ed rules: Prohibited actions"
 
 
@@ -35,37 +40,38 @@ def _group(
 _COED_CATALOGUE: tuple[Infraction, ...] = (
     # "Minor offenses (warning)"
     *_group("warning", 0, rows=(
-        ("holding", "Holding", f"{_COED}, minor offenses (1)"),
-        ("hooking", "Hooking", f"{_COED}, minor offenses (2)"),
-        ("lofting", "Lofting", f"{_COED}, minor offenses (3)"),
-        ("goalie_covering_out_of_crease", "Goalie covering out of the crease", f"{_COED}, minor offenses (4)"),
-        ("goalie_delay_of_game", "Goalie delay of game", f"{_COED}, minor offenses (5)"),
+        ("holding", "Holding", f"{_MINOR} (1)"),
+        ("hooking", "Hooking", f"{_MINOR} (2)"),
+        ("lofting", "Lofting", f"{_MINOR} (3)"),
+        ("goalie_covering_out_of_crease", "Goalie covering out of the crease", f"{_MINOR} (4)"),
+        ("goalie_delay_of_game", "Goalie delay of game", f"{_MINOR} (5)"),
     )),
     # "Major offenses (sit for 2 minutes)"
     *_group("major", 2, rows=(
-        ("high_sticking", "High sticking", f"{_COED}, major offenses (1)"),
-        ("slapshot", "Slapshot", f"{_COED}, major offenses (2)"),
+        ("high_sticking", "High sticking", f"{_MAJOR} (1)"),
+        ("slapshot", "Slapshot", f"{_MAJOR} (2)"),
     )),
     # "3. Severe offenses (1 game – 5 game suspensions)", listed under the 2-minute majors.
     *_group("severe", 2, suspension_games=(1, 5), rows=(
-        ("slashing", "Slashing", f"{_COED}, severe offenses (1)"),
-        ("throwing_smashing_stick", "Throwing or smashing a stick", f"{_COED}, severe offenses (2); No stick throwing/smashing"),
-        ("tripping", "Tripping", f"{_COED}, severe offenses (3)"),
-        ("verbal_abuse", "Verbal abuse", f"{_COED}, severe offenses (4)"),
+        ("slashing", "Slashing", f"{_SEVERE} (1)"),
+        ("throwing_smashing_stick", "Throwing or smashing a stick", f"{_SEVERE} (2); No stick throwing/smashing"),
+        ("tripping", "Tripping", f"{_SEVERE} (3)"),
+        ("verbal_abuse", "Verbal abuse", f"{_SEVERE} (4)"),
     )),
     # "Extreme offenses": no consequence stated; ejected, the league decides the rest.
     *_group("extreme", 0, ejection=True, rows=(
-        ("ref_abuse", "Referee abuse", f"{_COED}, extreme offenses (1)"),
-        ("pushing_roughing_fighting", "Pushing, roughing or fighting", f"{_COED}, extreme offenses (2); Prohibited actions"),
+        ("ref_abuse", "Referee abuse", f"{_EXTREME} (1)"),
+        ("pushing_roughing_fighting", "Pushing, roughing or fighting", f"{_EXTREME} (2); Prohibited actions (11)"),
     )),
     # "A 5-minute misconduct penalty can be given to any player based on referee discretion."
     *_group("misconduct_5", 5, rows=(
-        ("penalty_on_breakaway", "Penalty against a player on a breakaway", f"{_COED}, 5-minute misconduct"),
-        ("verbal_abuse_misconduct", "Verbal abuse of refs or other players (misconduct)", f"{_COED}, 5-minute misconduct"),
+        ("penalty_on_breakaway", "Penalty against a player on a breakaway", f"{_EXTREME} 1 (the 5-minute misconduct)"),
+        ("verbal_abuse_misconduct", "Verbal abuse of refs or other players (misconduct)", f"{_EXTREME} 1 (the 5-minute misconduct)"),
     )),
     # "sit the rest of the game (a game misconduct)"
     *_group("game_misconduct", 0, ejection=True, rows=(
-        ("game_misconduct", "Game misconduct (referee's discretion)", f"{_COED}, misconducts"),
+        ("game_misconduct", "Game misconduct: sits the rest of the game (referee's option)",
+         f"{_EXTREME} 2 (a game misconduct)"),
     )),
     # "PROHIBITED ACTIONS ... This is a non-contact game": the ones no offence list above names (slashing,
     # tripping, hooking, high sticking, verbal abuse and fighting are there already). The rulebook gives

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from bot.league.discipline.infractions import Category, DisciplineError, Infraction, find_infraction
+from bot.league.discipline.lengths import suspension_length
 from bot.league.discipline.presets import DisciplineRules
 
 ConsequenceKind = Literal["penalty", "ejection", "game_misconduct", "suspension", "review", "note"]
@@ -273,11 +274,15 @@ def _suspension_the_infraction_carries(ruling: _Ruling) -> None:
 
 
 def _the_referees_suspension(ruling: _Ruling, rules: DisciplineRules, games: int | None) -> None:
-    """A suspension the referee gives for the call (youth 1.12), in games."""
+    """A suspension the referee gives for the call (youth 1.12), in games: never longer than the rulebook
+    gives the infraction (co-ed severe offences: at most 5); a shorter one leaves its minimum standing."""
     if games is None:
         return
     if games < 1:
         raise DisciplineError(f"A referee's suspension is at least 1 game, not {games}.")
+    carried = ruling.infraction.suspension_games
+    if carried is not None and games > carried[1]:
+        suspension_length(rules, ruling.infraction, games, by_commissioner=False)
     ruling.suspend(games)
     ruling.add("suspension", f"referee's suspension: {_plural(games, 'game')}",
                rules.discipline_citations.referee_max_suspension)

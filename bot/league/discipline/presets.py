@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.league.discipline.catalogues import COED_PENALTIES as _COED
+from bot.league.discipline.catalogues import COED_WRITTEN_UP
 from bot.league.discipline.infractions import CATEGORIES, Category
 
 
@@ -18,6 +18,7 @@ class DisciplineCitations:
     late_major: str = ""
     late_misconduct: str = ""
     referee_max_suspension: str = ""
+    exceed_range: str = ""
     review: str = ""
     repeated: str = ""
     serving: str = ""
@@ -52,6 +53,9 @@ class DisciplineRules:
     discipline_late_misconduct_pending_review: bool = True
     # Longest suspension a referee gives alone; longer ones need the commissioner. None = any.
     discipline_referee_max_suspension_games: int | None = None
+    # The commissioners may set a suspension outside the length the rulebook gives its infraction (co-ed
+    # severe offences: 1 to 5 games); off, such a length is refused.
+    discipline_commissioner_may_exceed_range: bool = False
     # Categories always reported to the league (possible suspension).
     discipline_review_categories: tuple[Category, ...] = ()
     # The n-th infraction of any kind by a player in one game is reported; None = never.
@@ -116,6 +120,9 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
         discipline_late_major_minutes=None,
         discipline_late_misconduct_minutes=None,
         discipline_referee_max_suspension_games=None,
+        # Co-ed rules: "Severe offenses (1 game – 5 game suspensions)", and no rule lets anyone go beyond
+        # that ("subject to change ... up until the start of Game 1" changes the rules, not one case).
+        discipline_commissioner_may_exceed_range=False,
         # Co-ed rules: Penalties — "severe enough, intentional, or repeated ... written up".
         discipline_review_categories=("severe", "extreme", "game_misconduct"),
         discipline_review_after_infractions=2,
@@ -127,8 +134,8 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
         suspensions_carry_into_playoffs=True,
         suspensions_carry_into_next_season=True,
         discipline_citations=DisciplineCitations(
-            review=f"{_COED} (severe, intentional or repeated: written up)",
-            repeated=f"{_COED} (severe, intentional or repeated: written up)",
+            review=f"{COED_WRITTEN_UP} (severe, intentional or repeated: written up)",
+            repeated=f"{COED_WRITTEN_UP} (severe, intentional or repeated: written up)",
             serving="league default (rulebook silent: served in the team's next games)",
             appeal_window=_DEFAULT_APPEALS,
             appeal_decision=_DEFAULT_APPEALS,
@@ -155,6 +162,9 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
         discipline_late_misconduct_pending_review=True,
         # Youth 1.12 — referees suspend up to one game; more is discussed with the commissioner.
         discipline_referee_max_suspension_games=1,
+        # Youth 1.12 — the commissioners "may decrease/increase the suspension"; 1.13 — they "hold the final
+        # decision on all suspensions" (3.11 (4)'s 15 games included).
+        discipline_commissioner_may_exceed_range=True,
         # Youth 3.1, 3.9, 3.11 — majors and game misconducts: possible suspension; 1.20.1 —
         # serious offences are reported to the commissioner.
         discipline_review_categories=("major", "game_misconduct"),
@@ -175,6 +185,7 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
             late_major="Youth 3.9 (note)",
             late_misconduct="Youth 3.10 (note)",
             referee_max_suspension="Youth 1.12",
+            exceed_range="Youth 1.12, 1.13",
             review="Youth 1.20.1, 3.1",
             serving="Youth 1.20.1, 1.20.2",
             appeal_window="Youth 1.21",
@@ -186,7 +197,7 @@ DISCIPLINE_PRESETS: dict[str, DisciplineRules] = {
     "indoor-soccer": DisciplineRules(
         # Indoor soccer rules: yellow cards (2 minutes down) only; no escalations.
         discipline_review_categories=("game_misconduct",),
-        # Indoor soccer rules, Substitutions: "Substitutions may not be made for ejected players".
+        # Indoor soccer rules: Substitutions — "Substitutions may not be made for ejected players".
         discipline_no_substitute_for_ejected=True,
         # Indoor rulebook has no appeals: league default, the youth numbers.
         appeal_window_days=7,

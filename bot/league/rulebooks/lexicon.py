@@ -1,175 +1,42 @@
-"""The sports-rules lexicon `/rule` search reads: chat spellings, synonyms, aliases, stopwords (data)."""
+"""How players say what a rulebook says: the vocabulary `/rule` search expands questions with.
+
+The words themselves are data, beside the presets (bot/league/rulebooks/vocabulary/*.toml): the words
+of every game (common.toml), of a sport (hockey.toml, soccer.toml) and of a preset's rulebook
+(<preset>.toml). A league adds its own (stored per league, ``Lexicon.with_words``). What stays here is
+English itself: the words no rulebook is searched for (stopwords), and how text becomes stems.
+"""
 
 from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import Stemmer  # PyStemmer: Snowball in C (the pure-Python package loads all ~40 languages to use one)
+
+from bot.league.rules import PRESET_NAMES
+
+#: The folder of package data (declared in pyproject.toml) holding the vocabulary files.
+FOLDER = "vocabulary"
+COMMON = "common"
+SYNONYM_WEIGHT = 0.7
+ALIAS_WEIGHT = 0.4
+#: A situation's rulebook words stand for the whole of what was asked, so they count as if typed.
+SITUATION_WEIGHT = 1.0
+#: Stands for any number in a situation ("only # players" is "only 3 players" and "only four players").
+NUMBER = "#"
 
 
 def _word_set(text: str) -> frozenset[str]:
     """A set of words written as one block of text (easier to read and edit than a list)."""
     return frozenset(text.split())
 
-
-# fmt: off
-# Chat spelling -> words, applied before anything else so slang is never "typo-corrected".
-SPELLINGS: dict[str, str] = {
-    "wat": "what", "wut": "what", "wht": "what", "whats": "what", "wen": "when", "hw": "how",
-    "enuf": "enough", "enuff": "enough", "u": "you", "ya": "you", "ur": "your", "r": "are",
-    "y": "why", "cuz": "because", "coz": "because", "bc": "because", "b4": "before",
-    "ppl": "people", "thru": "through", "tho": "though", "pls": "please", "plz": "please",
-    "im": "i am", "ive": "i have", "dont": "do not", "cant": "can not", "wont": "will not",
-    "didnt": "did not", "doesnt": "does not", "isnt": "is not", "arent": "are not",
-    "shouldnt": "should not", "wasnt": "was not", "gonna": "going to", "wanna": "want to",
-    "gotta": "have to", "hafta": "have to", "kinda": "kind of", "abt": "about", "n": "and",
-    "nd": "and", "da": "the", "teh": "the", "hav": "have", "shud": "should", "cud": "could",
-    "wud": "would", "sec": "second", "secs": "seconds", "mins": "minutes", "yr": "year",
-    "yrs": "years", "pts": "points", "vs": "versus", "w": "with", "wo": "without",
-    "theres": "there is", "thats": "that is", "whos": "who is", "hows": "how is",
-}
-
-# Groups of interchangeable phrases: a query phrase also finds the others (at a lower weight).
-SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("puck", "ball"),
-    ("ot", "overtime", "over time", "extra time"),
-    ("sudden death", "golden goal", "next goal wins"),
-    ("tie", "tied", "draw", "tie game", "no winner", "still tied"),
-    ("pp", "power play", "man advantage", "up a man", "man up"),
-    ("pk", "penalty kill", "short handed", "shorthanded", "man down", "down a man",
-     "play short", "play down", "playing down", "a player down"),
-    ("fight", "fighting", "drop the gloves", "drop gloves", "scrap", "fisticuffs",
-     "throw punches", "punch", "punching", "brawl"),
-    ("line change", "change lines", "substitution", "substitute", "sub", "change on the fly",
-     "shift"),
-    ("ringer", "guest", "guest player", "not on the roster", "not on roster", "not rostered",
-     "unregistered player", "spare", "pickup player", "fill in"),
-    ("ref", "referee", "official", "zebra", "umpire", "ump", "linesman"),
-    ("goalie", "goalkeeper", "keeper", "goal keeper", "goaltender", "tender", "netminder", "gk"),
-    ("girl", "woman", "female", "lady", "gal", "non-binary", "nonbinary", "nb"),
-    ("guy", "man", "male", "dude"),
-    ("card", "yellow card", "yellow", "booking", "booked", "caution"),
-    ("red card", "ejection", "ejected", "sent off", "kicked out", "tossed", "thrown out",
-     "game misconduct", "disqualified"),
-    ("sin bin", "penalty box", "the box", "bin"),
-    ("high stick", "high sticking", "stick above the waist", "stick too high"),
-    ("slapshot", "slap shot", "slapper", "clapper", "wind up"),
-    ("shootout", "shoot out", "penalty shootout"),
-    ("breakaway", "in the clear", "hauled down"),
-    ("penalty shot", "free shot"),
-    ("suspension", "suspended", "ban", "banned", "suspend"),
-    ("appeal", "dispute", "contest", "challenge", "protest"),
-    ("swear", "swearing", "cursing", "cuss", "trash talk", "chirp", "chirping", "taunt",
-     "heckle", "heckling", "verbal abuse", "mouthing off"),
-    ("equipment", "gear", "pads", "protective equipment", "eye protection", "goggles",
-     "helmet", "shin pads", "shin guards"),
-    ("jewelry", "jewellery", "ring", "earring", "necklace", "watch", "piercing", "bracelet",
-     "wedding ring"),
-    ("slide tackle", "slide tackling", "sliding tackle", "slide"),
-    ("faceoff", "face off", "draw", "puck drop", "ball drop"),
-    ("timeout", "time out"),
-    ("halftime", "half time", "intermission", "break between halves", "between periods"),
-    ("period", "half"),
-    ("game", "match"),
-    ("playoff", "postseason", "final", "semifinal", "semi", "bracket", "elimination"),
-    ("standings", "table", "ranking", "league table"),
-    ("tiebreaker", "tie breaker", "tiebreak", "break the tie", "tie break"),
-    ("seeding", "seed", "seeded", "ranking"),
-    ("forfeit", "no show", "default", "not enough players"),
-    ("show up", "showed up", "present", "absent", "absence", "arrive", "attend", "no show",
-     "missing"),
-    ("offside", "offsides", "off side"),
-    ("icing", "iced", "ice the ball"),
-    ("crease", "goal crease", "goal area", "blue paint", "paint"),
-    ("hand pass", "hand passing", "glove pass"),
-    ("catch", "grab", "glove"),
-    ("body check", "body checking", "bodycheck", "hitting", "physical contact",
-     "physical force"),
-    ("touch", "touched", "contact", "bump", "make contact"),
-    ("penalty", "offense", "offence", "infraction", "foul", "violation"),
-    ("next season", "following season", "subsequent season", "next year"),
-    ("push", "shove", "roughing", "rough"),
-    ("slash", "hack", "chop", "chopping"),
-    ("spear", "butt end"),
-    ("injury", "injured", "hurt", "bleeding", "blood", "medical"),
-    ("water break", "water", "drink", "hydration"),
-    ("spectator", "fan", "parent", "crowd", "supporter", "audience"),
-    ("inbound", "in bounds", "inbounding", "throw in", "kick in", "out of bounds"),
-    ("ceiling", "roof", "rafters"),
-    ("corner", "corner kick"),
-    ("free kick", "direct kick", "indirect kick", "set piece"),
-    ("coach", "captain", "manager"),
-    ("trade", "traded", "trading", "swap players"),
-    ("draft", "picks", "draft order", "snake draft"),
-    ("roster", "team list", "lineup", "game sheet", "squad"),
-    ("register", "registration", "sign up", "signup", "fees", "payment"),
-    ("clean up", "cleanup", "cleaning up", "clearing", "tear down"),
-    ("setup", "set up", "setting up"),
-    ("stats", "statistics", "stat"),
-    ("change the rules", "rule change", "rule modification", "modify the rules", "amend"),
-    ("empty net", "goalie pulled", "pulled goalie", "pull the goalie", "extra attacker"),
-    ("delay of game", "stalling", "time wasting", "wasting time"),
-    ("too many men", "too many players", "too many on the floor"),
-    ("floor", "court", "field", "rink", "pitch", "surface"),
-    ("clock", "timer", "stoppage", "stop time", "stopped clock", "running clock"),
-    ("lift", "raise", "head high", "high ball", "in the air", "loft", "lofting", "chip"),
-    ("freeze", "cover", "frozen", "smother"),
-    ("win", "victory", "winner"),
-    ("loss", "lose", "defeat"),
-    ("point", "pt"),
-    ("senior", "older", "adult"),
-    ("junior", "younger", "kid"),
-    ("twice", "two times", "again", "repeat", "more than once", "more than one"),
-    ("back pass", "pass back", "footed by a teammate"),
-    ("eligible", "eligibility", "qualify", "qualifies", "qualified"),
-    ("ends in a tie", "finishes in a tie", "ends tied", "tied at the end", "tied after regulation",
-     "ends in a draw"),
-    ("mid season", "midseason", "during the season", "after the season has begun"),
-)
-
-# One-way: asking this suggests the rulebook words on the right (how players ask vs how rules say).
-ALIASES: dict[str, tuple[str, ...]] = {
-    "how long": ("minute", "second", "length", "duration"),
-    # The game's shape: a game is as long as its periods or halves; a tie goes to overtime.
-    "how long is game": ("period", "half", "minute", "game"),
-    "how long is match": ("period", "half", "minute", "game"),
-    "how long are games": ("period", "half", "minute", "game"),
-    "how long does game last": ("period", "half", "minute", "game"),
-    "how long do games last": ("period", "half", "minute", "game"),
-    "game length": ("period", "half", "minute", "game"),
-    "length of game": ("period", "half", "minute", "game"),
-    "how many minutes is game": ("period", "half", "minute", "game"),
-    "how many minutes in game": ("period", "half", "minute", "game"),
-    "how long is period": ("period", "half", "minute", "game"),
-    "how long is each period": ("period", "half", "minute", "game"),
-    "how long are periods": ("period", "half", "minute", "game"),
-    "how many periods": ("period", "half", "consist"),
-    "how many halves": ("half", "period", "consist"),
-    "what happens in tie": ("overtime", "shootout", "tie"),
-    "what if tie": ("overtime", "shootout", "tie"),
-    "tie": ("overtime", "shootout"),
-    "ends in a tie": ("overtime", "shootout"),
-    "is there overtime": ("overtime", "tie"),
-    "play in playoffs": ("playoff", "qualify"),
-    "make playoffs": ("playoff", "qualify"),
-    "missed games": ("absent", "qualify"),
-    "how old": ("age", "eligible", "eligibility"),
-    "how big": ("size", "feet", "regulation"),
-    "size": ("feet", "foot", "radius", "dimension", "regulation", "limited"),
-    "how far": ("feet", "distance", "away"),
-    "how many": ("maximum", "minimum", "max", "min"),
-    "min": ("minimum", "minute"),
-    "max": ("maximum", "limit", "limited"),
-    "count": ("allowed", "disallowed", "counted"),
-    "legal": ("allowed", "illegal", "permitted", "prohibited"),
-    "allowed": ("permitted", "legal", "illegal", "prohibited", "forbidden"),
-    "punishment": ("penalty", "suspension"),
-    "kicked out": ("ejected", "ejection"),
-    "wrong": ("illegal", "illegally"),
-    "not enough": ("short", "minimum", "at least", "forfeit"),
-    "not have enough": ("short", "minimum", "at least", "forfeit"),
-    "foot": ("body part", "feet"),
-    "leg": ("body part",),
-    "skate": ("body part", "feet"),
-}
-
-# fmt: on
 
 # An alias that opens with one of these is a way of asking ("how long", "what happens in tie"): its
 # own words are not looked for in the rulebook, only what it points to ("long" found "Long-Term
@@ -186,20 +53,330 @@ STOPWORDS = _word_set(
     should so some still such than that the their theirs them then there these they thing things
     this those though through to too u um under until us very want was we well were what
     whatever when where whether which while who whom whose why will with would yeah yes yet you
-    your yours happen happens happened going kind people someone somebody rule rules
+    your yours happen happens happened going kind people someone somebody rule rules up off
+    take takes taking took go goes went come comes came make makes made use uses used using
+    tonight today yesterday actually basically literally pretty lol hey hi hello thanks thank thx
+    question quick wondering wonder rulebook guess supposed anyway sure
     """
 )
-# Words dropped before matching lexicon phrases ("drop the gloves" == "drop my gloves").
+# Words dropped before matching vocabulary phrases ("drop the gloves" == "drop my gloves").
 PHRASE_FILLERS = _word_set(
     """
     a an the my our your his her their its this that
     """
 )
-
 # Plurals the Snowball stemmer leaves apart from their singular.
 # fmt: off
 IRREGULAR_PLURALS: dict[str, str] = {
     "women": "woman", "men": "man", "feet": "foot", "halves": "half", "teeth": "tooth",
     "children": "child", "people": "person", "knives": "knife", "wives": "wife",
 }
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
 # fmt: on
+#: "3" and "three" are one number: a question says 3 minors where the rulebook says three.
+SPELLED_NUMBERS = {**{str(n): word for n, word in enumerate(NUMBER_WORDS)},
+                   **{word: str(n) for n, word in enumerate(NUMBER_WORDS)}}
+
+# --- text to stems ---------------------------------------------------------------------------
+
+_stemmer = Stemmer.Stemmer("english")
+_stem_cache: dict[str, str] = {}
+WORD = re.compile(r"[a-z0-9]+")
+HYPHENATED = re.compile(r"[a-z0-9]+(?:[-‐–][a-z0-9]+)+")
+
+
+def stem(word: str) -> str:
+    found = _stem_cache.get(word)
+    if found is None:
+        found = _stemmer.stemWord(IRREGULAR_PLURALS.get(word, word))
+        if len(_stem_cache) < 50_000:
+            _stem_cache[word] = found
+    return found
+
+
+STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
+
+
+def normalise(text: str) -> str:
+    return text.casefold().replace("’", "'").replace("‘", "'").replace("'", "")
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(normalise(text))
+
+
+def is_number(word: str) -> bool:
+    return word.isdigit() or word in SPELLED_NUMBERS
+
+
+def sequence(text: str) -> list[str]:
+    """All stems in reading order except fillers: the material phrases are checked against."""
+    return [stem(w) for w in words(text) if w not in PHRASE_FILLERS]
+
+
+def _phrase_key(phrase: str) -> tuple[str, ...]:
+    """A vocabulary phrase as the stems a question must show, "#" standing for any number."""
+    key: list[str] = []
+    for piece in phrase.split():
+        key.extend([NUMBER] if piece == NUMBER else sequence(piece))
+    return tuple(key)
+
+
+# --- the vocabulary as written ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A game situation in players' words, the rulebook's words for it, and the league's numbers
+    that answer it (names of facts, bot/league/rulebooks/facts.py)."""
+
+    say: tuple[str, ...]
+    means: tuple[str, ...]
+    facts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words of one preset's rulebook: its own file's, its sport's and every game's."""
+
+    sport: str = ""
+    spellings: Mapping[str, str] = field(default_factory=dict)
+    synonyms: tuple[tuple[str, ...], ...] = ()
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    situations: tuple[Situation, ...] = ()
+    # section citation -> the facts it states (the preset's own rulebook only)
+    facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+class VocabularyError(ValueError):
+    """A vocabulary file that doesn't read as one (tests/league/rulebooks/test_vocabulary.py reads them all)."""
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        raise VocabularyError(f"{where}: must be a list of words")
+    return tuple(v.strip() for v in value)
+
+
+def read_vocabulary(text: str, name: str) -> Vocabulary:
+    """One vocabulary file's words; VocabularyError names what is wrong."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VocabularyError(f"{name}: {exc}") from None
+    unknown = set(raw) - {"sport", "synonyms", "spellings", "aliases", "situations", "facts"}
+    if unknown:
+        raise VocabularyError(f"{name}: unknown keys {sorted(unknown)}")
+    spellings = raw.get("spellings", {})
+    if not all(isinstance(v, str) for v in spellings.values()):
+        raise VocabularyError(f"{name}: spellings must map a word to words")
+    situations = []
+    for i, s in enumerate(raw.get("situations", [])):
+        if not isinstance(s, dict) or set(s) - {"say", "means", "facts"}:
+            raise VocabularyError(f"{name}: situations[{i}] takes say, means and facts")
+        situations.append(Situation(_strings(s.get("say"), f"{name}: situations[{i}].say"),
+                                    _strings(s.get("means"), f"{name}: situations[{i}].means"),
+                                    _strings(s["facts"], f"{name}: situations[{i}].facts") if "facts" in s else ()))
+    return Vocabulary(
+        sport=str(raw.get("sport", "")),
+        spellings={k.casefold(): v.casefold() for k, v in spellings.items()},
+        synonyms=tuple(_strings(g, f"{name}: synonyms[{i}]") for i, g in enumerate(raw.get("synonyms", []))),
+        aliases={k: _strings(v, f"{name}: aliases.{k}") for k, v in raw.get("aliases", {}).items()},
+        situations=tuple(situations),
+        facts={k: _strings(v, f"{name}: facts.{k}") for k, v in raw.get("facts", {}).items()},
+    )
+
+
+def vocabulary_file(name: str) -> str | None:
+    """A vocabulary file's text as shipped, or None when there is no such file."""
+    found = resources.files("bot.league.rulebooks").joinpath(FOLDER, f"{name}.toml")
+    return found.read_text(encoding="utf-8") if found.is_file() else None
+
+
+def combine(parts: Sequence[Vocabulary]) -> Vocabulary:
+    """Several files' words as one: later files add to earlier ones (a spelling or alias they repeat wins)."""
+    return Vocabulary(
+        sport=next((p.sport for p in reversed(parts) if p.sport), ""),
+        spellings={k: v for p in parts for k, v in p.spellings.items()},
+        synonyms=tuple(g for p in parts for g in p.synonyms),
+        aliases={k: v for p in parts for k, v in p.aliases.items()},
+        situations=tuple(s for p in parts for s in p.situations),
+        facts={k: v for p in parts for k, v in p.facts.items()},
+    )
+
+
+@cache
+def vocabulary_for(preset: str | None) -> Vocabulary:
+    """A preset's words: every game's, its sport's and its own. None (a rulebook of no known preset):
+    every game's and every sport's."""
+    def read(name: str) -> Vocabulary:
+        text = vocabulary_file(name)
+        return read_vocabulary(text, f"{name}.toml") if text is not None else Vocabulary()
+
+    common = read(COMMON)
+    if preset is None:
+        sports = sorted({read(name).sport for name in PRESET_NAMES} - {""})
+        return combine([common, *(read(s) for s in sports)])
+    own = read(preset)
+    return combine([common, *([read(own.sport)] if own.sport else []), own])
+
+
+# --- the vocabulary as the search reads it ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One way a concept may appear: `terms` looked up in the index, `phrase` kept intact."""
+
+    terms: tuple[str, ...]
+    phrase: tuple[str, ...]
+    weight: float
+
+
+def alternative(phrase: str, weight: float, *, intact: bool = True) -> Alternative:
+    key = _phrase_key(phrase)
+    terms = tuple(s for s in key if s not in STOP_STEMS) or tuple(key)
+    return Alternative(terms, tuple(key) if intact else terms, weight)
+
+
+Key = tuple[str, ...]
+
+
+def _asks(phrase: str) -> bool:
+    """A way of asking ("how long is game"), not a thing asked about."""
+    said = words(phrase)
+    return bool(said) and said[0] in QUESTION_OPENERS
+# A concept is one thing the player asked about, in all the ways a rulebook may say it.
+Concept = tuple[Alternative, ...]
+
+
+def _compile(synonyms: Iterable[Sequence[str]], aliases: Mapping[str, Sequence[str]],
+             situations: Iterable[Situation] = ()) -> dict[Key, Concept]:
+    entries: dict[Key, dict[Key, Alternative]] = defaultdict(dict)
+
+    def add(key: Key, alt: Alternative) -> None:
+        known = entries[key].get(alt.phrase)
+        if known is None or known.weight < alt.weight:
+            entries[key][alt.phrase] = alt
+
+    for group in synonyms:
+        keyed = [(_phrase_key(phrase), phrase) for phrase in group]
+        alts = [alternative(phrase, SYNONYM_WEIGHT) for phrase in group]
+        for key, phrase in keyed:
+            for alt in alts:
+                add(key, alt)
+            add(key, alternative(phrase, 1.0))
+    for phrase, targets in aliases.items():
+        key = _phrase_key(phrase)
+        said = words(phrase)
+        if not _asks(phrase) and NUMBER not in phrase.split() and any(w not in STOPWORDS for w in said):
+            add(key, alternative(phrase, 1.0, intact=False))
+        for target in targets:
+            add(key, alternative(target, ALIAS_WEIGHT))
+    for situation in situations:
+        for phrase in situation.say:
+            for target in situation.means:
+                add(_phrase_key(phrase), alternative(target, SITUATION_WEIGHT))
+    return {key: tuple(sorted(alts.values(), key=lambda a: -a.weight)) for key, alts in entries.items() if key}
+
+
+_serials = itertools.count(1)
+
+
+class Lexicon:
+    """A vocabulary compiled for the search: phrase stems -> the concept they stand for.
+
+    A league's own words are a small layer over its preset's lexicon (``with_words``), so a thousand
+    leagues share one compiled vocabulary per preset."""
+
+    def __init__(self, vocabulary: Vocabulary, *, base: Lexicon | None = None,
+                 extra: Iterable[Sequence[str]] = ()) -> None:
+        self.vocabulary = vocabulary
+        self.base = base
+        #: Names the compiled preset vocabulary (a league's layer shares its base's): what typo corrections
+        #: were made against, so an index caches them per vocabulary.
+        self.serial: int = next(_serials) if base is None else base.serial
+        groups = [tuple(g) for g in extra]
+        said: list[str] = [p for g in groups for p in g]
+        self._asking: frozenset[Key] = frozenset()
+        self._facts: dict[Key, tuple[str, ...]] = {}
+        if base is None:
+            self._entries = _compile(vocabulary.synonyms, vocabulary.aliases, vocabulary.situations)
+            self.spellings: Mapping[str, str] = vocabulary.spellings
+            self._facts = {_phrase_key(s): sit.facts for sit in vocabulary.situations for s in sit.say if sit.facts}
+            self._asking = frozenset(_phrase_key(p) for p in vocabulary.aliases if _asks(p))
+            said += [p for g in vocabulary.synonyms for p in g] + [*vocabulary.aliases]
+            said += [s for sit in vocabulary.situations for s in sit.say]
+        else:
+            self._entries = self._layer(base, groups)
+            # A league's one-word word is read as what it means before anything else, as a chat spelling
+            # is ("break my lumber" is "break my stick"); a longer one joins what it means as a synonym.
+            self.spellings = {**base.spellings, **{words(g[0])[0]: " ".join(words(g[1])) for g in groups
+                                                   if len(words(g[0])) == 1 and words(g[1])}}
+        self._words = frozenset(w for p in said for w in words(p))
+        self._stems = frozenset(stem(w) for w in self._words)
+        self._by_letter: dict[str, list[str]] | None = None
+        self.max_length: int = max([len(k) for k in self._entries] + [base.max_length if base else 1])
+
+    @staticmethod
+    def _layer(base: Lexicon, groups: list[tuple[str, ...]]) -> dict[Key, Concept]:
+        """A league's words: each group joins the concepts its words already stand for."""
+        layer: dict[Key, dict[Key, Alternative]] = {}
+        for group in groups:
+            keys = [_phrase_key(p) for p in group]
+            merged: dict[Key, Alternative] = {}
+            for key in keys:
+                for alt in base.get(key) or ():
+                    merged.setdefault(alt.phrase, Alternative(alt.terms, alt.phrase, min(alt.weight, SYNONYM_WEIGHT)))
+            for phrase in group:
+                alt = alternative(phrase, SYNONYM_WEIGHT)
+                merged[alt.phrase] = alt
+            for phrase, key in zip(group, keys, strict=True):
+                own = layer.setdefault(key, {})
+                own.update(merged)
+                exact = alternative(phrase, 1.0)
+                own[exact.phrase] = exact
+        return {key: tuple(sorted(alts.values(), key=lambda a: -a.weight)) for key, alts in layer.items() if key}
+
+    def with_words(self, groups: Iterable[Sequence[str]]) -> Lexicon:
+        """This lexicon with a league's own words: pairs of (the league's word, what the rulebook calls it)."""
+        groups = [tuple(g) for g in groups if len(g) >= 2]
+        return Lexicon(self.vocabulary, base=self, extra=groups) if groups else self
+
+    def get(self, key: Key) -> Concept | None:
+        found = self._entries.get(key)
+        if found is None and self.base is not None:
+            return self.base.get(key)
+        return found
+
+    def asking(self, key: Key) -> bool:
+        """A way of asking ("how long is game"): its words are not looked for in the rulebook."""
+        return key in self._asking or (self.base is not None and self.base.asking(key))
+
+    def facts(self, key: Key) -> tuple[str, ...]:
+        """The league's numbers a situation in these words is answered with."""
+        found = self._facts.get(key)
+        if found is None and self.base is not None:
+            return self.base.facts(key)
+        return found or ()
+
+    def knows_stem(self, value: str) -> bool:
+        return value in self._stems or (self.base is not None and self.base.knows_stem(value))
+
+    def candidates(self, letter: str) -> list[str]:
+        """The vocabulary's words (3 letters or more) starting with this letter: what a typo may be."""
+        if self._by_letter is None:
+            by_letter: dict[str, list[str]] = defaultdict(list)
+            for word in sorted(self._words):
+                if len(word) >= 3 and word.isalpha():
+                    by_letter[word[0]].append(word)
+            self._by_letter = dict(by_letter)
+        own = self._by_letter.get(letter, [])
+        return [*own, *self.base.candidates(letter)] if self.base is not None else own
+
+
+@cache
+def lexicon_for(preset: str | None) -> Lexicon:
+    """A preset's compiled lexicon, built once per process and shared by its leagues."""
+    return Lexicon(vocabulary_for(preset))

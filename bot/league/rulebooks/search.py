@@ -1,7 +1,8 @@
 """Find the rulebook section a player means when typing casually into `/rule`.
 
-BM25F over title, heading and body fields of Snowball stems, with a sports-rules lexicon (slang and
-synonyms, kept as data in rule_lexicon.py), typo correction against the rulebook's own vocabulary (OSA distance),
+BM25F over title, heading and body fields of Snowball stems, with the players' vocabulary of the
+league's preset (slang, synonyms, situations: bot/league/rulebooks/vocabulary/, read by lexicon.py)
+and the league's own words, typo correction against the rulebook's own vocabulary (OSA distance),
 compound words (``slap shot``/``slapshot``/``slap-shot``) and a bonus for phrases found intact.
 Each thing the player asks about is one "concept" (the word plus its synonyms) scored as a single
 BM25 term: its best alternative counts fully and the others a little, so a synonym never outscores
@@ -10,30 +11,36 @@ the word the player typed and a rule that says the same thing three ways does no
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-import Stemmer  # PyStemmer: Snowball in C (the pure-Python package loads all ~40 languages to use one)
+from typing import Literal
 
 from bot.league.rulebooks.lexicon import (
-    ALIASES,
-    IRREGULAR_PLURALS,
+    HYPHENATED,
+    NUMBER,
     PHRASE_FILLERS,
-    QUESTION_OPENERS,
-    SPELLINGS,
+    SPELLED_NUMBERS,
+    STOP_STEMS,
     STOPWORDS,
-    SYNONYM_GROUPS,
+    WORD,
+    Alternative,
+    Concept,
+    Lexicon,
+    is_number,
+    lexicon_for,
+    normalise,
+    sequence,
+    stem,
+    words,
 )
 from bot.league.rulebooks.rulebook import Section
+from bot.league.rulebooks.suggest import Labels, citation_key
 from bot.league.typos import closest
 
-SYNONYM_WEIGHT = 0.7
-ALIAS_WEIGHT = 0.4
 CORRECTION_WEIGHT = 0.85
 OTHER_ALTERNATIVES = 0.3
 TITLE_WEIGHT = 2.5
@@ -43,98 +50,47 @@ K1 = 1.2
 B_TITLE = 0.3
 B_BODY = 0.75
 PHRASE_BONUS = 0.35
+#: How much a section gains when the things asked about stand together in one of its sentences or list
+#: items (a long list of penalties names "ball" in one item and "player" in another).
+TOGETHER_BOOST = 0.25
+#: Word pairs, shared by every index in the process: a thousand leagues' rulebooks repeat the same few thousand.
+_PAIRS: dict[tuple[str, str], tuple[str, str]] = {}
+_PASSAGE_BREAK = re.compile(r"\n|(?<=[.;!?])\s+")
 COVERAGE_BOOST = 0.5
 MAX_QUERY_CHARS = 300
 MAX_QUERY_WORDS = 40
 MAX_CORRECTED_LENGTH = 24  # longer "words" are noise, not typos
+#: A question shares at least this part of its words with a linked one (Jaccard) to take its section.
+LINK_LIKENESS = 0.75
+# How sure an answer is (calibrated on the tuning questions, tests/league/rulebooks/tuning_questions.py):
+#: the second section scores at least this share of the best one: too close to call;
+CLOSE_MARGIN = 0.85
+#: the best section has less than this share of what a section matching everything asked would score;
+WEAK_STRENGTH = 0.5
+#: a best score below this, with a weak best section, is no match at all (a stray word found somewhere; in a
+#: rulebook of a few sections every word scores low, so a strong one there still counts).
+NONE_BELOW = 0.7
 
-_stemmer = Stemmer.Stemmer("english")
-_stem_cache: dict[str, str] = {}
-_WORD = re.compile(r"[a-z0-9]+")
-_HYPHENATED = re.compile(r"[a-z0-9]+(?:[-‐–][a-z0-9]+)+")
-
-
-def _stem(word: str) -> str:
-    stem = _stem_cache.get(word)
-    if stem is None:
-        stem = _stemmer.stemWord(IRREGULAR_PLURALS.get(word, word))
-        if len(_stem_cache) < 50_000:
-            _stem_cache[word] = stem
-    return stem
-
-
-_STOP_STEMS = frozenset(_stem(w) for w in STOPWORDS)
-
-
-def _normalise(text: str) -> str:
-    return text.casefold().replace("’", "'").replace("‘", "'").replace("'", "")
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(_normalise(text))
-
-
-def _sequence(text: str) -> list[str]:
-    """All stems in reading order except fillers: the material phrases are checked against."""
-    return [_stem(w) for w in _words(text) if w not in PHRASE_FILLERS]
+Confidence = Literal["sure", "unsure", "none"]
 
 
 def _field_terms(text: str) -> list[str]:
     """Stems of a document field: content words plus joined hyphen compounds (shoot-out)."""
-    norm = _normalise(text)
-    terms = [_stem(w) for w in _WORD.findall(norm) if w not in STOPWORDS]
-    terms += [_stem(re.sub(r"[-‐–]", "", c)) for c in _HYPHENATED.findall(norm)]
+    norm = normalise(text)
+    terms = [stem(w) for w in WORD.findall(norm) if w not in STOPWORDS]
+    terms += [stem(re.sub(r"[-‐–]", "", c)) for c in HYPHENATED.findall(norm)]
     return terms
 
 
-@dataclass(frozen=True, slots=True)
-class _Alternative:
-    """One way a concept may appear: `terms` looked up in the index, `phrase` kept intact."""
-
-    terms: tuple[str, ...]
-    phrase: tuple[str, ...]
-    weight: float
-
-
-def _alternative(phrase: str, weight: float, *, intact: bool = True) -> _Alternative:
-    key = _sequence(phrase)
-    terms = tuple(s for s in key if s not in _STOP_STEMS) or tuple(key)
-    return _Alternative(terms, tuple(key) if intact else terms, weight)
-
-
-def _build_lexicon() -> dict[tuple[str, ...], tuple[_Alternative, ...]]:
-    lexicon: dict[tuple[str, ...], dict[tuple[str, ...], _Alternative]] = defaultdict(dict)
-
-    def add(key: tuple[str, ...], alt: _Alternative) -> None:
-        known = lexicon[key].get(alt.phrase)
-        if known is None or known.weight < alt.weight:
-            lexicon[key][alt.phrase] = alt
-
-    for group in SYNONYM_GROUPS:
-        for phrase in group:
-            key = tuple(_sequence(phrase))
-            for other in group:
-                weight = 1.0 if tuple(_sequence(other)) == key else SYNONYM_WEIGHT
-                add(key, _alternative(other, weight))
-    for phrase, targets in ALIASES.items():
-        key = tuple(_sequence(phrase))
-        words = _words(phrase)
-        if words[0] not in QUESTION_OPENERS and any(w not in STOPWORDS for w in words):
-            add(key, _alternative(phrase, 1.0, intact=False))
-        for target in targets:
-            add(key, _alternative(target, ALIAS_WEIGHT))
-    return {key: tuple(sorted(alts.values(), key=lambda a: -a.weight)) for key, alts in lexicon.items()}
-
-
-_LEXICON = _build_lexicon()
-# Lexicon keys that are ways of asking ("how long is game"): their words are no phrase to find intact.
-_ASKING = frozenset(tuple(_sequence(p)) for p in ALIASES if _words(p)[0] in QUESTION_OPENERS)
-_LEXICON_MAX_LEN = max(len(key) for key in _LEXICON)
-_LEXICON_WORDS = frozenset(w for phrases in (*SYNONYM_GROUPS, tuple(ALIASES)) for p in phrases for w in _words(p))
-_LEXICON_STEMS = frozenset(_stem(w) for w in _LEXICON_WORDS)
-
-
 # --- index -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Analysis:
+    concepts: list[Concept]
+    phrases: list[tuple[str, str]]
+    facts: tuple[str, ...]
+    signature: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,63 +101,114 @@ class Hit:
     score: float
 
 
-# A concept is one thing the player asked about, in all the ways a rulebook may say it.
-_Concept = tuple[_Alternative, ...]
-
-
-def _citation_key(text: str) -> str:
-    text = " ".join(text.casefold().replace("–", "-").replace("—", "-").split())
-    return re.sub(r"^(rule|§)\s*", "", text)
-
-
 def _idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A question a commissioner linked to the section that answers it: a question like it finds that
+    section first, in that league."""
+
+    words: frozenset[str]  # RuleIndex.signature of the question
+    citation: str
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a search found: the best sections, how sure the search is, and the league's numbers a
+    situation in the question asked for (names of facts, bot/league/rulebooks/facts.py).
+
+    ``strength`` is the best section's score against the score of a section that matched every
+    concept of the question as well as any section did (1.0); ``margin`` the second's score against
+    the best's. ``linked``: a commissioner linked a question like this one to the best section."""
+
+    hits: tuple[Hit, ...]
+    strength: float = 0.0
+    margin: float = 0.0
+    facts: tuple[str, ...] = ()
+    linked: bool = False
+    exact: bool = False  # the question was a citation
+
+    @property
+    def confidence(self) -> Confidence:
+        """"sure" of the best section, "unsure" between the best few, or "none" matched."""
+        if self.exact or self.linked:
+            return "sure"
+        if not self.hits or (self.hits[0].score < NONE_BELOW and self.strength < WEAK_STRENGTH):
+            return "none"
+        if self.strength < WEAK_STRENGTH or self.margin >= CLOSE_MARGIN:
+            return "unsure"
+        return "sure"
 
 
 class RuleIndex:
     """Search, autocomplete and lookup over one league's rulebook sections."""
 
-    def __init__(self, sections: tuple[Section, ...]) -> None:
+    def __init__(self, sections: tuple[Section, ...], lexicon: Lexicon | None = None) -> None:
         self._sections = sections
-        self._by_citation = {_citation_key(s.citation): s for s in sections}
+        self._lexicon = lexicon if lexicon is not None else lexicon_for(None)
+        self._by_citation = {citation_key(s.citation): s for s in sections}
         self._listed = tuple(i for i, s in enumerate(sections) if not s.heading_only)
-        self._labels = [_citation_key(f"{s.citation} {s.title}") for s in sections]
-        self._label_words = _WordFinder(_words(label) for label in self._labels)
-        self._body_words = _WordFinder(_words(s.text) for s in sections)
-        self._title_keys = [_citation_key(s.title) for s in sections]
-        self._citation_keys = [_citation_key(s.citation) for s in sections]
+        self._labels = Labels(sections, self._listed)
         # term -> {section index: weighted, length-normalised term frequency}
         self._postings: dict[str, dict[int, float]] = {}
         self._bigrams: list[frozenset[tuple[str, str]]] = [frozenset()] * len(sections)
         self._term_idf: dict[str, float] = {}
         self._vocabulary: dict[str, list[str]] = {}
         self._documents = 1
-        self._corrections: dict[str, str | None] = {}
+        self._passages: dict[str, tuple[int, ...]] = {}
+        self._passage_doc: list[int] = []
+        self._corrections: dict[tuple[int, str], str | None] = {}
         self._index_fields()
 
     @property
     def sections(self) -> tuple[Section, ...]:
         return self._sections
 
+    @property
+    def lexicon(self) -> Lexicon:
+        """The vocabulary a search reads unless it is given a league's own."""
+        return self._lexicon
+
     @classmethod
-    def build(cls, sections: Iterable[Section]) -> RuleIndex:
-        """Index a rulebook's sections once, so a search reads the index, not every section's text."""
-        return cls(tuple(sections))
+    def build(cls, sections: Iterable[Section], lexicon: Lexicon | None = None) -> RuleIndex:
+        """Index a rulebook's sections once, so a search reads the index, not every section's text.
+        ``lexicon``: the preset's vocabulary (default: every sport's)."""
+        return cls(tuple(sections), lexicon)
 
     def _index_fields(self) -> None:
         titles = {s.citation: s.title for s in self._sections}
         searchable = self._listed
         fields: list[tuple[list[str], ...]] = []
+        # Sentences and list items, each with its section's title and heading: term -> passages using it.
+        passages: dict[str, set[int]] = defaultdict(set)
+        self._passage_doc = []
         for i in searchable:
             s = self._sections[i]
             heading = titles.get(s.parent, "") if s.parent else ""
-            if heading == s.title:
-                heading = ""
-            fields.append((_field_terms(s.title), _field_terms(heading), _field_terms(s.text)))
+            title = s.title
+            if heading == title:
+                # A bullet's title is its heading's: it says what part of the rulebook the bullet is in,
+                # not what the bullet says, so it weighs as a heading (its siblings all share it).
+                title = "" if s.kind in ("bullet", "paragraph") else title
+                heading = heading if not title else ""
+            title_terms, heading_terms = _field_terms(title), _field_terms(heading)
+            body: list[str] = []
+            for piece in _PASSAGE_BREAK.split(s.text):
+                terms = _field_terms(piece)
+                if not terms:
+                    continue
+                body += terms
+                number = len(self._passage_doc)
+                self._passage_doc.append(i)
+                for term in (*terms, *title_terms, *heading_terms):
+                    passages[term].add(number)
+            fields.append((title_terms, heading_terms, body))
             self._bigrams[i] = frozenset(
-                pair
+                _PAIRS.setdefault(pair, pair)
                 for text in (s.title, heading, s.text)
-                for seq in (_sequence(text),)
+                for seq in (sequence(text),)
                 for pair in itertools.pairwise(seq)
             )
         # Join neighbours the rulebook also writes as one word (slap shot / slapshot).
@@ -223,11 +230,12 @@ class RuleIndex:
         self._documents = n
         self._term_idf = {t: _idf(n, len(docs)) for t, docs in postings.items()}
 
+        self._passages = {t: tuple(sorted(p)) for t, p in passages.items()}
+
         surface: Counter[str] = Counter()
         for i in searchable:
             s = self._sections[i]
-            surface.update(w for w in _words(f"{s.title} {s.text}") if len(w) >= 3)
-        surface.update({w: 1 for w in _LEXICON_WORDS if len(w) >= 3})
+            surface.update(w for w in words(f"{s.title} {s.text}") if len(w) >= 3)
         vocabulary: dict[str, list[str]] = defaultdict(list)
         for word, _ in surface.most_common():
             if word.isalpha():
@@ -238,42 +246,97 @@ class RuleIndex:
 
     def get(self, citation: str) -> Section | None:
         """The section with this citation ("2.13b", "goalie safety 3", "Rule 2.7"), if any."""
-        return self._by_citation.get(_citation_key(citation))
+        return self._by_citation.get(citation_key(citation))
 
     # --- search ------------------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 3) -> list[Hit]:
+    def search(self, query: str, limit: int = 3, lexicon: Lexicon | None = None) -> list[Hit]:
         """Best sections for a casual question, best first; [] when nothing matches."""
+        return list(self.find(query, limit, lexicon).hits)
+
+    def find(self, query: str, limit: int = 3, lexicon: Lexicon | None = None,
+             links: Sequence[Link] = ()) -> Found:
+        """Best sections for a casual question with how sure the search is; no hits when nothing matches.
+        ``lexicon``: the league's words (default: the index's); ``links``: the league's linked questions."""
         if limit <= 0 or not query or not query.strip():
-            return []
+            return Found(())
+        lex = lexicon if lexicon is not None else self._lexicon
         query = query[:MAX_QUERY_CHARS]
         exact = self.get(query.strip())
         if exact is not None and exact.heading_only:
             exact = None
-        concepts, phrases = self._analyse(query)
+        analysis = self._analyse(query, lex)
+        concepts, phrases = analysis.concepts, analysis.phrases
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, int] = defaultdict(int)
+        ideal = 0.0
         for concept in concepts:
-            for doc, value in self._concept_scores(concept).items():
+            values = self._concept_scores(concept)
+            ideal += max(values.values(), default=0.0)
+            for doc, value in values.items():
                 scores[doc] += value
                 matched[doc] += 1
         total = max(len(concepts), 1)
+        together = self._together(concepts) if len(concepts) > 1 else {}
         for doc in scores:
             bonus = sum(PHRASE_BONUS * self._pair_idf(pair) for pair in phrases if pair in self._bigrams[doc])
             coverage = 1 + COVERAGE_BOOST * (matched[doc] / total) ** 2
-            scores[doc] = (scores[doc] + bonus) * coverage
+            near = 1 + TOGETHER_BOOST * max(together.get(doc, 1) - 1, 0) / (total - 1) if total > 1 else 1
+            scores[doc] = (scores[doc] + bonus) * coverage * near
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
         hits = [Hit(self._sections[doc], round(score, 4)) for doc, score in ranked[:limit]]
+        ideal *= 1 + COVERAGE_BOOST
+        strength = min(hits[0].score / ideal, 1.0) if hits and ideal > 0 else 0.0
+        margin = hits[1].score / hits[0].score if len(hits) > 1 and hits[0].score > 0 else 0.0
         if exact is not None:
             top = hits[0].score + 1.0 if hits else 1.0
             hits = [Hit(exact, top), *(h for h in hits if h.section is not exact)][:limit]
-        return hits
+            return Found(tuple(hits), 1.0, 0.0, analysis.facts, exact=True)
+        linked = self._linked(analysis.signature, links)
+        if linked is not None:
+            top = hits[0].score + 1.0 if hits else 1.0
+            hits = [Hit(linked, top), *(h for h in hits if h.section is not linked)][:limit]
+            return Found(tuple(hits), 1.0, 0.0, analysis.facts, linked=True)
+        return Found(tuple(hits), strength, margin, analysis.facts)
+
+    def signature(self, query: str, lexicon: Lexicon | None = None) -> frozenset[str]:
+        """The words that make a question the question it is (what a link compares)."""
+        return self._analyse(query[:MAX_QUERY_CHARS], lexicon if lexicon is not None else self._lexicon).signature
+
+    def _linked(self, signature: frozenset[str], links: Sequence[Link]) -> Section | None:
+        best: tuple[float, Section] | None = None
+        for link in links:
+            if not link.words or not signature:
+                continue
+            alike = len(link.words & signature) / len(link.words | signature)
+            section = self.get(link.citation)
+            if alike >= LINK_LIKENESS and section is not None and not section.heading_only \
+                    and (best is None or alike > best[0]):
+                best = (alike, section)
+        return best[1] if best else None
+
+    def _together(self, concepts: list[Concept]) -> dict[int, int]:
+        """Per section, the most concepts found in one of its passages."""
+        counts: Counter[int] = Counter()
+        for concept in concepts:
+            found: set[int] = set()
+            for alt in concept:
+                lists = [self._passages.get(term, ()) for term in alt.terms]
+                if all(lists):
+                    found.update(set(lists[0]).intersection(*lists[1:]) if len(lists) > 1 else lists[0])
+            counts.update(found)
+        best: dict[int, int] = {}
+        for passage, count in counts.items():
+            doc = self._passage_doc[passage]
+            if count > best.get(doc, 0):
+                best[doc] = count
+        return best
 
     def _pair_idf(self, pair: tuple[str, str]) -> float:
-        values = [self._term_idf.get(t, 0.0) for t in pair if t not in _STOP_STEMS]
+        values = [self._term_idf.get(t, 0.0) for t in pair if t not in STOP_STEMS]
         return sum(values) / len(values) if values else 0.0
 
-    def _concept_scores(self, concept: _Concept) -> dict[int, float]:
+    def _concept_scores(self, concept: Concept) -> dict[int, float]:
         """BM25 of the concept as one pseudo-term: synonyms share its document frequency."""
         best: dict[int, float] = defaultdict(float)
         total: dict[int, float] = defaultdict(float)
@@ -289,7 +352,7 @@ class RuleIndex:
         idf = _idf(self._documents, len(total))
         return {doc: idf * (best[doc] + OTHER_ALTERNATIVES * (total[doc] - best[doc])) for doc in total}
 
-    def _alternative_tf(self, alt: _Alternative) -> dict[int, float]:
+    def _alternative_tf(self, alt: Alternative) -> dict[int, float]:
         if len(alt.terms) == 1 and len(alt.phrase) <= 1:
             return self._postings.get(alt.terms[0], {})
         lists = [self._postings.get(term) for term in alt.terms]
@@ -307,89 +370,105 @@ class RuleIndex:
                 result[doc] = tf if intact else tf / 2
         return result
 
-    def _analyse(self, query: str) -> tuple[list[_Concept], list[tuple[str, str]]]:
-        words: list[str] = []
-        for word in _words(query)[:MAX_QUERY_WORDS]:
-            words.extend(SPELLINGS.get(word, word).split())
+    def _analyse(self, query: str, lex: Lexicon) -> _Analysis:
+        said: list[str] = []
+        for word in words(query)[:MAX_QUERY_WORDS]:
+            said.extend(lex.spellings.get(word, word).split())
         corrected: list[bool] = []
         tokens: list[str] = []
-        for word in words:
+        for word in said:
             if word in PHRASE_FILLERS:
                 continue
-            fixed = self._correct(word)
+            fixed = self._correct(word, lex)
             for part in fixed.split():
                 tokens.append(part)
                 corrected.append(fixed != word)
-        stems = [_stem(w) for w in tokens]
-        concepts: list[_Concept] = []
+        stems = [stem(w) for w in tokens]
+        shapes = [NUMBER if is_number(w) else s for w, s in zip(tokens, stems, strict=True)]
+        concepts: list[Concept] = []
+        facts: list[str] = []
         asking: set[int] = set()
         i = 0
         while i < len(tokens):
-            step, concept = self._lexicon_match(stems, i)
-            if concept is not None and tuple(stems[i : i + step]) in _ASKING:
+            step, key, concept = self._lexicon_match(lex, stems, shapes, i)
+            if concept is not None and lex.asking(key):
                 asking.update(range(i, i + step))
+            if concept is not None:
+                facts.extend(f for f in lex.facts(key) if f not in facts)
             if concept is None:
                 step, concept = self._compound_match(tokens, stems, i)
-            if concept is None and stems[i] not in _STOP_STEMS and tokens[i] not in STOPWORDS:
-                concept = (_Alternative((stems[i],), (stems[i],), 1.0),)
+            if concept is None and stems[i] not in STOP_STEMS and tokens[i] not in STOPWORDS:
+                concept = (Alternative((stems[i],), (stems[i],), 1.0),)
+                other = SPELLED_NUMBERS.get(tokens[i])
+                if other is not None:
+                    concept += (Alternative((stem(other),), (stem(other),), 1.0),)
             if concept is not None:
                 if any(corrected[i : i + step]):
-                    concept = tuple(_Alternative(a.terms, a.phrase, a.weight * CORRECTION_WEIGHT) for a in concept)
+                    concept = tuple(Alternative(a.terms, a.phrase, a.weight * CORRECTION_WEIGHT) for a in concept)
                 concepts.append(concept)
             i += step
-        for compound in _HYPHENATED.findall(_normalise(query)):
-            stem = _stem(re.sub(r"[-‐–]", "", compound))
-            if stem in self._postings:
-                concepts.append((_Alternative((stem,), (stem,), 1.0),))
+        for compound in HYPHENATED.findall(normalise(query)):
+            joined = stem(re.sub(r"[-‐–]", "", compound))
+            if joined in self._postings:
+                concepts.append((Alternative((joined,), (joined,), 1.0),))
         phrases = [(a, b) for k, (a, b) in enumerate(itertools.pairwise(stems))
-                   if (a not in _STOP_STEMS or b not in _STOP_STEMS) and not {k, k + 1} <= asking]
-        return concepts, phrases
+                   if (a not in STOP_STEMS or b not in STOP_STEMS) and not {k, k + 1} <= asking]
+        signature = frozenset(s for s, w in zip(stems, tokens, strict=True)
+                              if s not in STOP_STEMS and w not in STOPWORDS)
+        return _Analysis(concepts, phrases, tuple(facts), signature)
 
-    def _lexicon_match(self, stems: list[str], i: int) -> tuple[int, _Concept | None]:
-        for size in range(min(_LEXICON_MAX_LEN, len(stems) - i), 0, -1):
-            alts = _LEXICON.get(tuple(stems[i : i + size]))
+    def _lexicon_match(self, lex: Lexicon, stems: list[str], shapes: list[str],
+                       i: int) -> tuple[int, tuple[str, ...], Concept | None]:
+        for size in range(min(lex.max_length, len(stems) - i), 0, -1):
+            key = tuple(stems[i : i + size])
+            alts = lex.get(key)
+            if alts is None and NUMBER in shapes[i : i + size]:
+                key = tuple(shapes[i : i + size])
+                alts = lex.get(key)
             if alts is not None:
-                return size, alts
-        return 1, None
+                return size, key, alts
+        return 1, (), None
 
-    def _compound_match(self, tokens: list[str], stems: list[str], i: int) -> tuple[int, _Concept | None]:
+    def _compound_match(self, tokens: list[str], stems: list[str], i: int) -> tuple[int, Concept | None]:
         for size in (3, 2):
             if i + size <= len(tokens):
-                joined = _stem("".join(tokens[i : i + size]))
+                joined = stem("".join(tokens[i : i + size]))
                 if joined in self._postings:
                     parts = tuple(stems[i : i + size])
-                    terms = tuple(s for s in parts if s not in _STOP_STEMS) or parts
+                    terms = tuple(s for s in parts if s not in STOP_STEMS) or parts
                     return size, (
-                        _Alternative((joined,), (joined,), 1.0),
-                        _Alternative(terms, parts, 1.0),
+                        Alternative((joined,), (joined,), 1.0),
+                        Alternative(terms, parts, 1.0),
                     )
         return 1, None
 
-    def _correct(self, word: str) -> str:
+    def _correct(self, word: str, lex: Lexicon) -> str:
         """Fix a typo against the rulebook's words; leave known, short and slang words alone."""
         if (
             not 4 <= len(word) <= MAX_CORRECTED_LENGTH
             or word in STOPWORDS
             or not word.isalpha()
-            or _stem(word) in _LEXICON_STEMS
-            or _stem(word) in self._postings
+            or lex.knows_stem(stem(word))
+            or stem(word) in self._postings
         ):
             return word
-        if word in self._corrections:
-            return self._corrections[word] or word
-        fixed = self._split_compound(word) or self._closest(word)
+        cache_key = (lex.serial, word)
+        if cache_key in self._corrections:
+            return self._corrections[cache_key] or word
+        fixed = self._split_compound(word) or self._closest(word, lex)
         if len(self._corrections) < 4096:
-            self._corrections[word] = fixed
+            self._corrections[cache_key] = fixed
         return fixed or word
 
-    def _closest(self, word: str) -> str | None:
+    def _closest(self, word: str, lex: Lexicon) -> str | None:
         max_distance = 1 if len(word) < 8 else 2
-        candidates = self._vocabulary.get(word[0], [])
+        own = self._vocabulary.get(word[0], [])
+        candidates = own + [w for w in lex.candidates(word[0]) if w not in own]
         return closest(word, candidates, max_distance)
 
     def _split_compound(self, word: str) -> str | None:
         """``slapshot`` -> ``slap shot`` when the rulebook has both words."""
-        known = self._body_words.words
+        known = self._labels.body_words
         for cut in range(3, len(word) - 2):
             if word[:cut] in known and word[cut:] in known:
                 return f"{word[:cut]} {word[cut:]}"
@@ -400,67 +479,8 @@ class RuleIndex:
     def suggest(self, prefix: str, limit: int = 25) -> list[Section]:
         """Sections for an autocomplete box: citations first ("2.1" -> 2.1, 2.10, ...), then
         titles, then words of the text, then search results for what is typed so far."""
-        if limit <= 0:
-            return []
-        key = _citation_key(prefix[:MAX_QUERY_CHARS])
-        if not key:
-            return [self._sections[i] for i in self._listed[:limit]]
-        typed = _words(key)
-        in_label = self._label_words.sections_with(typed)
-        in_body = self._body_words.sections_with(typed)
-        ranked: list[tuple[int, int]] = []
-        in_text: list[int] = []
-        for i in self._listed:
-            citation = self._citation_keys[i]
-            if citation == key:
-                ranked.append((0, i))
-            elif citation.startswith(key):
-                ranked.append((1, i))
-            elif self._labels[i].startswith(key) or self._title_keys[i].startswith(key):
-                ranked.append((2, i))
-            elif i in in_label:
-                ranked.append((3, i))
-            elif i in in_body:
-                in_text.append(i)
-        ranked.sort()
-        result = [self._sections[i] for _, i in ranked[:limit]]
-        # Then what a search understands (synonyms, typos), then sections merely using the word.
-        if len(result) < limit and any(ch.isalpha() for ch in key):
-            for hit in self.search(prefix, limit=limit):
-                if all(hit.section is not s for s in result):
-                    result.append(hit.section)
-        for i in in_text:
-            if len(result) >= limit:
-                break
-            if all(self._sections[i] is not s for s in result):
-                result.append(self._sections[i])
-        return result[:limit]
-
-
-class _WordFinder:
-    """Which sections use all the typed words, the last one possibly half-typed."""
-
-    def __init__(self, per_section: Iterable[Iterable[str]]) -> None:
-        self._sections: dict[str, set[int]] = defaultdict(set)
-        for i, words in enumerate(per_section):
-            for word in words:
-                self._sections[word].add(i)
-        self._sorted = sorted(self._sections)
-        self.words = frozenset(self._sections)
-
-    def sections_with(self, typed: Sequence[str]) -> set[int]:
-        if not typed:
-            return set()
-        *complete, last = typed
-        start = bisect.bisect_left(self._sorted, last)
-        found: set[int] = set()
-        for word in itertools.islice(self._sorted, start, None):
-            if not word.startswith(last):
-                break
-            found |= self._sections[word]
-        for word in complete:
-            found &= self._sections.get(word, set())
-        return found
+        return self._labels.suggest(prefix[:MAX_QUERY_CHARS], limit,
+                                   lambda typed: [h.section for h in self.search(typed, limit=limit)])
 
 
 def _with_compounds(terms: list[str], known: set[str], prefixes: set[str]) -> list[str]:
@@ -469,7 +489,7 @@ def _with_compounds(terms: list[str], known: set[str], prefixes: set[str]) -> li
     for a, b in itertools.pairwise(terms):
         if (a + b)[: len(a) + 2] not in prefixes:
             continue  # cheap filter: stemming every pair is the slow part of building
-        joined = _stem(a + b)
+        joined = stem(a + b)
         if joined in known and joined not in (a, b):
             extra.append(joined)
     return terms + extra

@@ -154,7 +154,7 @@ CONTRADICTIONS: dict[tuple[str, str], tuple[str, str, str]] = {
         "Youth rules 2.13B (“three players from each team”)",
         "{value} shooters, this setting"),
     ("coed-ball-hockey", "women_nonbinary_on_court"): (
-        "Co-ed rules: Game Structure and Subs (6 on the court “including the goalie and 2 women/non-binary”)",
+        "Co-ed rules: Game Structure 2, Subs 1 (6 on the court “including the goalie and 2 women/non-binary”)",
         "Co-ed rules: Teams (“not including the goalie”)",
         "{value} women/non-binary skaters, the goalie not counted (Teams)"),
 }

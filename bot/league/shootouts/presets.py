@@ -120,7 +120,7 @@ SHOOTOUT_PRESETS: dict[str, ShootoutRules] = {
             women_blocks=_COED_PAST_3,
             no_repeat=_COED_PAST_3,
             eligibility=_COED_SHOOTOUTS,
-            goalie_change=_COED_SHOOTOUTS,
+            goalie_change="",  # rulebook silent: the goalie may change
         ),
     ),
     "youth-ball-hockey": ShootoutRules(
@@ -145,7 +145,7 @@ SHOOTOUT_PRESETS: dict[str, ShootoutRules] = {
             women_blocks="Youth rules 2.13B",
             no_repeat="Youth rules 2.14",
             eligibility="Youth rules 2.14",
-            goalie_change="Youth rules 2.13B",
+            goalie_change="",  # rulebook silent: the goalie may change
         ),
     ),
     "indoor-soccer": ShootoutRules(

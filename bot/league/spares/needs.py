@@ -77,8 +77,9 @@ def _minimum_shortfall(rules: LineupRules, report: LineupReport) -> tuple[int | 
     """The minimum the team is below, and how many players short of it it is now (for the wording)."""
     if report.minimum_to_start_met or BELOW_MINIMUM_TO_START not in report.codes:
         return None, 0
-    skaters = len(report.eligible_skaters)
-    players = skaters + int(report.goalie is not None)
+    # Where a goalie is needed to start, a skater standing in goal counts as a skater (lineup.start_requirements).
+    skaters = len(report.eligible_skaters) + int(report.goalie_is_stand_in and rules.goalie_required_to_start)
+    players = len(report.eligible_skaters) + int(report.goalie is not None)
     if rules.min_players_to_start is not None and players < rules.min_players_to_start:
         return rules.min_players_to_start, rules.min_players_to_start - players
     if rules.min_skaters_to_start is not None and skaters < rules.min_skaters_to_start:

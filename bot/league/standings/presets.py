@@ -50,11 +50,14 @@ class StandingsCitations:
 
     points: str = ""
     forfeit: str = ""
+    forfeit_goals: str = ""
     tiebreakers: str = ""
     counted: str = ""
     adjustment_points: str = ""
     disqualify: str = ""
     playoffs_by_division: str = ""
+    all_teams_qualify: str = ""
+    seeding_games: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,10 @@ class StandingsRules:
     points_forfeit_penalty: int = 0
     # Youth 2.4: "The score for a forfeited game is 5-0" (winner, forfeiting side).
     standings_forfeit_score: tuple[int, int] = (5, 0)
+    # A forfeit's score counts toward goals for and against (youth 2.4: "a 5-0 loss"). Off: a forfeit is
+    # a win and a loss only, its goals counted nowhere (co-ed seeds on "total goals scored" and gives
+    # no forfeit score).
+    standings_forfeit_goals_count: bool = True
     # The ordered criteria (TIEBREAKERS); the first is the primary order. Youth 1.11: points,
     # then most wins, head-to-head, goal differential excluding shootout goals.
     standings_tiebreakers: tuple[str, ...] = ("points", "wins", "head_to_head", "goal_diff")
@@ -93,6 +100,13 @@ class StandingsRules:
     # Youth 1.1 (junior and senior divisions), 1.18 (all teams qualify): each division has its own
     # playoff bracket. Off: one bracket seeds the whole league.
     standings_playoffs_by_division: bool = False
+    # Every team in the draw plays in the playoffs (youth 1.18 "All teams qualify"; co-ed "Each team is
+    # guaranteed ... one playoff game"): a bracket that leaves a team out is refused. Disqualified
+    # teams (youth 1.22) are not in the draw.
+    standings_all_teams_qualify: bool = False
+    # Games each team is guaranteed before the playoffs are seeded (co-ed: "2 games for seeding");
+    # a bracket seeded earlier names the teams still short of them. 0 = no such guarantee.
+    standings_seeding_games_guaranteed: int = 0
     # Rulebook citations for the settings above.
     standings_citations: StandingsCitations = field(default_factory=StandingsCitations)
 
@@ -122,6 +136,9 @@ class StandingsRules:
             raise StandingsError(f"unknown standings_tiebreakers {unknown}; choose from {list(TIEBREAKERS)}")
         if len(set(order)) != len(order):
             raise StandingsError(f"standings_tiebreakers repeats a criterion: {list(order)}")
+        if not is_count(self.standings_seeding_games_guaranteed):
+            raise StandingsError(f"standings_seeding_games_guaranteed must be a whole number >= 0, not "
+                                 f"{self.standings_seeding_games_guaranteed!r}")
         if any(not is_int(p) or p == 0 for p in self.standings_adjustment_points):
             raise StandingsError(f"standings_adjustment_points must be whole numbers other than 0, not "
                                  f"{list(self.standings_adjustment_points)!r}")
@@ -131,45 +148,60 @@ class StandingsRules:
 
 
 STANDINGS_PRESETS: dict[str, StandingsRules] = {
-    # Co-ed tournament, Game Structure: "Seeding will be decided first by record, followed by
-    # total goals scored." Record = winning percentage. The rulebook gives no points or forfeit
-    # score; points are shown for information only (2-1-0) and a forfeit counts 5-0 with no
-    # deduction. Overtime and shootout losses are losses in the record.
+    # Co-ed rules: Game Structure 9 — "Seeding will be decided first by record, followed by total goals
+    # scored." Record = winning percentage. The rulebook gives no points or forfeit
+    # score; points are shown for information only (2-1-0), a forfeit is a win and a loss with no
+    # deduction, and its goals count nowhere (no score to count). Overtime and shootout losses are
+    # losses in the record. "Each team is guaranteed 2 games for seeding and one playoff game":
+    # every team is in the bracket.
     "coed-ball-hockey": StandingsRules(
         points_win=2,
         points_tie=1,
         points_loss=0,
         points_forfeit_penalty=0,
+        standings_forfeit_goals_count=False,
         standings_tiebreakers=("win_pct", "goals_for"),
-        standings_citations=StandingsCitations(tiebreakers="Co-ed rules: Game Structure",
-                                               counted="Co-ed rules: Game Structure"),
+        standings_all_teams_qualify=True,
+        standings_seeding_games_guaranteed=2,
+        standings_citations=StandingsCitations(tiebreakers="Co-ed rules: Game Structure 9",
+                                               counted="Co-ed rules: Game Structure 8",
+                                               forfeit_goals="Co-ed rules: Game Structure 9",
+                                               all_teams_qualify="Co-ed rules: Game Structure 8",
+                                               seeding_games="Co-ed rules: Game Structure 8"),
     ),
     # Youth league 2012-13: rule 1.10 (2-1-0), 1.11 (wins, head-to-head, goal differential
-    # excluding shootout goals), 2.4 (forfeit 5-0 and minus one point, appealable), 2.14.
+    # excluding shootout goals), 2.4 (forfeit 5-0, counted as such, and minus one point,
+    # appealable), 2.14, 1.18 (all teams qualify for the playoffs).
     "youth-ball-hockey": StandingsRules(
         points_win=2,
         points_tie=1,
         points_loss=0,
         points_forfeit_penalty=1,
         standings_forfeit_score=(5, 0),
+        standings_forfeit_goals_count=True,
         standings_tiebreakers=("points", "wins", "head_to_head", "goal_diff"),
         # Youth 1.22: "removing 1 or 2 points from the standings", or disqualifying the team.
         standings_adjustment_points=(-1, -2),
         standings_playoffs_by_division=True,
+        standings_all_teams_qualify=True,
         standings_citations=StandingsCitations(points="Youth 1.10, 2.13A", forfeit="Youth 2.4",
+                                               forfeit_goals="Youth 2.4",
                                                tiebreakers="Youth 1.11", counted="Youth 1.10",
                                                adjustment_points="Youth 1.22", disqualify="Youth 1.22",
-                                               playoffs_by_division="Youth 1.1, 1.18"),
+                                               playoffs_by_division="Youth 1.1, 1.18",
+                                               all_teams_qualify="Youth 1.18"),
     ),
-    # Indoor soccer: the rulebook is silent on points and order; docs/product.md §2: points are a
-    # setting (default 3-1-0), then goal differential, then goals scored. Regular-season games
-    # may end tied ("No overtime will be played during the regular season").
+    # Indoor soccer: the rulebook is silent on points, order and forfeits; docs/product.md §2: points
+    # are a setting (default 3-1-0), then goal differential, then goals scored; with no forfeit
+    # score in the rulebook, a forfeit's goals count nowhere (as in co-ed). Regular-season games may
+    # end tied ("No overtime will be player during the regular season").
     "indoor-soccer": StandingsRules(
         points_win=3,
         points_tie=1,
         points_loss=0,
         points_forfeit_penalty=0,
+        standings_forfeit_goals_count=False,
         standings_tiebreakers=("points", "goal_diff", "goals_for"),
-        standings_citations=StandingsCitations(points="Indoor soccer rules: Overtime (ties stand)"),
+        standings_citations=StandingsCitations(),
     ),
 }

@@ -28,7 +28,8 @@ class GameResult:
     in the youth league, rule 2.13A). A shootout winner wins the game, but shootout goals are a
     separate statistic and never count as goals for or against (youth rule 2.14, rule 1.11 (3)).
     For a forfeit, ``forfeit_team`` names the side that forfeited; the recorded goals are ignored
-    and the rules' forfeit score counts instead (youth rule 2.4: 5-0).
+    and the rules' forfeit score counts instead (youth 2.4: 5-0), or no goals at all where the rules
+    don't count a forfeit's goals (``standings_forfeit_goals_count``: co-ed).
     """
 
     game_id: str
@@ -103,7 +104,7 @@ class StandingsRow:
     t: int
     otl: int  # overtime/shootout losses, only when rules.points_otl is set (else in ``l``)
     pts: int  # game points - forfeit penalties + commissioner adjustments
-    gf: int  # goals for, shootout goals excluded (forfeits count at the forfeit score)
+    gf: int  # goals for, shootout goals excluded (forfeits at the forfeit score, where their goals count)
     ga: int
     so_w: int  # shootout wins (also counted in w)
     so_l: int  # shootout losses (also counted in l or otl)
@@ -172,10 +173,19 @@ def compute_standings(
     return table
 
 
+def forfeit_note(rules: StandingsRules) -> str:
+    """The table's footnote on forfeits: whether their goals count, and the rule that says so."""
+    cited = rules.standings_citations.forfeit_goals or "rulebook silent: a league setting"
+    if rules.standings_forfeit_goals_count:
+        won, lost = rules.standings_forfeit_score
+        return f"Forfeits count as a {won}-{lost} win and loss, goals included ({cited})."
+    return f"Forfeits count as a win and a loss; their goals aren't counted ({cited})."
+
+
 def _aggregate(rules: StandingsRules, teams: Mapping[str, str], games: Iterable[GameResult]) -> dict[str, list[int]]:
     """The single pass over the results: each team's counters."""
     counted = frozenset(rules.standings_counted_kinds)
-    forfeit_win, forfeit_lose = rules.standings_forfeit_score
+    forfeit_win, forfeit_lose = rules.standings_forfeit_score if rules.standings_forfeit_goals_count else (0, 0)
     counters = {team: [0] * _COUNTERS for team in teams}
     get = counters.get
     for g in games:

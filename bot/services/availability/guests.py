@@ -102,7 +102,7 @@ def _no_guests(caller: Caller) -> str | None:
     rules = caller.league.rules.lineup
     if rules.guests_allowed:
         return None
-    cited = rules.citations.guests or "league setting guests_allowed"
+    cited = rules.citations.guests or "the rulebook has none: league setting guests_allowed"
     return f"{caller.league.name} has no guest players: only players on a roster play ({cited})."
 
 

@@ -1,4 +1,4 @@
-"""Appeals (youth 1.12, 1.20-1.21): filed once within the window by the player or their captain, decided
+"""Appeals (youth 1.12, 1.20.2, 1.21): filed once within the window by the player or their captain, decided
 by the commissioners within the decision window (a deadline that nags them until it is done).
 
 Choices the spec leaves open, decided here:

@@ -31,7 +31,8 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.discord_text import clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.league.discipline.infractions import DisciplineError
+from bot.league.discipline.catalogues import PENALTY_CATALOGUES
+from bot.league.discipline.infractions import DisciplineError, Infraction
 from bot.league.discipline.reviews import review_suspension
 from bot.services import outbox
 from bot.services.deadlines.service import complete_deadline
@@ -55,6 +56,7 @@ class SuspensionReviewed:
     summary: str
     citation: str
     announced: bool
+    note: str = ""  # a length outside the infraction's range, and the rule that lets the commissioners set it
 
 
 async def known_commissioners(session: AsyncSession, league_id: int) -> list[int]:
@@ -100,6 +102,14 @@ async def notify_commissioners(session: AsyncSession, league: LeagueSettings, le
     return "dm" if people else "nowhere"
 
 
+def called(preset: str, row: Suspension) -> Infraction | None:
+    """The infraction a suspension came from (its penalty's), in the preset's catalogue; None for one a
+    commissioner gave, or a call the catalogue no longer lists."""
+    if row.penalty is None:
+        return None
+    return next((i for i in PENALTY_CATALOGUES.get(preset, ()) if i.key == row.penalty.infraction_key), None)
+
+
 class SuspensionReviewService:
     """`/suspension review` for commissioners."""
 
@@ -132,7 +142,8 @@ class SuspensionReviewService:
                                    "the commissioners' review.")
                 try:
                     decision = review_suspension(rules, current_games=row.games, pending=row.pending_review,
-                                                 reviewed=row.id in reviewed_ids, action=action, games=games)
+                                                 reviewed=row.id in reviewed_ids, action=action, games=games,
+                                                 infraction=called(caller.league.rules.preset, row))
                 except DisciplineError as exc:
                     kind = Conflict if row.id in reviewed_ids else InvalidInput
                     raise refusal(exc, kind) from None
@@ -152,7 +163,7 @@ class SuspensionReviewService:
                 announced = await self._tell(session, caller, row, decision.summary, said, now=now)
                 return SuspensionReviewed(row.id, row.player.name, decision.action, decision.games_before,
                                           decision.games_after, asked, decision.summary, decision.citation,
-                                          announced)
+                                          announced, decision.note)
         except IntegrityError:
             raise Conflict("Another commissioner reviewed that suspension at the same moment.") from None
 

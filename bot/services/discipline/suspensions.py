@@ -11,6 +11,10 @@ Choices the spec leaves open, decided here:
   before it closes; it is closed once an appeal is filed or the suspension is served.
 - A referee's suspension that needs the commissioners' review (youth 1.12) is active at once and
   marked "pending review"; the commissioners can lengthen it with another /suspend.
+- A commissioner's suspension for a named infraction (``infraction:``, or the call of the referee's
+  suspension it replaces) keeps to the length the rulebook gives that infraction (co-ed severe
+  offences: 1 to 5 games) unless the rulebook lets the commissioners go beyond it (youth 1.12, 1.13);
+  bot/league/discipline/lengths.py says which.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.discipline.appeals import Appeal as PureAppeal
 from bot.league.discipline.appeals import appeal_window_closes, is_final
+from bot.league.discipline.catalogues import PENALTY_CATALOGUES
+from bot.league.discipline.infractions import DisciplineError, Infraction, find_infraction
+from bot.league.discipline.lengths import suspension_length
 from bot.services import outbox
 from bot.services.deadlines.service import complete_deadline, create_deadline
 from bot.services.discipline.core import (
@@ -41,6 +48,7 @@ from bot.services.discipline.core import (
     pure_appeal,
     pure_suspension,
     refresh_player,
+    refusal,
     serving_plan,
     window_ref,
 )
@@ -65,6 +73,7 @@ class SuspensionIssued:
     appeal_closes: datetime | None  # None: the league allows no appeals
     announced: bool  # False when the league has no announcements channel
     replaced: int | None = None  # the referee's suspension this one replaces
+    note: str = ""  # a length outside the infraction's range, and the rule that lets the commissioners set it
 
 
 @dataclass(frozen=True)
@@ -202,15 +211,24 @@ class SuspensionService:
         self.clock = clock
 
     async def suspend(self, caller: Caller, *, discord_id: int, games: int, reason: str,
-                      existing: Existing | None = None) -> SuspensionIssued:
+                      existing: Existing | None = None, infraction: str | None = None) -> SuspensionIssued:
         """A commissioner's suspension; over an active one from a referee's call, only once told whether it
-        replaces that one or adds a second (``existing``): otherwise it is refused with the choice."""
+        replaces that one or adds a second (``existing``): otherwise it is refused with the choice. For a
+        named infraction (or the call of the suspension it replaces) the length keeps to the rulebook's."""
         caller.require(Role.COMMISSIONER)
         if not 1 <= games <= MAX_GAMES:
             raise InvalidInput(f"A suspension is 1 to {MAX_GAMES} games.")
         why = clean_user_text(reason, REASON_LIMIT)
         if not why:
             raise InvalidInput("Give the reason for the suspension (the player is told it privately).")
+        catalogue = PENALTY_CATALOGUES.get(caller.league.rules.preset, ())
+        named: Infraction | None = None
+        if infraction is not None:
+            try:
+                named = find_infraction(catalogue, infraction)
+            except DisciplineError:
+                raise InvalidInput(f"“{clean_user_text(infraction, 64)}” isn't in this league's list of "
+                                   "penalties: pick one from the suggestions. Nothing changed.") from None
         now = self.clock.now()
         async with self.sessions.begin() as session:
             entry = await lookups.roster_entry(session, caller.league_id, discord_id)
@@ -222,6 +240,12 @@ class SuspensionService:
             referees = await _referee_suspension(session, caller.league_id, entry.player_id)
             if referees is not None and existing is None:
                 raise Conflict(_second_suspension_warning(referees))
+            if named is None and referees is not None and existing == "replace" and referees.penalty is not None:
+                named = next((i for i in catalogue if i.key == referees.penalty.infraction_key), None)
+            try:
+                length = suspension_length(caller.league.rules.discipline, named, games, by_commissioner=True)
+            except DisciplineError as exc:
+                raise refusal(exc, InvalidInput) from None
             replaced = None
             if referees is not None and existing == "replace":
                 referees.status, referees.ended_at, replaced = "overturned", now, referees.id
@@ -238,7 +262,7 @@ class SuspensionService:
                                      user_id=entry.player.discord_id,
                                      message=Outgoing(content=f"Your suspension #{replaced} from the referee's call "
                                                               f"is replaced by the commissioners' #{issued.id}."))
-            return replace(issued, replaced=replaced)
+            return replace(issued, replaced=replaced, note=length.note)
 
     async def active(self, caller: Caller) -> tuple[SuspensionLine, ...]:
         """Active suspensions: everyone sees who and how long; details only where the spec allows."""

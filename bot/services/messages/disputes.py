@@ -2,8 +2,10 @@
 
 Youth 2.2: "If a Coach/Captain feels there are any controversies during a game, they may file an
 appeal regarding the incident to the League. The commissioner(s) will review the case and conclude
-the case within 5 days of submission." The other presets use the same window as a league default
-(``rules.deadlines.dispute_decision_days``).
+the case within 5 days of submission." Indoor soccer uses the same window as a league default
+(``rules.deadlines.dispute_decision_days``). Co-ed "Ref interaction": "the referee's call stands, so if
+you have a dispute with a call, suck it up": no disputes there (``dispute_calls_allowed``); captains
+relay to the referee (/relay send) instead.
 
 Choices the spec leaves open, decided here:
 - Filing: the captain role AND captain of a team in the game, once the game has started (the rule
@@ -102,10 +104,14 @@ class DisputeService:
     async def file(self, caller: Caller, game_code: str, message: str) -> DisputeFiled:
         """Record a captain's dispute and start the commissioners' decision deadline."""
         caller.require(Role.CAPTAIN)
+        rules = caller.league.rules.deadlines
+        if not rules.dispute_calls_allowed:
+            cited = rules.deadline_citations.dispute_calls or "a league setting"
+            raise Conflict(f"In {caller.league.name} the referee's call stands ({cited}): calls can't be disputed "
+                           "with the commissioners. To tell the referees something, use `/relay send`.")
         text = clean_user_text(message, TEXT_LIMIT)
         if blank(text):
             raise InvalidInput("Describe what you are disputing.")
-        rules = caller.league.rules.deadlines
         now = self.clock.now()
         async with self.sessions.begin() as session:
             game = await find_game(session, caller, game_code)

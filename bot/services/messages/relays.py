@@ -1,6 +1,6 @@
 """Captains relay a message to their game's referees; referees acknowledge or answer it.
 
-Co-ed rules, "Ref interaction": players don't talk to the referees during a game; they tell their
+Co-ed rules: Ref interaction 1 — players don't talk to the referees during a game; they tell their
 captain, who relays "at an opportune time". Here a captain's relay is posted to the league's
 referees channel and DMed to the referees assigned to the game, with Acknowledge / Reply buttons;
 the captain is told by DM when a referee acknowledges or answers.

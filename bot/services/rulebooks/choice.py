@@ -21,9 +21,9 @@ from bot.config.settings import LeagueSettings, Settings
 from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NoLeague
 from bot.league.rulebooks.rulebook import example_section
+from bot.services.rulebooks.answers import CitedSection
 from bot.services.rulebooks.lookup import (
     MAX_RULEBOOK_BYTES,
-    CitedSection,
     RulesLookupService,
     UnreadableRulebook,
     preset_index,

@@ -16,7 +16,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -30,10 +30,14 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings
 from bot.discord_text import quote
 from bot.errors import InvalidInput, NotFound
+from bot.league.rulebooks.facts import fact_lines
+from bot.league.rulebooks.lexicon import Lexicon, lexicon_for
 from bot.league.rulebooks.presets import preset_rulebook
 from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
-from bot.league.rulebooks.search import MAX_QUERY_CHARS, RuleIndex
-from storage.models import League, LeagueSetup, Rulebook, RuleSection
+from bot.league.rulebooks.search import MAX_QUERY_CHARS, Link, RuleIndex
+from bot.league.rules import PRESET_NAMES, Rules
+from bot.services.rulebooks.answers import CitedSection, RuleAnswer
+from storage.models import League, LeagueSetup, Rulebook, RuleLink, RuleSection, RuleWord
 from storage.text import printable
 
 log = logging.getLogger("sideline.rules")
@@ -43,6 +47,8 @@ MAX_RULEBOOK_BYTES = 2_000_000
 #: Questions longer than this are read only up to here (the search reads no further either).
 MAX_QUESTION_CHARS = MAX_QUERY_CHARS
 RELATED = 2
+#: Sections offered when the search isn't sure which one answers.
+CHOICES = 3
 #: A related section must score at least this share of the best one, or it is noise.
 RELATED_MIN_SHARE = 0.2
 #: How long a cached index is trusted before the stored fingerprint is read again.
@@ -69,72 +75,6 @@ class NoRulebook(NotFound):
 
 class UnreadableRulebook(InvalidInput):
     """A rulebook file that is empty, not UTF-8 text, or otherwise not importable."""
-
-
-@dataclass(frozen=True)
-class CitedSection:
-    """One rulebook section as users see it; `score` is the search score (0 for lookups)."""
-
-    citation: str
-    title: str
-    text: str
-    kind: str
-    parent: str = ""
-    score: float = 0.0
-
-    @property
-    def label(self) -> str:
-        """'2.7 Offsides'; just 'GOALIE SAFETY 3' when the title only repeats the heading."""
-        title = self.title.strip()
-        bare = _PARENTHETICAL.sub("", title).strip()  # "Overtime (OT)" under the heading "Overtime"
-        if not bare or bare.casefold() in self.citation.casefold():
-            return self.citation
-        return f"{self.citation} {title}"
-
-    @property
-    def caption(self) -> str:
-        """The label, plus the first words of the text when the label alone says nothing
-        ("Overtime 1 · If the game is tied at the end…"): for suggestions and buttons."""
-        label = self.label
-        if label != self.citation or self.kind not in ("bullet", "paragraph", "preamble"):
-            return label
-        words = " ".join(self.text.split())
-        return f"{label} · {words}" if words else label
-
-    @property
-    def heading_only(self) -> bool:
-        """A heading whose content lives in the sections under it."""
-        return self.kind == "heading" and "\n" not in self.text
-
-    def as_dict(self) -> dict[str, Any]:
-        """The CLI's `--json` shape."""
-        return {"citation": self.citation, "title": self.title, "text": self.text, "score": self.score}
-
-    @classmethod
-    def of(cls, section: Section, score: float = 0.0) -> CitedSection:
-        return cls(section.citation, section.title, section.text, section.kind, section.parent, score)
-
-
-@dataclass(frozen=True)
-class RuleAnswer:
-    """What `/rule` (or a lookup by citation) found.
-
-    ``best`` is None when the question was empty or nothing matched; then ``contents`` lists
-    sections to browse (the rulebook's parts when it has headings). For a heading looked up by
-    citation, ``contents`` are its sections. ``exact`` marks a lookup by citation, not a question.
-    """
-
-    league_id: int
-    question: str  # as read: stripped and cut to MAX_QUESTION_CHARS
-    best: CitedSection | None
-    related: tuple[CitedSection, ...] = ()
-    contents: tuple[CitedSection, ...] = ()
-    clipped: bool = False  # the question was longer than MAX_QUESTION_CHARS
-    exact: bool = False
-
-    @property
-    def empty_question(self) -> bool:
-        return not self.question
 
 
 @dataclass(frozen=True)
@@ -201,9 +141,36 @@ def _row_of(league_id: int, section: Section) -> RuleSection:
     )
 
 
-def _parse_and_index(text: str) -> tuple[list[Section], RuleIndex]:
+def _lexicon(preset: str | None) -> Lexicon:
+    """The preset's players' words (every sport's for a league of no known preset)."""
+    return lexicon_for(preset if preset in PRESET_NAMES else None)
+
+
+def _parse_and_index(text: str, preset: str | None) -> tuple[list[Section], RuleIndex]:
     sections = parse_rulebook(text)
-    return sections, RuleIndex.build(sections)
+    return sections, RuleIndex.build(sections, _lexicon(preset))
+
+
+@cache
+def _preset_fingerprints() -> dict[str, str]:
+    """Each shipped rulebook's fingerprint -> its preset: a league reading one (as shipped, or imported
+    word for word) gets the numbers its preset's vocabulary names per section."""
+    found = {}
+    for name in PRESET_NAMES:
+        data = preset_rulebook(name)
+        if data is not None:
+            found[rulebook_fingerprint(data.decode("utf-8"))] = name
+    return found
+
+
+@dataclass(frozen=True)
+class _LeagueWords:
+    """A league's own words and linked questions, over the index they were read for."""
+
+    index: RuleIndex
+    lexicon: Lexicon
+    links: tuple[Link, ...]
+    checked: float
 
 
 @cache
@@ -213,7 +180,7 @@ def preset_index(preset: str) -> tuple[str, RuleIndex] | None:
     if data is None:
         return None
     text = data.decode("utf-8")
-    return _PRESET_MARK + rulebook_fingerprint(text), RuleIndex.build(parse_rulebook(text))
+    return _PRESET_MARK + rulebook_fingerprint(text), RuleIndex.build(parse_rulebook(text), _lexicon(preset))
 
 
 #: Called inside an import's (or a reset's) transaction, e.g. to write the audit row with it.
@@ -229,6 +196,7 @@ class RulesLookupService:
         self._indexes: dict[int, tuple[str, RuleIndex]] = {}  # league id -> (fingerprint, index)
         self._checked: dict[int, float] = {}  # league id -> time.monotonic() of the last fingerprint read
         self._locks: dict[int, asyncio.Lock] = {}
+        self._words: dict[int, _LeagueWords] = {}
         self.recheck_seconds = RECHECK_SECONDS
 
     # --- import ------------------------------------------------------------------------------
@@ -238,7 +206,9 @@ class RulesLookupService:
         """Replace the league's sections with the file's, in one transaction; a bad file changes nothing.
         ``uploaded_by``: the member who uploaded it in Discord (else it came from a file)."""
         text = decode_rulebook(data, source)
-        sections, index = await asyncio.to_thread(_parse_and_index, text)
+        async with self.sessions() as session:
+            preset = await session.scalar(select(League.preset).where(League.id == league_id))
+        sections, index = await asyncio.to_thread(_parse_and_index, text, preset)
         if not sections:
             raise UnreadableRulebook(f"{source} has no rules in it; nothing was imported.")
         seen: set[str] = set()
@@ -361,10 +331,12 @@ class RulesLookupService:
             return cached[1] if cached else None
         async with self._lock(league_id):
             async with self.sessions() as session:
-                fingerprint = await session.scalar(
-                    select(Rulebook.fingerprint).where(Rulebook.league_id == league_id))
-                if fingerprint is None:
+                stored = (await session.execute(
+                    select(Rulebook.fingerprint, League.preset).join(League, League.id == Rulebook.league_id)
+                    .where(Rulebook.league_id == league_id))).first()
+                if stored is None:
                     return await self._preset_fallback(session, league_id)
+                fingerprint, preset = stored
                 cached = self._indexes.get(league_id)
                 if cached is not None and cached[0] == fingerprint:
                     self._checked[league_id] = time.monotonic()
@@ -375,7 +347,7 @@ class RulesLookupService:
                 sections = [_section_of(r) for r in rows]
             # If an import committed between the two reads, the next lookup sees a new fingerprint
             # and rebuilds: the cache never keeps stale sections for long.
-            index = await asyncio.to_thread(RuleIndex.build, sections)
+            index = await asyncio.to_thread(RuleIndex.build, sections, _lexicon(preset))
             self._indexes[league_id] = (fingerprint, index)
             self._checked[league_id] = time.monotonic()
             return index
@@ -400,21 +372,62 @@ class RulesLookupService:
 
     # --- lookups -------------------------------------------------------------------------------
 
-    async def ask(self, league_id: int, question: str) -> RuleAnswer:
-        """The section that best answers a casual question, and up to two related ones."""
-        index = await self._require_index(league_id)
+    async def ask(self, league_id: int, question: str, rules: Rules | None = None) -> RuleAnswer:
+        """The section that best answers a casual question and up to two related ones; or, when the
+        search isn't sure, the closest three to choose from. ``rules``: the league's, for its numbers."""
+        index, lexicon, links = await self._league_view(league_id)
         read = " ".join(printable(question).split())  # "shoot\x00ers" reads as "shooters"
         clipped = len(read) > MAX_QUESTION_CHARS
         read = read[:MAX_QUESTION_CHARS]
         if not read:
             return RuleAnswer(league_id, "", None, contents=self._browse(index))
-        hits = index.search(read, limit=1 + RELATED)
-        if not hits:
-            return RuleAnswer(league_id, read, None, contents=self._browse(index), clipped=clipped)
+        found = index.find(read, limit=CHOICES, lexicon=lexicon, links=links)
+        confidence = found.confidence
+        hits = found.hits
+        names = list(found.facts)
+        if confidence == "sure" and hits:
+            names += self._section_facts(league_id, index).get(hits[0].section.citation, ())
+        facts = fact_lines(rules, names) if rules is not None else ()
+        if confidence == "none":
+            return RuleAnswer(league_id, read, None, contents=self._browse(index), clipped=clipped,
+                              confidence="none", facts=facts)
         best = hits[0]
-        related = tuple(CitedSection.of(h.section, h.score) for h in hits[1:]
-                        if h.score >= RELATED_MIN_SHARE * best.score)
-        return RuleAnswer(league_id, read, CitedSection.of(best.section, best.score), related, clipped=clipped)
+        cited = tuple(CitedSection.of(h.section, h.score) for h in hits)
+        if confidence == "unsure":
+            return RuleAnswer(league_id, read, cited[0], clipped=clipped, confidence="unsure", choices=cited,
+                              facts=facts)
+        related = tuple(c for c in cited[1:1 + RELATED] if c.score >= RELATED_MIN_SHARE * best.score)
+        return RuleAnswer(league_id, read, cited[0], related, clipped=clipped, exact=found.exact, facts=facts,
+                          linked=found.linked)
+
+    def _section_facts(self, league_id: int, index: RuleIndex) -> Mapping[str, tuple[str, ...]]:
+        """The league's numbers its preset names per section, when it reads that preset's rulebook."""
+        fingerprint = self._indexes.get(league_id, ("", index))[0].removeprefix(_PRESET_MARK)
+        preset = _preset_fingerprints().get(fingerprint)
+        return lexicon_for(preset).vocabulary.facts if preset is not None else {}
+
+    async def _league_view(self, league_id: int) -> tuple[RuleIndex, Lexicon, tuple[Link, ...]]:
+        """The league's index, with its own words and linked questions (read again every few seconds)."""
+        index = await self._require_index(league_id)
+        known = self._words.get(league_id)
+        if known is not None and known.index is index and time.monotonic() - known.checked < self.recheck_seconds:
+            return index, known.lexicon, known.links
+        async with self.sessions() as session:
+            words = (await session.execute(select(RuleWord.word, RuleWord.means)
+                                           .where(RuleWord.league_id == league_id).order_by(RuleWord.id))).all()
+            linked = (await session.execute(select(RuleLink.question, RuleLink.citation)
+                                            .where(RuleLink.league_id == league_id).order_by(RuleLink.id))).all()
+        lexicon = index.lexicon.with_words([(word, means) for word, means in words])
+        links = tuple(Link(index.signature(question, lexicon), citation) for question, citation in linked)
+        if words or links:
+            self._words[league_id] = _LeagueWords(index, lexicon, links, time.monotonic())
+        else:  # nothing of its own: no copy kept, only when it was last looked at
+            self._words[league_id] = _LeagueWords(index, index.lexicon, (), time.monotonic())
+        return index, lexicon, links
+
+    def words_changed(self, league_id: int) -> None:
+        """The league's words or links changed in this process: read them again at the next question."""
+        self._words.pop(league_id, None)
 
     async def section(self, league_id: int, citation: str) -> RuleAnswer:
         """Exactly the section with this citation (a heading lists its sections)."""

@@ -89,7 +89,7 @@ async def test_suspended_players_are_excluded_with_the_rule(harness: Harness, le
     reply = await harness.slash("/lineup", as_=league.captain("Hawks"))
     text = reply.text
     assert "Excluded\nCarl Diaz: Carl Diaz is suspended and cannot play." in text
-    assert "*Co-ed rules: Penalties*" in text
+    assert "*Co-ed rules: Major offenses, severe offenses*" in text
     assert "**4** of 5 skaters + goalie" in text  # 4 eligible skaters, 1 woman: still 4
 
 

@@ -51,11 +51,11 @@ COED_CASES = {
         "❌ On the court: **0** of 5 skaters — short by 5 (2 for the women/non-binary rule, 3 for too few skaters)",
         "❌ Goalie: nobody",
         "❌ Women/non-binary on the court: 0 checked in, 2 required — plays short",
-        "❌ Minimum to start: not met — nobody eligible is in",
+        "❌ Minimum to start: not enough to start — nobody eligible is in",
     ], [
         "❌ Skaters: 0 for 5 spots — 5 short",
         "❌ Goalie: nobody",
-        "❌ Minimum to start: not met — nobody eligible is in",
+        "❌ Minimum to start: not enough to start — nobody eligible is in",
     ]),
     "short": (("Alice Hart", "Bea Quinn", "Carl Diaz", "Gus Lee"), [
         "❌ On the court: **3** of 5 skaters + goalie — short by 2 (2 for too few skaters)",
@@ -119,16 +119,20 @@ async def youth(db_url: str, clock: FixedClock) -> AsyncIterator[tuple[Harness, 
         "✅ Goalie: Gus Lee",
         "✅ Minimum to start: met — needs 3 skaters and a goalie; has 3 skaters and a goalie",
     ]),
+    # Youth 2.4 "a minimum of 3 players and one goalie to start the game": three players and no goalie is
+    # not enough to start, whoever would stand in goal.
     (("Carl Diaz", "Dan Roy", "Eli Park"), [
         "❌ On the court: **2** of 5 skaters + goalie — short by 3 (3 for too few skaters)",
-        "⚠️ Goalie: no goalie checked in; Carl Diaz would stand in",
-        "❌ Minimum to start: not met — needs 3 skaters and a goalie; has 2 skaters and a skater in goal",
+        "❌ Goalie: no goalie checked in (one is needed to start); Carl Diaz would stand in",
+        "❌ Minimum to start: not enough to start — needs 3 skaters and a goalie; has 3 skaters and no goalie "
+        "(Youth 2.4)",
     ], [
         "❌ Skaters: 2 for 5 spots — 3 short",
-        "⚠️ Goalie: no goalie checked in; Carl Diaz would stand in",
-        "❌ Minimum to start: not met — needs 3 skaters and a goalie; has 2 skaters and a skater in goal",
+        "❌ Goalie: no goalie checked in (one is needed to start); Carl Diaz would stand in",
+        "❌ Minimum to start: not enough to start — needs 3 skaters and a goalie; has 3 skaters and no goalie "
+        "(Youth 2.4)",
     ]),
-], ids=["with-goalie", "without-goalie"])
+], ids=["with-goalie", "three-players-no-goalie"])
 async def test_youth_lineup_and_whoisin_lines(youth: tuple[Harness, SampleLeague], names: tuple[str, ...],
                                              captains: list[str], team: list[str]) -> None:
     h, league = youth
@@ -168,5 +172,5 @@ async def test_the_captains_alert_for_nobody_checked_in_says_the_team_cannot_sta
     alerts = await alerts_at(h, clock, G1_START - timedelta(hours=24))
     assert any("Nobody eligible checked in: the team can't take the court. (Co-ed rules: Game Structure)" in a
                for a in alerts), alerts
-    assert all("❌ Minimum to start: not met — nobody eligible is in" in a.split("\n") for a in alerts)
+    assert all("❌ Minimum to start: not enough to start — nobody eligible is in" in a.split("\n") for a in alerts)
     assert not any("✅ Minimum to start" in a for a in alerts)

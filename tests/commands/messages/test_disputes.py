@@ -1,4 +1,8 @@
-"""/dispute file|decide|list: a formal dispute, its decision deadline and the nudges until it is decided."""
+"""/dispute file|decide|list: a formal dispute, its decision deadline and the nudges until it is decided.
+
+The co-ed rulebook has no disputes ("the referee's call stands"): most tests here run the sample co-ed
+league with disputes turned on (DISPUTES_ON), as a league may; the preset's own refusal is tested below.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.clock import FixedClock
+from bot.config.settings import Settings
 from bot.run.app import create_bot
 from storage.db import create_engine
 from storage.models import Deadline, Dispute
@@ -19,6 +24,14 @@ HAWKS_CAPTAIN = 500_000_000_000_000_001
 ANNOUNCEMENTS = CHANNELS["announcements"]  # no admin channel configured: the commissioners' nudges go here
 AFTER_G1 = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)  # G1 (00:00 UTC) is over
 COMPLAINT = "The winning goal was kicked in; the referee didn't see it. We ask for a review."
+#: The co-ed preset with disputes turned on, as a league may with /setup rule.
+DISPUTES_ON = {"dispute_calls_allowed": True}
+PRESET_AS_SHIPPED = pytest.mark.parametrize("settings", [{}], indirect=True)
+
+
+@pytest.fixture
+def settings(request: pytest.FixtureRequest) -> Settings:
+    return make_settings(league_config(rules=getattr(request, "param", DISPUTES_ON)))
 
 
 async def dispute_rows(h: Harness) -> list[tuple[Any, ...]]:
@@ -152,7 +165,7 @@ async def test_dispute_list_and_autocomplete_for_commissioners(harness: Harness,
 async def test_with_an_admin_channel_the_commissioners_read_the_dispute_there(db_url: str,
                                                                              after_g1: FixedClock) -> None:
     admin = 3009
-    settings = make_settings(league_config(channels={**CHANNELS, "admin": admin}))
+    settings = make_settings(league_config(channels={**CHANNELS, "admin": admin}, rules=DISPUTES_ON))
     h = await Harness(create_bot(settings, engine=create_engine(db_url), clock=after_g1,
                                  run_scheduler=False)).start()
     try:
@@ -165,3 +178,45 @@ async def test_with_an_admin_channel_the_commissioners_read_the_dispute_there(db
         assert [c for c in h.discord.channel_messages(ANNOUNCEMENTS) if "ispute" in c.content] == []
     finally:
         await h.close()
+
+
+@PRESET_AS_SHIPPED
+async def test_coed_the_referees_call_stands_and_captains_relay_instead(harness: Harness, league: SampleLeague,
+                                                                       after_g1: FixedClock) -> None:
+    # Co-ed "Ref interaction": "the referee's call stands, so if you have a dispute with a call, suck it up".
+    refused = await file(harness, league)
+    assert refused.ephemeral
+    assert refused.content == ("In Coed League the referee's call stands (Co-ed rules: Ref interaction 2): calls "
+                               "can't be disputed with the commissioners. To tell the referees something, use "
+                               "`/relay send`.")
+    assert await dispute_rows(harness) == []
+    async with harness.bot.sessions() as s:
+        assert (await s.scalars(select(Deadline))).all() == []
+    relayed = await harness.slash("/relay send", as_=league.captain("Hawks"), game="G1",
+                                  message="Number 7 on Owls has no helmet")
+    assert relayed.ephemeral and relayed.content.startswith("Relay #1 about `G1` (Hawks vs Owls) sent to")
+    # /help doesn't offer the refused command to a co-ed captain; it still offers /relay send.
+    pages = await help_text(harness, league.captain("Hawks"))
+    assert "`/dispute file" not in pages and "`/relay send" in pages
+
+
+async def test_youth_captains_appeal_to_the_league_as_2_2_says(db_url: str, after_g1: FixedClock) -> None:
+    settings = make_settings(league_config(key="youth", preset="youth-ball-hockey"))
+    h = await Harness(create_bot(settings, engine=create_engine(db_url), clock=after_g1,
+                                 run_scheduler=False)).start()
+    try:
+        sample = await SampleLeague(h).load()
+        filed = await file(h, sample)
+        assert filed.ephemeral and filed.content.startswith("Dispute #1 about `G1`") and "(Youth 2.2)" in filed.content
+        assert "`/dispute file" in await help_text(h, sample.captain("Hawks"))
+    finally:
+        await h.close()
+
+
+async def help_text(h: Harness, member: Any) -> str:
+    """Every page of the member's /help, as one text."""
+    first = (await h.slash("/help", as_=member)).first
+    pages = [first.text]
+    for page in range(1, len(first.custom_ids())):
+        pages.append((await h.press(f"sideline:help:{page}", as_=member, ephemeral=True)).first.text)
+    return "\n".join(pages)

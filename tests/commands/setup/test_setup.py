@@ -292,3 +292,38 @@ async def test_elsewhere_a_division_is_optional_and_any_name_goes(harness: Harne
     assert named.content == "Owls: created, division North.", named.content
     same = await server.slash("/setup team", as_=admin, name="Hawks", division="north")
     assert same.content == "Hawks: division North.", same.content
+
+
+#: The settings the rulebook audit added, a value other than the co-ed preset's, and how /setup show cites the
+#: preset's value.
+AUDITED = {
+    "standings_forfeit_goals_count": ("standings", "true", "Co-ed rules: Game Structure 9"),
+    "standings_all_teams_qualify": ("standings", "false", "Co-ed rules: Game Structure 8"),
+    "standings_seeding_games_guaranteed": ("standings", "3", "Co-ed rules: Game Structure 8"),
+    "discipline_commissioner_may_exceed_range": ("discipline", "true", "league setting"),
+    "dispute_calls_allowed": ("deadlines", "true", "Co-ed rules: Ref interaction 2"),
+}
+
+
+async def test_the_audited_settings_are_shown_with_their_sections_and_overridden(harness: Harness,
+                                                                                 server: Server) -> None:
+    await set_up(server)
+    admin = server.admin()
+    for key, (section, _, cited) in AUDITED.items():
+        page = await server.slash("/setup show", as_=admin, section=section)
+        line = next((ln for ln in page.text.split("\n") if f"({key})**" in ln), "")
+        assert "· preset" in line and cited in line, (key, line)
+    for key, (_, value, _) in AUDITED.items():
+        changed = await server.slash("/setup rule", as_=admin, key=key, value=value)
+        assert changed.ephemeral and f"({key}):" in changed.content and f"→ {value}" in changed.content, changed.content
+    rules = harness.bot.settings.league_for_guild(server.guild_id).rules
+    assert (rules.standings.standings_forfeit_goals_count, rules.standings.standings_all_teams_qualify,
+            rules.standings.standings_seeding_games_guaranteed) == (True, False, 3)
+    assert rules.discipline.discipline_commissioner_may_exceed_range and rules.deadlines.dispute_calls_allowed
+    after = await server.slash("/setup show", as_=admin)
+    for key, (_, value, _) in AUDITED.items():
+        assert any(f"({key})** = {value} · set in Discord" in ln for ln in after.text.split("\n")), key
+    beyond = await server.slash("/setup rule", as_=admin, key="standings_seeding_games_guaranteed", value="51")
+    assert "between 0 and 50" in beyond.content
+    standings = harness.bot.settings.league_for_guild(server.guild_id).rules.standings
+    assert standings.standings_seeding_games_guaranteed == 3

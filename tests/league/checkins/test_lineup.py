@@ -225,7 +225,7 @@ def test_youth_2_4_three_skaters_and_a_goalie_to_start(rules: LineupRules) -> No
     assert not short.minimum_to_start_met
     below = finding(short, BELOW_MINIMUM_TO_START)
     assert below.rule == "Youth 2.4"
-    assert "Needs 3 skaters and a goalie to start; has 2 skaters and a goalie." in below.message
+    assert "Not enough to start: needs 3 skaters and a goalie; has 2 skaters and a goalie." in below.message
 
 
 def test_youth_2_4_grace_bench_minor_and_forfeit_in_the_message() -> None:
@@ -237,17 +237,28 @@ def test_youth_2_4_grace_bench_minor_and_forfeit_in_the_message() -> None:
     assert "10 minutes after the scheduled start: the team forfeits" in message
 
 
-def test_youth_2_4_a_goalie_is_needed_to_start() -> None:
-    """Youth 2.4 — a goalie to start: three skaters and no goalie means one skater stands in."""
-    report = check_lineup(SENIOR, skaters(3))
+@pytest.mark.parametrize("count", [3, 4, 7])
+def test_youth_2_4_a_goalie_is_needed_to_start(count: int) -> None:
+    """Youth 2.4 "a minimum of 3 players and one goalie to start the game": a skater would stand in goal for
+    the court's counts, but a stand-in is no goalie, however many skaters are in: one check says so."""
+    report = check_lineup(SENIOR, skaters(count))
     assert report.goalie_is_stand_in
     assert not report.minimum_to_start_met
     assert {NO_GOALIE, BELOW_MINIMUM_TO_START} <= report.codes
     assert finding(report, NO_GOALIE).rule == "Youth 2.4"
-    assert "A goalie is needed to start" in finding(report, NO_GOALIE).message
-    stand_in = check_lineup(SENIOR, skaters(4))
-    assert stand_in.minimum_to_start_met
-    assert stand_in.codes == {NO_GOALIE, SHORT_OF_SKATERS}
+    assert "A goalie is needed to start the game: a skater standing in doesn't count." in finding(
+        report, NO_GOALIE).message
+    below = finding(report, BELOW_MINIMUM_TO_START)
+    assert below.rule == "Youth 2.4"
+    assert below.message.startswith(f"Not enough to start: needs 3 skaters and a goalie; has {count} skaters and "
+                                    "no goalie.")
+    assert check_lineup(SENIOR, [goalie(), *skaters(3)]).minimum_to_start_met
+
+
+def test_a_stand_in_counts_where_the_rulebook_needs_no_goalie_to_start() -> None:
+    """Indoor soccer rules: Game — "at least 4 players": a field player in goal is one of them."""
+    report = check_lineup(SOCCER, skaters(4))
+    assert report.goalie_is_stand_in and report.minimum_to_start_met
 
 
 def test_youth_nobody_checked_in() -> None:
@@ -283,7 +294,7 @@ def test_indoor_soccer_game_four_players_to_start(checked_in, met: bool) -> None
     if not met:
         below = finding(report, BELOW_MINIMUM_TO_START)
         assert below.rule == "Indoor soccer rules: Game"
-        assert below.message == "Needs 4 players to start; has 3 players."
+        assert below.message == "Not enough to start: needs 4 players; has 3 players."
 
 
 def test_indoor_soccer_game_five_field_players_and_a_goalie() -> None:
@@ -316,11 +327,12 @@ def test_indoor_soccer_game_unapproved_guest_is_excluded() -> None:
 
 @pytest.mark.parametrize(
     ("rules", "rule"),
-    [(COED, "Co-ed rules: Penalties"), (SENIOR, "Youth 1.20.1"), (SOCCER, "League suspension")],
+    [(COED, "Co-ed rules: Major offenses, severe offenses"), (SENIOR, "Youth 1.20.1"), (SOCCER, "League suspension")],
     ids=["coed", "youth", "soccer"],
 )
 def test_suspended_players_are_never_counted(rules: LineupRules, rule: str) -> None:
-    """Co-ed rules: Penalties, Youth 1.20.1 — a suspended player sits out."""
+    """Co-ed rules: Major offenses, severe offenses (1-5 game suspensions), Youth 1.20.1 — a suspended player sits
+    out."""
     suspended_goalie = goalie(suspended=True)
     suspended_woman = player("woman", suspended=True)
     report = check_lineup(rules, [suspended_goalie, suspended_woman, *skaters(3)])
@@ -333,13 +345,13 @@ def test_suspended_players_are_never_counted(rules: LineupRules, rule: str) -> N
 
 @pytest.mark.parametrize(
     ("rules", "rule"),
-    [(COED, "Co-ed rules: Teams"), (SENIOR, "Youth 1.7")],
+    [(COED, "League setting: guests_allowed"), (SENIOR, "League setting: guests_allowed")],
     ids=["coed", "youth"],
 )
 def test_unrostered_players_are_never_counted_where_there_are_no_guests(
     rules: LineupRules, rule: str
 ) -> None:
-    """Co-ed rules: Teams (roster of 20 active players), Youth 1.7 (drafted rosters)."""
+    """Neither the co-ed nor the youth rulebook has guests: only the roster plays, a league setting."""
     ringer = player(rostered=False, guest_approved=True)
     report = check_lineup(rules, [goalie(), ringer, *skaters(3)])
     assert ringer not in report.eligible_skaters

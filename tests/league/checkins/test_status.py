@@ -23,12 +23,12 @@ def test_coed_nobody_checked_in_is_never_met() -> None:
         "❌ On the court: **0** of 5 skaters — short by 5 (2 for the women/non-binary rule, 3 for too few skaters)",
         "❌ Goalie: nobody",
         "❌ Women/non-binary on the court: 0 checked in, 2 required — plays short",
-        "❌ Minimum to start: not met — nobody eligible is in",
+        "❌ Minimum to start: not enough to start — nobody eligible is in",
     ]
     assert lines(COED, [], for_team=True) == [
         "❌ Skaters: 0 for 5 spots — 5 short",
         "❌ Goalie: nobody",
-        "❌ Minimum to start: not met — nobody eligible is in",
+        "❌ Minimum to start: not enough to start — nobody eligible is in",
     ]
 
 
@@ -38,7 +38,8 @@ def test_coed_one_player_has_nobody_to_skate() -> None:
     assert not report.minimum_to_start_met
     assert [f.message for f in report.findings if f.code == BELOW_MINIMUM_TO_START] == [
         "Only 1 eligible player checked in: nobody to skate beside the one in goal."]
-    assert lines(COED, alone)[-1] == "❌ Minimum to start: not met — only 1 eligible player: nobody to skate"
+    assert lines(COED, alone)[-1] == (
+        "❌ Minimum to start: not enough to start — only 1 eligible player: nobody to skate")
 
 
 def test_coed_short_of_skaters() -> None:
@@ -85,9 +86,10 @@ def test_without_playing_short_the_women_rule_stops_the_start_and_the_team_is_no
     team = [goalie(), player("woman"), *skaters(5)]
     assert lines(strict, team)[2:] == [
         "❌ Women/non-binary on the court: 1 checked in, 2 required — the team can't start",
-        "❌ Minimum to start: not met — too few women/non-binary, and this league doesn't play short",
+        "❌ Minimum to start: not enough to start — too few women/non-binary, and this league doesn't play short",
     ]
-    assert lines(strict, team, for_team=True)[-1] == "❌ Minimum to start: not met — a captain's /lineup says why"
+    assert lines(strict, team, for_team=True)[-1] == (
+        "❌ Minimum to start: not enough to start — a captain's /lineup says why")
 
 
 def test_youth_with_a_goalie() -> None:
@@ -100,25 +102,37 @@ def test_youth_with_a_goalie() -> None:
     assert lines(JUNIOR, [keeper, *skaters(4)])[0] == "✅ On the court: **4** of 4 skaters + goalie"
 
 
-def test_youth_without_a_goalie_a_skater_stands_in_and_says_so() -> None:
-    team = skaters(4)
+@pytest.mark.parametrize("count", [3, 4])
+def test_youth_without_a_goalie_a_skater_stands_in_but_there_is_not_enough_to_start(count: int) -> None:
+    # Youth 2.4 "a minimum of 3 players and one goalie to start the game": one check, one line.
+    team = skaters(count)
     assert lines(SENIOR, team) == [
-        "❌ On the court: **3** of 5 skaters + goalie — short by 2 (2 for too few skaters)",
-        f"⚠️ Goalie: no goalie checked in; {team[0].name} would stand in",
-        "✅ Minimum to start: met — needs 3 skaters and a goalie; has 3 skaters and a skater in goal",
+        f"❌ On the court: **{count - 1}** of 5 skaters + goalie — short by {6 - count} ({6 - count} for too few "
+        "skaters)",
+        f"❌ Goalie: no goalie checked in (one is needed to start); {team[0].name} would stand in",
+        f"❌ Minimum to start: not enough to start — needs 3 skaters and a goalie; has {count} skaters and no goalie "
+        "(Youth 2.4)",
     ]
+
+
+def test_coed_a_stand_in_is_only_worth_a_warning() -> None:
+    team = [player("woman"), player("woman"), *skaters(3)]
+    assert lines(COED, team)[1] == f"⚠️ Goalie: no goalie checked in; {team[2].name} would stand in"
 
 
 @pytest.mark.parametrize("rules", [SENIOR, JUNIOR])
 def test_youth_short_is_not_met(rules: LineupRules) -> None:
     assert lines(rules, [goalie(), *skaters(2)])[-1] == (
-        "❌ Minimum to start: not met — needs 3 skaters and a goalie; has 2 skaters and a goalie")
+        "❌ Minimum to start: not enough to start — needs 3 skaters and a goalie; has 2 skaters and a goalie "
+        "(Youth 2.4)")
     assert lines(rules, [])[-1] == (
-        "❌ Minimum to start: not met — needs 3 skaters and a goalie; has 0 skaters and no goalie")
+        "❌ Minimum to start: not enough to start — needs 3 skaters and a goalie; has 0 skaters and no goalie "
+        "(Youth 2.4)")
 
 
 def test_indoor_soccer_counts_players() -> None:
-    assert lines(SOCCER, [goalie(), *skaters(2)])[-1] == "❌ Minimum to start: not met — needs 4 players; has 3 players"
+    assert lines(SOCCER, [goalie(), *skaters(2)])[-1] == (
+        "❌ Minimum to start: not enough to start — needs 4 players; has 3 players (Indoor soccer rules: Game)")
     assert lines(SOCCER, [goalie(), *skaters(3)])[-1] == "✅ Minimum to start: met — needs 4 players; has 4 players"
 
 

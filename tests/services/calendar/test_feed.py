@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
 from icalendar import Calendar
 
 from bot.league.calendar import CalendarGame
@@ -100,3 +101,37 @@ def test_a_cancelled_game_stays_in_the_feed_marked_cancelled() -> None:
 def test_an_empty_feed_is_still_a_calendar() -> None:
     cal = Calendar.from_ical(build_feed(LEAGUE, "My games · Coed League", []))
     assert cal.walk("VEVENT") == [] and str(cal["VERSION"]) == "2.0"
+
+
+def whole(league: FeedLeague, title: str, games: list[CalendarGame]) -> bytes:
+    """The calendar as the library writes it kept whole: every event added, then its VTIMEZONE."""
+    from bot.services.calendar.feed import PRODID, REFRESH, game_event
+
+    cal = Calendar()
+    for name, value in (("prodid", PRODID), ("version", "2.0"), ("calscale", "GREGORIAN"), ("x-wr-calname", title),
+                        ("x-wr-timezone", league.timezone.key)):
+        cal.add(name, value)
+    cal.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
+    cal.add("x-published-ttl", REFRESH)
+    for g in sorted(games, key=lambda g: (g.starts_at, g.id)):
+        cal.add_component(game_event(league, g))
+    if games:
+        first = min(g.starts_at for g in games).astimezone(league.timezone).year
+        last = max(g.starts_at for g in games).astimezone(league.timezone).year
+        cal.add_missing_timezones(first_date=date(first - 1, 1, 1), last_date=date(last + 2, 1, 1))
+    return bytes(cal.to_ical())
+
+
+@pytest.mark.parametrize("zone", ["America/Toronto", "America/Regina", "UTC", "Australia/Lord_Howe"])
+@pytest.mark.parametrize("starts", [
+    [],
+    [local(2026, 10, 24, 19)],
+    [local(2026, 11, 1, 1, 30, fold=1), local(2026, 11, 1, 1, 30, fold=0)],  # in the repeated hour
+    [local(2026, 11, 1, 0, 50), local(2026, 11, 1, 3)],  # one ends in the repeated hour
+    [local(2026, 3, 8, 1, 30), local(2027, 12, 31, 23, 30), local(2029, 6, 1, 12)],  # years apart
+])
+def test_the_file_written_an_event_at_a_time_is_the_librarys_whole_calendar(zone: str,
+                                                                           starts: list[datetime]) -> None:
+    league = FeedLeague("coed", "Coed League", ZoneInfo(zone), preset("coed-ball-hockey"))
+    games = [game(i, when) for i, when in enumerate(reversed(starts), start=1)]
+    assert build_feed(league, "Hawks · Coed League", games) == whole(league, "Hawks · Coed League", games)

@@ -1,0 +1,116 @@
+"""Players' words as data: every vocabulary file reads, names only facts the bot knows and sections its
+preset's rulebook has, and the words do what they say (a sport's slang, a situation's numbers, a
+league's own word)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.league.rulebooks.facts import FACTS
+from bot.league.rulebooks.lexicon import (
+    COMMON,
+    FOLDER,
+    Lexicon,
+    VocabularyError,
+    lexicon_for,
+    read_vocabulary,
+    vocabulary_file,
+    vocabulary_for,
+)
+from bot.league.rulebooks.presets import preset_rulebook
+from bot.league.rulebooks.rulebook import parse_rulebook
+from bot.league.rulebooks.search import RuleIndex
+from bot.league.rules import PRESET_NAMES
+from tests.league.rulebooks.test_layouts import ROOT
+
+SPORTS = ("hockey", "soccer")
+
+
+def index_of(preset: str) -> RuleIndex:
+    data = preset_rulebook(preset)
+    assert data is not None
+    return RuleIndex.build(parse_rulebook(data.decode()), lexicon_for(preset))
+
+
+def top(index: RuleIndex, question: str, lexicon: Lexicon | None = None) -> str | None:
+    hits = index.search(question, limit=1, lexicon=lexicon)
+    return hits[0].section.citation if hits else None
+
+
+@pytest.mark.parametrize("name", [COMMON, *SPORTS, *PRESET_NAMES])
+def test_every_vocabulary_file_reads(name: str) -> None:
+    text = vocabulary_file(name)
+    assert text is not None, f"{FOLDER}/{name}.toml is missing"
+    vocabulary = read_vocabulary(text, name)
+    assert vocabulary.synonyms or vocabulary.facts or vocabulary.sport
+    assert all(len(group) >= 2 for group in vocabulary.synonyms), "a synonym group of one word says nothing"
+
+
+def test_the_files_are_the_ones_pyproject_ships() -> None:
+    shipped = sorted(p.stem for p in (ROOT / "bot" / "league" / "rulebooks" / FOLDER).glob("*.toml"))
+    assert shipped == sorted([COMMON, *SPORTS, *PRESET_NAMES])
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_each_preset_names_its_sport_and_only_facts_the_bot_knows_of_sections_it_has(preset: str) -> None:
+    vocabulary = vocabulary_for(preset)
+    assert vocabulary.sport in SPORTS
+    index = index_of(preset)
+    for citation, facts in vocabulary.facts.items():
+        section = index.get(citation)
+        assert section is not None, citation
+        assert set(facts) <= set(FACTS), (citation, facts)
+    for situation in vocabulary.situations:
+        assert set(situation.facts) <= set(FACTS), situation
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("synonyms = [[1, 2]]", "synonyms[0]: must be a list of words"),
+    ("colour = 'red'", "unknown keys ['colour']"),
+    ("[[situations]]\nsay = ['no ref']", "situations[0].means: must be a list of words"),
+    ("synonyms = [", "test.toml"),
+])
+def test_a_broken_vocabulary_file_is_named_with_what_is_wrong(text: str, problem: str) -> None:
+    with pytest.raises(VocabularyError, match=problem.replace("[", r"\[").replace("]", r"\]")):
+        read_vocabulary(text, "test.toml")
+
+
+def test_a_sport_reads_its_own_slang() -> None:
+    """"pk" is a penalty kill in hockey and a penalty kick (a shootout) in indoor soccer."""
+    hockey, soccer = lexicon_for("coed-ball-hockey").get(("pk",)), lexicon_for("indoor-soccer").get(("pk",))
+    assert hockey is not None and soccer is not None
+    assert any(alt.phrase == ("penalti", "kill") for alt in hockey)
+    assert not any(alt.phrase == ("penalti", "kill") for alt in soccer)
+    assert any(alt.phrase == ("shootout",) for alt in soccer)
+
+
+@pytest.mark.parametrize(("preset", "question", "citation"), [
+    ("coed-ball-hockey", "tendy smothered it at center is that legal", "GOALIES AND BALLS 1"),
+    ("coed-ball-hockey", "are clappers allowed", "STICK AND BALL PLAY 2"),
+    ("youth-ball-hockey", "ref didnt show who refs", "1.14"),
+    ("youth-ball-hockey", "only 2 guys showed up", "2.4"),
+    ("indoor-soccer", "can i wear a wedding band", "General"),
+])
+def test_players_words_find_the_rule_the_rulebook_words_otherwise(preset: str, question: str, citation: str) -> None:
+    assert top(index_of(preset), question) == citation
+
+
+def test_a_situation_names_the_league_numbers_that_answer_it() -> None:
+    index = index_of("youth-ball-hockey")
+    assert "start" in index.find("we only have 3 players and no goalie").facts
+    assert index.find("how long is intermission").facts == ()
+
+
+def test_a_leagues_own_word_joins_what_it_means_for_that_league_only() -> None:
+    index = index_of("indoor-soccer")
+    base = index.lexicon
+    own = base.with_words([("snowplow", "slide tackle")])
+    assert top(index, "can i do a snowplow", own) == "General"
+    assert top(index, "can i do a snowplow") != "General"  # the preset's own words don't know it
+    assert base.get(("snowplow",)) is None
+    assert own.get(("slide", "tackl")) is not None  # and the rulebook's words still read as before
+    assert base.with_words([]) is base
+
+
+def test_typos_are_corrected_against_the_rulebook_and_the_vocabulary() -> None:
+    assert top(index_of("youth-ball-hockey"), "is there a trade deadlin") == "1.9"
