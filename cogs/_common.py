@@ -1,5 +1,6 @@
-"""Glue shared by the cogs: the caller, autocomplete for games and teams; the privileged markers
-(``requires``) live with the tree in bot/client/tree.py, which marks commissioner-only commands at start."""
+"""Glue shared by the cogs: the caller, how long typed options may be, autocomplete for games and teams;
+the privileged markers (``requires``) live with the tree in bot/client/tree.py, which marks
+commissioner-only commands at start."""
 
 from __future__ import annotations
 
@@ -14,6 +15,19 @@ from bot.errors import NoLeague
 
 if TYPE_CHECKING:
     from bot.client.bot import SidelineBot
+
+
+# --- how long a typed option may be ------------------------------------------------------------------
+# Discord refuses a value longer than an option's max_length before the bot sees it (discord.py checks
+# nothing), so every string option says one, as long as what it names can be: the column that keeps it
+# or the rule that reads it. tests/commands/test_command_tree.py fails on a string option without one.
+#: A game id (storage/models/core.py: a game's code holds 64 characters).
+GameCode = app_commands.Range[str, 1, 64]
+#: A team's name (a team's, a division's and a season's name each hold 100).
+TeamName = app_commands.Range[str, 1, 100]
+DivisionName = app_commands.Range[str, 1, 100]
+SeasonName = app_commands.Range[str, 1, 100]
+
 
 def bot_of(interaction: discord.Interaction) -> SidelineBot:
     """The bot an interaction came to: discord.py types ``Interaction.client`` as any Client unless the

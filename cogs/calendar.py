@@ -16,7 +16,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply
 from bot.config.settings import CalendarServer
 from bot.services.calendar.service import FeedFile, Reset
-from cogs._common import team_autocomplete
+from cogs._common import TeamName, team_autocomplete
 
 SCOPE_WORDS = {"player": "your games (your team's, minus the days you're away)", "team": "{title}",
                "league": "every game of {title}"}
@@ -58,7 +58,7 @@ class CalendarCog(commands.GroupCog, group_name="calendar", group_description="Y
     @app_commands.describe(team="A team's games instead of yours", league="Every game in the league instead")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction, team: str | None = None, league: bool = False) -> None:
+    async def show(self, interaction: discord.Interaction, team: TeamName | None = None, league: bool = False) -> None:
         """Your games as a calendar feed (only you see the link)."""
         caller = self.bot.caller(interaction)
         feed = await self.service.show(caller, team, whole_league=league)

@@ -13,7 +13,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.services.games import GameChange
-from cogs._common import game_autocomplete, team_autocomplete
+from cogs._common import GameCode, TeamName, game_autocomplete, team_autocomplete
 
 Kind = Literal["regular", "seeding", "playoff"]
 
@@ -46,7 +46,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
                            code="Game id people type (leave empty for the next free G<n>)")
     @app_commands.autocomplete(home=team_autocomplete, away=team_autocomplete)
     @app_commands.guild_only()
-    async def add(self, interaction: discord.Interaction, home: str, away: str,
+    async def add(self, interaction: discord.Interaction, home: TeamName, away: TeamName,
                   starts_at: app_commands.Range[str, 1, 40], venue: app_commands.Range[str, 0, 200] = "",
                   kind: Kind = "regular", code: app_commands.Range[str, 1, 32] | None = None) -> None:
         """Schedule a new game (commissioners)."""
@@ -58,7 +58,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
     @app_commands.describe(game="The game to move", starts_at="New start, league time zone, YYYY-MM-DD HH:MM")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def move(self, interaction: discord.Interaction, game: str,
+    async def move(self, interaction: discord.Interaction, game: GameCode,
                    starts_at: app_commands.Range[str, 1, 40]) -> None:
         """Give a game a new start time (commissioners)."""
         change = await self.service.move(self.bot.caller(interaction), game, starts_at)
@@ -68,7 +68,7 @@ class GamesCog(commands.GroupCog, group_name="game", group_description="Add, mov
     @app_commands.describe(game="The game to cancel")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def cancel(self, interaction: discord.Interaction, game: str) -> None:
+    async def cancel(self, interaction: discord.Interaction, game: GameCode) -> None:
         """Cancel a game and tell both teams (commissioners)."""
         change = await self.service.cancel(self.bot.caller(interaction), game)
         await reply(interaction, change_text(change), ephemeral=True, allowed_mentions=NO_MENTIONS)

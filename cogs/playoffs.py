@@ -16,7 +16,7 @@ from bot.client.tree import NO_MENTIONS, answers, reply, requires
 from bot.discord_text import clip
 from bot.services.playoffs import BracketView
 from bot.services.standings import trim_name
-from cogs._common import bot_of, division_autocomplete, suggesting_for
+from cogs._common import DivisionName, TeamName, bot_of, division_autocomplete, suggesting_for
 
 NEXT_UP_SHOWN = 8
 MAX_EMBEDS = 10  # Discord's limit per message
@@ -86,7 +86,7 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
     @app_commands.autocomplete(division=division_autocomplete)
     @app_commands.guild_only()
     async def create(self, interaction: discord.Interaction, teams: app_commands.Range[int, 2, 16] | None = None,
-                     replace: bool = False, division: app_commands.Range[str, 1, 100] | None = None) -> None:
+                     replace: bool = False, division: DivisionName | None = None) -> None:
         """Seed a bracket from the standings (commissioners)."""
         views = await self.service.create(self.bot.caller(interaction), teams, replace=replace, division=division)
         await reply(
@@ -111,7 +111,8 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
     @app_commands.describe(matchup="The matchup, e.g. R1-M2", winner="The team that won it")
     @app_commands.autocomplete(matchup=matchup_autocomplete, winner=winner_autocomplete)
     @app_commands.guild_only()
-    async def advance(self, interaction: discord.Interaction, matchup: str, winner: str) -> None:
+    async def advance(self, interaction: discord.Interaction, matchup: app_commands.Range[str, 1, 100],
+                      winner: TeamName) -> None:
         """Record a matchup's winner by hand (commissioners)."""
         change = await self.service.advance(self.bot.caller(interaction), matchup, winner)
         await reply(interaction, change.note, embed=bracket_embed(change.view), ephemeral=True,

@@ -15,7 +15,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.messages.relays import RefereeChange
-from cogs._common import bot_of, game_autocomplete
+from cogs._common import GameCode, bot_of, game_autocomplete
 
 VERBS = {"assigned": "is now a referee of", "already assigned": "was already a referee of",
          "removed": "is no longer a referee of", "not assigned": "wasn't a referee of"}
@@ -36,7 +36,7 @@ def change_text(change: RefereeChange, *, has_role: bool) -> str:
                        remove="Unassign them instead")
 @app_commands.autocomplete(game=game_autocomplete)
 @app_commands.guild_only()
-async def assign_referee(interaction: discord.Interaction, game: app_commands.Range[str, 1, 64],
+async def assign_referee(interaction: discord.Interaction, game: GameCode,
                          member: discord.Member, remove: bool = False) -> None:
     bot = bot_of(interaction)
     caller = bot.caller(interaction)

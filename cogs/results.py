@@ -17,7 +17,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, local_label
 from bot.services.results import RecordedResult
-from cogs._common import bot_of, suggesting_for, team_autocomplete
+from cogs._common import GameCode, TeamName, bot_of, suggesting_for, team_autocomplete
 
 Goals = app_commands.Range[int, 0, 99]
 Decided = Literal["regulation", "overtime", "shootout"]
@@ -85,7 +85,7 @@ class ResultCog(commands.GroupCog, group_name="result", group_description="Enter
                            shootout_away="Away team's shootout goals (shootouts only)")
     @app_commands.autocomplete(game=played_game_autocomplete)
     @app_commands.guild_only()
-    async def enter(self, interaction: discord.Interaction, game: str, home: Goals, away: Goals, decided: Decided,
+    async def enter(self, interaction: discord.Interaction, game: GameCode, home: Goals, away: Goals, decided: Decided,
                     shootout_home: Goals | None = None, shootout_away: Goals | None = None) -> None:
         """Enter a played game's score (referees and commissioners)."""
         outcome = await self.service.enter(self.bot.caller(interaction), game, home=home, away=away,
@@ -97,7 +97,7 @@ class ResultCog(commands.GroupCog, group_name="result", group_description="Enter
     @app_commands.describe(game="The game", team="The team that forfeited")
     @app_commands.autocomplete(game=played_game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
-    async def forfeit(self, interaction: discord.Interaction, game: str, team: str) -> None:
+    async def forfeit(self, interaction: discord.Interaction, game: GameCode, team: TeamName) -> None:
         """Record that a team forfeited a game (referees, commissioners)."""
         outcome = await self.service.forfeit(self.bot.caller(interaction), game, team)
         await self._done(interaction, outcome)
@@ -112,9 +112,9 @@ class ResultCog(commands.GroupCog, group_name="result", group_description="Enter
                            reason="Why it is corrected (kept in the results log)")
     @app_commands.autocomplete(game=played_game_autocomplete, forfeit_team=team_autocomplete)
     @app_commands.guild_only()
-    async def fix(self, interaction: discord.Interaction, game: str, home: Goals | None = None,
+    async def fix(self, interaction: discord.Interaction, game: GameCode, home: Goals | None = None,
                   away: Goals | None = None, decided: AnyDecided | None = None, shootout_home: Goals | None = None,
-                  shootout_away: Goals | None = None, forfeit_team: str | None = None,
+                  shootout_away: Goals | None = None, forfeit_team: TeamName | None = None,
                   waive_penalty: bool | None = None,
                   reason: app_commands.Range[str, 1, 300] | None = None) -> None:
         """Correct a game's result; left-out options keep their values."""

@@ -13,7 +13,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.services.rosters.roster import RosterLine, RosterView
-from cogs._common import season_autocomplete, team_autocomplete
+from cogs._common import SeasonName, TeamName, season_autocomplete, team_autocomplete
 
 Position = Literal["skater", "goalie"]
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
@@ -49,8 +49,8 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
                            season="An earlier season: who was on the team then; leave empty for today's roster")
     @app_commands.autocomplete(team=team_autocomplete, season=season_autocomplete)
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction, team: str | None = None,
-                   season: app_commands.Range[str, 1, 100] | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, team: TeamName | None = None,
+                   season: SeasonName | None = None) -> None:
         """A team's roster (captains and commissioners)."""
         view = await self.service.show(self.bot.caller(interaction), team, season)
         await reply(interaction, embed=roster_embed(view), ephemeral=True,
@@ -64,7 +64,7 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
     @app_commands.guild_only()
     async def add(self, interaction: discord.Interaction, player: discord.Member,
                   position: Position | None = None, gender: Gender | None = None,
-                  team: str | None = None) -> None:
+                  team: TeamName | None = None) -> None:
         """Add a player to your team's roster."""
         change = await self.service.add(
             self.bot.caller(interaction), discord_id=player.id, name=player.display_name,

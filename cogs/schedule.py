@@ -10,7 +10,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, answers, reply
 from bot.discord_text import clip, timestamp
 from bot.services.schedule import ScheduleView
-from cogs._common import team_autocomplete
+from cogs._common import TeamName, team_autocomplete
 
 STATUS_LABEL = {"in": "✅ in", "out": "❌ out", "maybe": "❔ maybe", "away": "🧳 out (away)", None: "no reply yet"}
 
@@ -40,7 +40,7 @@ class ScheduleCog(commands.Cog):
     @app_commands.describe(team="A team in this league; leave empty for your own team")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
-    async def schedule(self, interaction: discord.Interaction, team: str | None = None) -> None:
+    async def schedule(self, interaction: discord.Interaction, team: TeamName | None = None) -> None:
         """Upcoming games for your team (or another team)."""
         caller = self.bot.caller(interaction)
         view = await self.service.upcoming(caller, team)

@@ -13,6 +13,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.seasons import SeasonsShown, SeasonStarted, SeasonView
+from cogs._common import SeasonName
 
 
 def season_line(season: SeasonView) -> str:
@@ -59,7 +60,7 @@ class SeasonCog(commands.GroupCog, group_name="season", group_description="The l
                            weeks="Weeks of regular season (then playoffs)",
                            rosters="keep: teams carry on as they are (default); clear: every player leaves their team")
     @app_commands.guild_only()
-    async def start(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
+    async def start(self, interaction: discord.Interaction, name: SeasonName,
                     first_day: app_commands.Range[str, 1, 20], weeks: app_commands.Range[int, 1, 52],
                     rosters: Literal["keep", "clear"] = "keep") -> None:
         """Start a season (commissioners): standings count from its first day."""

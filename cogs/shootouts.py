@@ -13,10 +13,9 @@ from bot.discord_text import clip, timestamp
 from bot.errors import UserFacingError
 from bot.services.shootouts.orders import OrderCheck, SubmittedOrder, SuggestedOrder
 from bot.services.shootouts.scoring import AttemptRecorded, AttemptUndone, FloorMarked
-from cogs._common import bot_of, game_autocomplete, team_autocomplete
+from cogs._common import GameCode, TeamName, bot_of, game_autocomplete, team_autocomplete
 from cogs.results import STANDINGS_CHANGED
 
-GameCode = app_commands.Range[str, 1, 64]
 Names = app_commands.Range[str, 1, 1000]
 LIMIT = 2000
 
@@ -119,7 +118,7 @@ class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="S
     @app_commands.autocomplete(game=game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
     async def submit(self, interaction: discord.Interaction, game: GameCode, shooters: Names,
-                     team: str | None = None, goalie: app_commands.Range[str, 1, 100] | None = None) -> None:
+                     team: TeamName | None = None, goalie: app_commands.Range[str, 1, 100] | None = None) -> None:
         """Submit your team's shootout order, checked against the rules."""
         result = await self.orders.submit(self.bot.caller(interaction), game, shooters, team, goalie)
         await self._reply(interaction, submitted_text(result))
@@ -139,7 +138,7 @@ class ShootoutCog(commands.GroupCog, group_name="shootout", group_description="S
     @app_commands.autocomplete(game=game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
     async def suggest(self, interaction: discord.Interaction, game: GameCode, preferred: Names | None = None,
-                      team: str | None = None) -> None:
+                      team: TeamName | None = None) -> None:
         """Propose a legal shootout order for your team (nothing saved)."""
         result = await self.orders.suggest(self.bot.caller(interaction), game, preferred, team)
         await self._reply(interaction, suggested_text(result))

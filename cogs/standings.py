@@ -19,7 +19,14 @@ from bot.discord_text import clip
 from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
 from bot.services.standings import Publication, StandingsTable
-from cogs._common import division_autocomplete, season_autocomplete, team_autocomplete
+from cogs._common import (
+    DivisionName,
+    SeasonName,
+    TeamName,
+    division_autocomplete,
+    season_autocomplete,
+    team_autocomplete,
+)
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -100,8 +107,8 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
                            season="An earlier season; leave empty for the current one")
     @app_commands.autocomplete(division=division_autocomplete, season=season_autocomplete)
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction, division: str | None = None, public: bool = False,
-                   season: app_commands.Range[str, 1, 100] | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, division: DivisionName | None = None, public: bool = False,
+                   season: SeasonName | None = None) -> None:
         """The current table, ordered by the league's rules."""
         table = await self.service.table(self.bot.caller(interaction), division, season)
         await reply(interaction, embed=standings_embed(table), ephemeral=not public,
@@ -132,7 +139,7 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
                            disqualify="Disqualify the team from the playoffs: left out of the draw (youth 1.22)")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
-    async def adjust(self, interaction: discord.Interaction, team: str, reason: app_commands.Range[str, 1, 300],
+    async def adjust(self, interaction: discord.Interaction, team: TeamName, reason: app_commands.Range[str, 1, 300],
                      points: app_commands.Range[int, -99, 99] | None = None, disqualify: bool = False) -> None:
         """Add or remove standings points outside a game (commissioners)."""
         made = await self.service.adjust(self.bot.caller(interaction), team, points, reason, disqualify=disqualify)

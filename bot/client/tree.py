@@ -20,6 +20,7 @@ from bot import logs, metrics
 from bot.access import Role
 from bot.client.deadline import Acknowledge, DeadlineGuard
 from bot.config.settings import Settings
+from bot.discord_text import fit_content, fit_embeds
 from bot.errors import UserFacingError
 
 log = logging.getLogger("sideline")
@@ -52,6 +53,7 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
     """The one way Sideline answers an interaction, fast or slow: the response itself; or, once the
     deadline guard (bot/client/deadline.py) or the command deferred it, that response filled in; or
     after it, a followup. The user reads the same message every way."""
+    content, embed, embeds = within_limits(interaction, content, embed, embeds)
     parts: dict[str, Any] = {name: value for name, value in (("content", content), ("embed", embed),
                                                              ("embeds", embeds), ("view", view)) if value is not None}
     deferred = await _claim(interaction)
@@ -72,6 +74,27 @@ async def reply(interaction: discord.Interaction[Any], content: str | None = Non
     forget(view)
 
 
+def within_limits(interaction: discord.Interaction[Any], content: str | None, embed: discord.Embed | None,
+                  embeds: Sequence[discord.Embed] | None,
+                  ) -> tuple[str | None, discord.Embed | None, Sequence[discord.Embed] | None]:
+    """The last guard before Discord: an answer longer than Discord takes (2,000 characters of text;
+    an embed's own limits and 6,000 characters in all) is clipped rather than refused, which would
+    leave the user with no answer at all. What repeats the user's text clips it first
+    (``bot.discord_text.quote``), so this only trims what nobody foresaw; it says so in the log."""
+    fitted = fit_content(content) if content is not None else None
+    given = [embed] if embed is not None else list(embeds or ())
+    dicts: list[dict[str, Any]] = [dict(e.to_dict()) for e in given]
+    fitted_dicts = fit_embeds(dicts) if dicts else dicts
+    if fitted == content and fitted_dicts == dicts:
+        return content, embed, embeds
+    command = f"/{interaction.command.qualified_name}" if interaction.command else "a button or form"
+    log.warning("the answer to %s was longer than Discord takes: clipped", command)
+    new = [discord.Embed.from_dict(d) for d in fitted_dicts]
+    if embed is not None:
+        return fitted, new[0], embeds
+    return fitted, None, (new if embeds is not None else None)
+
+
 def forget(view: discord.ui.View | None) -> None:
     """Sideline's buttons and selects are DynamicItems, answered from their custom_id alone (so they
     work after a restart): the view needn't stay in discord.py's store, which keeps an ephemeral
@@ -86,6 +109,7 @@ async def update(interaction: discord.Interaction[Any], content: str | None = No
                  allowed_mentions: discord.AllowedMentions = NO_MENTIONS) -> None:
     """A button's or select's answer that rewrites the message it is on (without ``view``, its
     components go), directly or after the guard deferred it."""
+    content, _, embeds = within_limits(interaction, content, None, embeds)
     parts: dict[str, Any] = {"content": content} if content is not None else {}
     if embeds is not None:
         parts["embeds"] = embeds

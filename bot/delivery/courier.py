@@ -49,6 +49,7 @@ from bot.config.settings import Settings
 from bot.delivery.claims import LEASE, RENEW_EVERY, STUCK_AFTER, Claimed, Claims
 from bot.delivery.discord_actions import DiscordActions
 from bot.delivery.pace import Pace, Pacer
+from bot.discord_text import fit_content, fit_embeds
 from bot.services import outbox
 from bot.services.outbox import Action, ActionRow, DeliveryStats, FanOut, OutboxKinds, Outgoing
 from storage.db import rowcount
@@ -370,8 +371,10 @@ class Courier:
             view = self.checkin_view(rendered.checkin_game, row.league_id)
         if rendered.buttons:
             view = button_view(rendered.buttons, view)
-        content = rendered.content or None
-        embeds = [discord.Embed.from_dict(e) for e in rendered.embeds]
+        # within Discord's limits whatever the feature wrote (bot/client/tree.py ``within_limits`` does
+        # the same for answers): a refused message would be retried, then lost
+        content = fit_content(rendered.content) or None
+        embeds = [discord.Embed.from_dict(e) for e in fit_embeds(rendered.embeds)]
         nonce = nonce_for(row.send_key)
         if view is None:
             return await target.send(content, embeds=embeds, allowed_mentions=mentions, nonce=nonce)

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import discord
 from discord.http import HTTPClient, handle_message_parameters
 
+from bot.discord_text import fit_content
 from bot.services.discord_sync.api import Gone, Refused
 
 T = TypeVar("T")
@@ -65,7 +66,8 @@ class DiscordActions:
 
     async def edit_message(self, channel_id: int, message_id: int, content: str) -> None:
         """New text for one of the bot's messages; it pings nobody (its buttons stay as they are)."""
-        params = handle_message_parameters(content=content, allowed_mentions=discord.AllowedMentions.none())
+        params = handle_message_parameters(content=fit_content(content),
+                                           allowed_mentions=discord.AllowedMentions.none())
         await _plain(self.http.edit_message(channel_id, message_id, params=params))
 
     async def remove_member_role(self, guild_id: int, user_id: int, role_id: int) -> None:

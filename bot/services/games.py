@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
+from bot.discord_text import quote
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.local_time import parse_local_time
 from bot.league.vocabulary import GAME_KINDS
@@ -142,7 +143,7 @@ class GameService:
     async def _team(session: AsyncSession, caller: Caller, name: str) -> Team:
         team = await lookups.team_by_name(session, caller.league_id, name)
         if team is None:
-            raise NotFound(f"There's no team called “{name.strip()[:100]}” in {caller.league.name}. "
+            raise NotFound(f"There's no team called “{quote(name)}” in {caller.league.name}. "
                            "Pick one from the suggestions.")
         return team
 

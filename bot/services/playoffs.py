@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
+from bot.discord_text import quote
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.playoffs import (
     MAX_TEAMS,
@@ -225,7 +226,7 @@ class PlayoffService:
                 picked = [d for d in tables if d.casefold() == wanted]
                 if not picked:
                     known = ", ".join(d for d in tables if d) or "none: this league draws one bracket"
-                    raise NotFound(f"There's no playoff draw for “{division.strip()[:100]}” (draws by division: "
+                    raise NotFound(f"There's no playoff draw for “{quote(division)}” (draws by division: "
                                    f"{known}).")
                 tables = {picked[0]: tables[picked[0]]}
             views = []

@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
-from bot.discord_text import clean_user_text, timestamp
+from bot.discord_text import clean_user_text, quote, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.rules import Rules
 from bot.league.vocabulary import DECISIONS, Decided, GameKind
@@ -129,7 +129,7 @@ def check_score(rules: Rules, kind: GameKind, score: Score) -> None:
     """Refuse a result that can't have happened under the league's rules (InvalidInput says why)."""
     s = score
     if s.decided not in DECISIONS:
-        raise InvalidInput(f"“{str(s.decided)[:30]}” isn't a way to decide a game: {', '.join(DECISIONS)}.")
+        raise InvalidInput(f"“{quote(str(s.decided), 30)}” isn't a way to decide a game: {', '.join(DECISIONS)}.")
     for name in ("home_score", "away_score"):
         if not _is_score(getattr(s, name)):
             raise InvalidInput(f"Scores are whole numbers from 0 to {MAX_SCORE} (got {getattr(s, name)!r} "
@@ -193,7 +193,7 @@ def side_named(game: Game, name: str) -> Team:
     for team in (game.home, game.away):
         if team.name.casefold() == typed.casefold():
             return team
-    raise InvalidInput(f"{typed[:100] or 'That team'} isn't playing in game {game.code} "
+    raise InvalidInput(f"{quote(typed) or 'That team'} isn't playing in game {game.code} "
                        f"({game.home.name} vs {game.away.name}).")
 
 
@@ -309,7 +309,7 @@ class ResultService:
                 return RecordedResult("entered", view_of(game, score), None, _deducted(rules, score), note,
                                       await _guests_who_played(session, caller, game))
         except IntegrityError:
-            raise Conflict(f"Someone entered a result for game {printable(game_code).strip()[:64]} at the same "
+            raise Conflict(f"Someone entered a result for game {quote(game_code, 64)} at the same "
                            "moment; check it and ask a commissioner to fix it if it's wrong.") from None
 
     async def fix(self, caller: Caller, game_code: str, *, home: int | None = None, away: int | None = None,

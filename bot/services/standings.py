@@ -23,7 +23,7 @@ from sqlalchemy.orm import aliased
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings
-from bot.discord_text import clean_user_text
+from bot.discord_text import clean_user_text, quote
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.standings.presets import TEAM_NAME_FALLBACK, TIEBREAKERS, StandingsRules
 from bot.league.standings.table import GameResult, PointAdjustment, StandingsRow, compute_standings, forfeit_note
@@ -267,7 +267,7 @@ def only_division(table: StandingsTable, division: str | None) -> StandingsTable
     match = next((d for d in table.divisions if d and d.casefold() == wanted), None)
     if match is None:
         known = ", ".join(d for d in table.divisions if d) or "none"
-        raise NotFound(f"There's no division “{division.strip()[:100]}” in {table.league_name} (divisions: {known}).")
+        raise NotFound(f"There's no division “{quote(division)}” in {table.league_name} (divisions: {known}).")
     return StandingsTable(table.league_key, table.league_name, table.rules, table.division_rows(match),
                           table.games_counted, table.generated_at, table._rendered, table.season)
 
@@ -403,7 +403,7 @@ class StandingsService:
         async with self.sessions.begin() as session:
             team = await lookups.team_by_name(session, caller.league_id, printable(team_name))
             if team is None:
-                raise NotFound(f"There's no team called “{team_name.strip()[:100]}” in {caller.league.name}.")
+                raise NotFound(f"There's no team called “{quote(team_name)}” in {caller.league.name}.")
             if points is not None:
                 session.add(StandingsAdjustment(league_id=caller.league_id, team_id=team.id, points=points,
                                                 reason=why, made_by=caller.discord_id, made_at=now))

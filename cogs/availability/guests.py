@@ -10,7 +10,7 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.services.availability.guests import GuestLine
-from cogs._common import game_autocomplete, team_autocomplete
+from cogs._common import GameCode, TeamName, game_autocomplete, team_autocomplete
 
 
 def guest_text(line: GuestLine, verb: str) -> str:
@@ -32,8 +32,8 @@ class GuestCog(commands.GroupCog, group_name="guest", group_description="Guests:
                            team="Their team, if you could mean either (commissioners)")
     @app_commands.autocomplete(game=game_autocomplete, team=team_autocomplete)
     @app_commands.guild_only()
-    async def add(self, interaction: discord.Interaction, game: str, name_or_member: app_commands.Range[str, 1, 100],
-                  team: str | None = None) -> None:
+    async def add(self, interaction: discord.Interaction, game: GameCode,
+                  name_or_member: app_commands.Range[str, 1, 100], team: TeamName | None = None) -> None:
         """Add a guest player for your team in a game (captains)."""
         line = await self.service.add(self.bot.caller(interaction), game, name_or_member, team)
         await reply(interaction, guest_text(line, "added"), ephemeral=True,
@@ -43,7 +43,7 @@ class GuestCog(commands.GroupCog, group_name="guest", group_description="Guests:
     @app_commands.describe(game="The game", name_or_member="The guest's name as added, or mention them")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def clear(self, interaction: discord.Interaction, game: str,
+    async def clear(self, interaction: discord.Interaction, game: GameCode,
                     name_or_member: app_commands.Range[str, 1, 100]) -> None:
         """Clear a guest to play: paid, or staff said so (referees)."""
         line = await self.service.clear(self.bot.caller(interaction), game, name_or_member)

@@ -12,7 +12,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, answers, reply
 from bot.discord_text import clip, timestamp
 from bot.services.checkins.service import Attendance, AttendanceLine
-from cogs._common import game_autocomplete
+from cogs._common import GameCode, game_autocomplete
 from cogs.checkins._buttons import CheckInButton, checkin_reply
 from cogs.setup._gender_ask import ASK, GenderSelect, gender_view
 
@@ -61,7 +61,7 @@ class CheckInCog(commands.Cog):
     @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def checkin(self, interaction: discord.Interaction, status: Status, game: str | None = None) -> None:
+    async def checkin(self, interaction: discord.Interaction, status: Status, game: GameCode | None = None) -> None:
         """Say whether you're in, out or maybe for a game."""
         caller = self.bot.caller(interaction)
         result = await self.service.check_in(caller, status, game)
@@ -75,7 +75,7 @@ class CheckInCog(commands.Cog):
     @app_commands.describe(game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def whoisin(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def whoisin(self, interaction: discord.Interaction, game: GameCode | None = None) -> None:
         """Your team's answers for a game: in, out, maybe, no reply."""
         attendance = await self.service.who_is_in(self.bot.caller(interaction), game)
         await reply(interaction, embed=attendance_embed(attendance), ephemeral=True,

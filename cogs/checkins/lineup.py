@@ -12,7 +12,7 @@ from bot.client.tree import NO_MENTIONS, answers, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.league.checkins.lineup import CheckedInPlayer
 from bot.services.checkins.service import TeamLineup
-from cogs._common import game_autocomplete
+from cogs._common import GameCode, game_autocomplete
 
 
 def _player(p: CheckedInPlayer, mark_women: bool, spares: frozenset[int] = frozenset()) -> str:
@@ -71,7 +71,7 @@ class LineupCog(commands.Cog):
     @app_commands.describe(game="The game; leave empty for your team's next game")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def lineup(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def lineup(self, interaction: discord.Interaction, game: GameCode | None = None) -> None:
         """Who is in for a game, checked against the league's lineup rules."""
         lineups = await self.service.lineup(self.bot.caller(interaction), game)
         await reply(interaction, embeds=[lineup_embed(x) for x in lineups[:10]], ephemeral=True,

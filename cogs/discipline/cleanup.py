@@ -18,7 +18,7 @@ from bot.discord_text import clip
 from bot.league.discipline.cleanup import MINUTE_SETTINGS, cited
 from bot.services.discipline.cleanup import MissedCleanupRecorded, MissedCleanupWithdrawn
 from bot.services.discipline.core import REASON_LIMIT
-from cogs._common import team_autocomplete
+from cogs._common import GameCode, TeamName, team_autocomplete
 from cogs.discipline.penalties import started_game_autocomplete
 
 Duty = Literal["cleanup", "setup"]
@@ -62,8 +62,8 @@ class CleanupCog(commands.GroupCog, group_name="cleanup",
                            team="The team that didn't do it",
                            duty="Cleaning up after the game (the default), or setting the arena up before it")
     @app_commands.autocomplete(game=started_game_autocomplete, team=team_autocomplete)
-    async def missed(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
-                     team: app_commands.Range[str, 1, 100], duty: Duty = "cleanup") -> None:
+    async def missed(self, interaction: discord.Interaction, game: GameCode,
+                     team: TeamName, duty: Duty = "cleanup") -> None:
         """Record that a team didn't clean up (or set up): a bench minor (referees)."""
         recorded = await self.service.missed(self.bot.caller(interaction), game_code=game, team_name=team,
                                              duty=duty)
@@ -74,8 +74,8 @@ class CleanupCog(commands.GroupCog, group_name="cleanup",
                            note="Why it is withdrawn (kept with the record; the captains read it)",
                            duty="The duty the record is about: cleanup (the default) or setup")
     @app_commands.autocomplete(game=started_game_autocomplete, team=team_autocomplete)
-    async def withdraw(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
-                       team: app_commands.Range[str, 1, 100],
+    async def withdraw(self, interaction: discord.Interaction, game: GameCode,
+                       team: TeamName,
                        note: app_commands.Range[str, 1, REASON_LIMIT] | None = None, duty: Duty = "cleanup") -> None:
         """Withdraw a mistaken "didn't clean up" (or set up) and its bench minor (commissioners)."""
         withdrawn = await self.service.withdraw(self.bot.caller(interaction), game_code=game, team_name=team,

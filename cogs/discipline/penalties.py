@@ -15,7 +15,7 @@ from bot.league.discipline.cleanup import MINUTES_SETTING, cited
 from bot.services.discipline.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
 from bot.services.discipline.penalty_log import PenaltyLog
 from bot.services.discipline.suspensions import MAX_GAMES
-from cogs._common import bot_of, game_autocomplete, suggesting_for
+from cogs._common import GameCode, bot_of, game_autocomplete, suggesting_for
 
 Minute = app_commands.Range[int, 0, MAX_MINUTE]
 
@@ -102,7 +102,7 @@ class PenaltyCog(commands.Cog):
                                    "held for review)")
     @app_commands.autocomplete(game=started_game_autocomplete, infraction=infraction_autocomplete)
     @app_commands.guild_only()
-    async def penalty(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100],
+    async def penalty(self, interaction: discord.Interaction, game: GameCode,
                       player: discord.Member, infraction: app_commands.Range[str, 1, 100],
                       minute: Minute | None = None,
                       suspend: app_commands.Range[int, 1, MAX_GAMES] | None = None) -> None:
@@ -116,7 +116,7 @@ class PenaltyCog(commands.Cog):
     @app_commands.describe(game="The game whose penalties to list")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def penalties(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]) -> None:
+    async def penalties(self, interaction: discord.Interaction, game: GameCode) -> None:
         """A game's penalty log: bench minors at the start, then each call (referees)."""
         log = await self.bot.services.penalty_log.game_log(self.bot.caller(interaction), game)
         await reply(interaction, embed=penalty_log_embed(log), ephemeral=True,

@@ -18,7 +18,7 @@ from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, local_label, timestamp
 from bot.league.messages import TEXT_LIMIT
 from bot.services.messages.disputes import OUTCOME_WORDS, DisputeFiled, DisputeLine
-from cogs._common import bot_of, game_autocomplete, suggesting_for
+from cogs._common import GameCode, bot_of, game_autocomplete, suggesting_for
 
 Outcome = Literal["upheld", "partly-upheld", "rejected", "withdrawn"]
 
@@ -66,7 +66,7 @@ class DisputeCog(commands.GroupCog, group_name="dispute", group_description="For
     @app_commands.describe(game="The game the dispute is about", message="What happened and what you ask for")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def file(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 64],
+    async def file(self, interaction: discord.Interaction, game: GameCode,
                    message: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
         """File a formal dispute about a game with the commissioners."""
         filed = await self.service.file(self.bot.caller(interaction), game, message)

@@ -18,7 +18,7 @@ from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
 from bot.league.messages import TEXT_LIMIT
 from bot.services.messages.relays import RelayLine, RelaySent
-from cogs._common import game_autocomplete
+from cogs._common import GameCode, game_autocomplete
 from cogs.messages._buttons import RelayButton, handle_answer, inbox_view
 
 
@@ -69,7 +69,7 @@ class RelayCog(commands.GroupCog, group_name="relay", group_description="Captain
     @app_commands.describe(game="Your team's game (today's)", message="What the referees should know")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def send(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 64],
+    async def send(self, interaction: discord.Interaction, game: GameCode,
                    message: app_commands.Range[str, 1, TEXT_LIMIT]) -> None:
         """Relay a message to the referees of your game today (captains)."""
         sent = await self.service.send(self.bot.caller(interaction), game, message)

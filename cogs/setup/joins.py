@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import reply, requires
-from cogs._common import team_autocomplete
+from cogs._common import TeamName, team_autocomplete
 from cogs.setup._join_buttons import JoinAskButton, JoinDecisionButton, decision_buttons, join_button
 
 QUIET = discord.AllowedMentions.none()
@@ -38,7 +38,7 @@ class JoinCog(commands.Cog):
                            gender="Your gender category, kept private (counts toward on-court minimums)")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
-    async def join(self, interaction: discord.Interaction, team: app_commands.Range[str, 1, 100],
+    async def join(self, interaction: discord.Interaction, team: TeamName,
                    position: Position | None = None, gender: Gender | None = None) -> None:
         """Ask to join a team; its captains approve or decline."""
         asked = await self.service.ask(self.bot.caller(interaction), team, position=position, gender=gender,
@@ -51,7 +51,7 @@ class JoinCog(commands.Cog):
     @app_commands.describe(team="Team (commissioners; captains default to their own team)")
     @app_commands.autocomplete(team=team_autocomplete)
     async def invite(self, interaction: discord.Interaction,
-                     team: app_commands.Range[str, 1, 100] | None = None) -> None:
+                     team: TeamName | None = None) -> None:
         """Post a Join button in your team's channel."""
         text = await self.service.invite(self.bot.caller(interaction), team, make_join_button=join_button)
         await reply(interaction, text, ephemeral=True, allowed_mentions=QUIET)

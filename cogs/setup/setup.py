@@ -20,7 +20,7 @@ from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.setup.rule_settings import SECTIONS, rule_settings
 from bot.league.setup.timezones import suggest_timezones
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
-from cogs._common import bot_of, team_autocomplete
+from cogs._common import DivisionName, TeamName, bot_of, team_autocomplete
 from cogs.setup import _rulebook_upload as rulebook_upload
 from cogs.setup._words import setting_label, shown_value
 
@@ -189,9 +189,9 @@ class SetupCog(commands.GroupCog, group_name="setup",
                            division="The team's division (youth: junior or senior)",
                            replace="Change what the team has, or take another team's captain or channel")
     @app_commands.autocomplete(name=team_autocomplete)
-    async def team(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
+    async def team(self, interaction: discord.Interaction, name: TeamName,
                    channel: Channel | None = None, captain: discord.Member | None = None,
-                   division: app_commands.Range[str, 1, 100] | None = None, replace: bool = False) -> None:
+                   division: DivisionName | None = None, replace: bool = False) -> None:
         """Create or update a team, its channel, division and a captain."""
         self.service.check(interaction.guild_id, actor_of(interaction))
         await check_channels({f"team {name}": channel})
@@ -215,7 +215,7 @@ class SetupCog(commands.GroupCog, group_name="setup",
     @app_commands.command(name="team-remove", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(name="The team to remove")
     @app_commands.autocomplete(name=team_autocomplete)
-    async def team_remove(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
+    async def team_remove(self, interaction: discord.Interaction, name: TeamName) -> None:
         """Remove a team that has no games on the schedule (commissioners)."""
         removed = await self.teams.remove(interaction.guild_id or 0, actor_of(interaction), name)
         await self.reply(interaction, f"{removed} is removed.")

@@ -13,7 +13,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.spares.pool import SpareList
-from cogs._common import game_autocomplete
+from cogs._common import GameCode, game_autocomplete
 from cogs.spares._buttons import SpareOfferButton, SpareRequestButton, requested_text
 
 Positions = Literal["skater", "goalie", "both"]
@@ -83,7 +83,7 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
     @app_commands.describe(game="A game: shows who would fill what your team is missing")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def list_spares(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def list_spares(self, interaction: discord.Interaction, game: GameCode | None = None) -> None:
         """The league's spare list (captains and commissioners)."""
         listing = await self.pool.show(self.bot.caller(interaction), game)
         await reply(interaction, embed=spare_list_embed(listing), ephemeral=True,
@@ -93,7 +93,7 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
     @app_commands.describe(game="The game your team is short for")
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def request(self, interaction: discord.Interaction, game: str) -> None:
+    async def request(self, interaction: discord.Interaction, game: GameCode) -> None:
         """Ask the spare list for what your lineup is missing (captains)."""
         result = await self.requests.request(self.bot.caller(interaction), game)
         await reply(interaction, requested_text(result), ephemeral=True,

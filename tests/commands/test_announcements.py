@@ -45,7 +45,7 @@ async def test_only_commissioners_announce_and_nothing_is_queued(harness: Harnes
 
 async def test_an_empty_or_overlong_announcement_is_refused(harness: Harness, league: SampleLeague) -> None:
     for text in ("   \u200b ", "x" * 5000):
-        reply = await harness.slash("/announce", as_=league.commissioner(), message=text)
+        reply = await harness.slash("/announce", as_=league.commissioner(), message=text, forged=True)
         assert reply.ephemeral and ("Write the announcement" in reply.content or "at most" in reply.content), \
             reply.content
     assert await queued(harness) == 0

@@ -72,6 +72,45 @@ async def test_command_tree_is_one_discord_accepts(harness: Harness) -> None:
     assert not problems, "\n".join(problems)
 
 
+def unbounded_text_options(command: dict[str, Any], path: str = "") -> list[str]:
+    """Text options Discord would let through at any length (up to its own 6,000): a string option
+    with neither a max_length nor a fixed list of choices."""
+    where = f"{path} {command['name']}".strip()
+    found: list[str] = []
+    for option in command.get("options") or []:
+        if option["type"] in (1, 2):
+            found += unbounded_text_options(option, where)
+        elif option["type"] == 3 and option.get("max_length") is None and not option.get("choices"):
+            found.append(f"/{where} option {option['name']}: add max_length")
+    return found
+
+
+async def test_every_text_option_says_how_long_it_may_be(harness: Harness) -> None:
+    """Discord refuses a value longer than max_length before the bot sees it, and discord.py checks
+    nothing: without one, a 6,000-character team name or citation reaches the bot (and whatever echoes
+    it back fails). Each option gets a length that fits what it is (cogs/_common.py ``GameCode``,
+    ``TeamName``; bot/league/messages.py ``TEXT_LIMIT`` for messages)."""
+    payload = [c.to_dict(harness.bot.tree) for c in harness.bot.tree.get_commands()]
+    problems = [p for command in payload for p in unbounded_text_options(command)]
+    assert sum(len(text_options(command)) for command in payload) >= 50  # the tree was read
+    assert not problems, "Discord takes any length for these (up to 6,000 characters):\n" + "\n".join(problems)
+
+
+def text_options(command: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every text option of the command, however deep."""
+    out: list[dict[str, Any]] = []
+    for option in command.get("options") or []:
+        out += text_options(option) if option["type"] in (1, 2) else [option] * (option["type"] == 3)
+    return out
+
+
+def test_an_option_without_a_length_is_named_as_the_coordinator_reads_it() -> None:
+    command = {"name": "gamesheet", "options": [{"name": "post", "type": 1, "options": [
+        {"name": "game", "type": 3, "max_length": 64}, {"name": "notes", "type": 3},
+        {"name": "side", "type": 3, "choices": [{"name": "home", "value": "home"}]}]}]}
+    assert unbounded_text_options(command) == ["/gamesheet post option notes: add max_length"]
+
+
 async def test_every_command_is_guild_only(harness: Harness) -> None:
     for command in harness.bot.tree.get_commands():
         data = command.to_dict(harness.bot.tree)

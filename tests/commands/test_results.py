@@ -110,7 +110,7 @@ async def test_bad_results_are_refused_and_change_nothing(harness: Harness, leag
                                                           options: dict, message: str) -> None:
     after_first_week(harness)
     before = await statuses(harness)
-    reply = await harness.slash("/result enter", as_=league.referee(), game="G1", **options)
+    reply = await harness.slash("/result enter", as_=league.referee(), game="G1", forged=True, **options)
     assert reply.ephemeral
     assert message in reply.content
     assert await stored(harness) == []

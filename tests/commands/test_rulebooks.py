@@ -188,7 +188,7 @@ async def test_an_empty_question_gets_help_not_an_error(harness: Harness) -> Non
 async def test_a_500_character_question_is_answered(harness: Harness) -> None:
     await import_text(harness, SYNTHETIC)
     question = ("so last week i took a slap shot and got called for it, are slap shots allowed " * 10)[:500]
-    reply = await harness.slash("/rule", as_=harness.member("Pat"), question=question)
+    reply = await harness.slash("/rule", as_=harness.member("Pat"), question=question, forged=True)
     embed = embed_of(reply)
     assert embed["title"] == "2.2 Slap shots"
     assert "first 300 characters" in embed["footer"]["text"]

@@ -48,6 +48,26 @@ class Member:
                 "mute": False, "nick": None, "permissions": str(perms)}
 
 
+def discord_refuses(param: app_commands.Parameter, value: Any, *, typing: bool = False) -> str | None:
+    """Why Discord would not send this option value, or None: Discord's client and server hold an
+    option to its max_length, min_length, min_value, max_value and choices (discord.py checks none of
+    them), so a test can't send what no user could. While an option is typed (autocomplete) it may
+    still be shorter than its minimum and be none of its choices."""
+    if param.type is AppCommandOptionType.string and isinstance(value, str):
+        if param.max_value is not None and len(value) > param.max_value:
+            return f"{len(value)} characters, over its max_length {param.max_value}"
+        if param.min_value is not None and len(value) < param.min_value and not typing:
+            return f"{len(value)} characters, under its min_length {param.min_value}"
+    elif param.type in (AppCommandOptionType.integer, AppCommandOptionType.number) and isinstance(value, int | float):
+        if param.max_value is not None and value > param.max_value:
+            return f"{value} is over its max_value {param.max_value}"
+        if param.min_value is not None and value < param.min_value and not typing:
+            return f"{value} is under its min_value {param.min_value}"
+    if param.choices and not typing and value not in [c.value for c in param.choices]:
+        return f"{value!r} is none of its choices"
+    return None
+
+
 @dataclass(frozen=True)
 class Attachment:
     filename: str
@@ -296,7 +316,7 @@ class Harness:
 
     def _options(self, cmd: app_commands.Command[Any, ..., Any], values: dict[str, Any],
                  resolved: dict[str, Any], guild_id: int | None,
-                 focused: str | None = None) -> list[dict[str, Any]]:
+                 focused: str | None = None, forged: bool = False) -> list[dict[str, Any]]:
         options = []
         params = {p.display_name: p for p in cmd.parameters} | {p.name: p for p in cmd.parameters}
         for name, value in values.items():
@@ -305,6 +325,9 @@ class Harness:
             param = params.get(name)
             if param is None:
                 raise KeyError(f"/{cmd.qualified_name} has no option {name!r}")
+            if not forged and (why := discord_refuses(param, value, typing=focused == name)):
+                raise ValueError(f"/{cmd.qualified_name} {param.display_name}: {why}; Discord would not send it "
+                                 "(slash(..., forged=True) sends it anyway)")
             opt: dict[str, Any] = {"name": param.display_name, "type": param.type.value}
             is_member_option = param.type in (AppCommandOptionType.user, AppCommandOptionType.mentionable)
             if is_member_option and isinstance(value, Member):
@@ -343,10 +366,10 @@ class Harness:
                 "permissions": str(BASE_PERMISSIONS)}
 
     def _command_data(self, path: str, values: dict[str, Any], guild_id: int | None,
-                      focused: str | None = None) -> dict[str, Any]:
+                      focused: str | None = None, forged: bool = False) -> dict[str, Any]:
         cmd, names = self._command(path, guild_id)
         resolved: dict[str, Any] = {}
-        options = self._options(cmd, values, resolved, guild_id, focused)
+        options = self._options(cmd, values, resolved, guild_id, focused, forged)
         for name in reversed(names[1:]):
             options = [{"name": name, "type": 1 if name == names[-1] else 2, "options": options}]
         data: dict[str, Any] = {"id": str(next_id()), "name": names[0], "type": 1, "options": options}
@@ -357,9 +380,11 @@ class Harness:
         return data
 
     async def slash(self, path: str, *, as_: Member, guild_id: int | None = None,
-                    channel_id: int | None = None, **options: Any) -> Reply:
+                    channel_id: int | None = None, forged: bool = False, **options: Any) -> Reply:
+        """A slash command as Discord sends it; ``forged``: with option values Discord would refuse to
+        send (over an option's max_length or max_value, none of its choices), for the services' own checks."""
         guild_id = guild_id if guild_id is not None else self.default_guild
-        data = self._command_data(path, options, guild_id)
+        data = self._command_data(path, options, guild_id, forged=forged)
         return await self._feed(self._base(2, as_, guild_id, channel_id, data))
 
     async def autocomplete(self, path: str, *, focused: str, as_: Member,

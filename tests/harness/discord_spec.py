@@ -22,6 +22,11 @@ from jsonschema.exceptions import ValidationError, best_match
 
 SPEC = Path(__file__).resolve().parent / "discord-openapi" / "openapi.json.gz"
 BOT_CONTENT_LIMIT = 2000  # Discord's documented limit for a bot's message content
+#: Discord's documented limit the spec cannot say: "the combined sum of characters in all title,
+#: description, field.name, field.value, footer.text, and author.name fields across all embeds attached
+#: to a message must not exceed 6000 characters" (https://discord.com/developers/docs/resources/message,
+#: "Embed Limits"). The spec holds each of those fields' own limit (256, 4096, 256, 1024, 2048, 256).
+EMBEDS_TOTAL_LIMIT = 6000
 DISPATCH = "x-sideline-dispatch-on-type"  # our keyword: see _dispatch
 CHANNEL_MESSAGE_BODIES = ("MessageCreateRequest", "MessageEditRequestPartial", "BaseCreateMessageCreateRequest")
 NO_ENDPOINT = "Discord's API has no"  # how a refusal for a missing endpoint begins
@@ -205,9 +210,29 @@ def _judge(method: str, template: str, body: Any) -> str | None:
         return f"{method} {template} takes no body, but the bot sent {_short(body)}"
     error = best_match(validator.iter_errors(body))
     if error is None:
-        return None
+        return _embeds_too_long(method, template, body)
     limit = f" [{error.validator} {error.validator_value}]" if str(error.validator).startswith(("max", "min")) else ""
     return f"{method} {template}: {error.json_path}: {_short(error.message)}{limit}"
+
+
+def _embeds_too_long(method: str, template: str, body: Any) -> str | None:
+    """The 6,000-character sum over a message's embeds (EMBEDS_TOTAL_LIMIT), in a message, an
+    interaction's answer (its ``data``) or a webhook's message."""
+    message = body.get("data") if isinstance(body, dict) and isinstance(body.get("data"), dict) else body
+    embeds = message.get("embeds") if isinstance(message, dict) else None
+    if not isinstance(embeds, list):
+        return None
+    total = 0
+    for embed in embeds:
+        if not isinstance(embed, dict):
+            continue
+        texts = [embed.get("title"), embed.get("description"), (embed.get("footer") or {}).get("text"),
+                 (embed.get("author") or {}).get("name")]
+        texts += [text for field in embed.get("fields") or [] for text in (field.get("name"), field.get("value"))]
+        total += sum(len(t) for t in texts if isinstance(t, str))
+    if total <= EMBEDS_TOTAL_LIMIT:
+        return None
+    return f"{method} {template}: $.embeds: {total} characters in all, over Discord's {EMBEDS_TOTAL_LIMIT}"
 
 
 def _short(text: Any, limit: int = 160) -> str:

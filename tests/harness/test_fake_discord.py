@@ -29,6 +29,20 @@ REFUSED = {  # what the bot might one day send, and where Discord's schema says 
     "embed field without a value": (CALLBACK, {"type": 4, "data": {"embeds": [
         {"title": "Standings", "fields": [{"name": "Rockets"}]}]}}, "$.data.embeds[0].fields[0]"),
     "embed title over 256": (CHANNEL, {"embeds": [{"title": "t" * 257}]}, "$.embeds[0].title"),
+    "embed description over 4096": (CALLBACK, {"type": 4, "data": {"embeds": [{"description": "d" * 4097}]}},
+                                    "$.data.embeds[0].description"),
+    "embed field value over 1024": (CHANNEL, {"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+                                    "$.embeds[0].fields[0].value"),
+    "embed field name over 256": (CHANNEL, {"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]},
+                                  "$.embeds[0].fields[0].name"),
+    "embed footer over 2048": (CHANNEL, {"embeds": [{"footer": {"text": "f" * 2049}}]}, "$.embeds[0].footer"),
+    "twenty-six embed fields": (CHANNEL, {"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]},
+                                "$.embeds[0].fields"),
+    "embeds over 6000 in all": (CALLBACK, {"type": 4, "data": {"embeds": [
+        {"description": "d" * 4096, "footer": {"text": "f" * 2000}}]}}, "6096 characters in all"),
+    "embeds over 6000 across two": (CHANNEL, {"embeds": [
+        {"description": "d" * 4000}, {"title": "t", "fields": [{"name": "n", "value": "v" * 1000}] * 2}]},
+        "6003 characters in all"),
     "six buttons in a row": (CALLBACK, {"type": 4, "data": {"components": [
         {"type": 1, "components": buttons(6)}]}}, "$.data.components[0].components"),
     "forty-one rows": (CHANNEL, {"content": "pick", "components": [
@@ -114,3 +128,20 @@ async def test_discord_words_pass(harness: Harness) -> None:
         "Subscribe: <webcal://127.0.0.1:8080/calendar/Ab3.--league9f.ics>"), "components": [
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "Join", "custom_id": "sideline:join@1:2"}]}]}})
     harness.discord.check()
+
+
+@pytest.mark.parametrize(("path", "options", "why"), [
+    ("/checkin", {"status": "in", "game": "G" * 65}, "65 characters, over its max_length 64"),
+    ("/checkin", {"status": "perhaps"}, "'perhaps' is none of its choices"),
+    ("/tellcaptain", {"message": ""}, "0 characters, under its min_length 1"),
+    ("/result enter", {"game": "G1", "home": 100, "away": 0, "decided": "regulation"}, "100 is over its max_value 99"),
+])
+async def test_the_harness_sends_only_option_values_discord_would(harness: Harness, path: str,
+                                                                 options: dict[str, Any], why: str) -> None:
+    """Discord holds options to their limits before the bot sees them (discord.py checks none): a test
+    sending what no user could would test nothing real, so it must say it forges (``forged=True``)."""
+    with pytest.raises(ValueError, match=re.escape(why)):
+        await harness.slash(path, as_=harness.member("Pat"), **options)
+    assert harness.discord.calls == [] or all("/interactions/" not in c.path for c in harness.discord.calls)
+    typing = await harness.autocomplete("/checkin", focused="game", as_=harness.member("Pat"), game="")
+    assert typing.response_type == 8  # while typing, an option may be shorter than its minimum

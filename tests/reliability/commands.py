@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import discord
+
 from bot.run.app import SidelineBot
 
 #: Optional choices that make a command do more: the sweeps send them at their most destructive, so a
@@ -24,7 +26,14 @@ class LeafCommand:
         return bool(self.requires)
 
 
+#: Discord's option types (1 and 2 are subcommands and groups): the sweeps give each a value.
+OPTION_TYPES = {3: "string", 4: "integer", 5: "boolean", 6: "user", 7: "channel", 8: "role", 9: "mentionable",
+                10: "number", 11: "attachment"}
+
+
 def leaf_commands(bot: SidelineBot) -> list[LeafCommand]:
+    """Every slash command a user can run, at any depth of groups, global or for one server (a
+    context menu has no options to send and no slash path: the sweeps can't type it)."""
     leaves: list[LeafCommand] = []
 
     def walk(command: Any, data: dict[str, Any], prefix: str) -> None:
@@ -37,6 +46,15 @@ def leaf_commands(bot: SidelineBot) -> list[LeafCommand]:
         else:
             leaves.append(LeafCommand(f"/{path}", tuple(options), tuple(command.extras.get("requires", ()))))
 
-    for command in bot.tree.get_commands():
-        walk(command, command.to_dict(bot.tree), "")
-    return sorted(leaves, key=lambda c: c.path)
+    servers = {guild.id for guild in bot.guilds} | {league.guild_id for league in bot.settings.leagues}
+    guilds = [None, *(discord.Object(id=server) for server in sorted(servers))]
+    for guild in guilds:
+        for command in bot.tree.get_commands(guild=guild, type=discord.AppCommandType.chat_input):
+            walk(command, command.to_dict(bot.tree), "")
+    return sorted({c.path: c for c in leaves}.values(), key=lambda c: c.path)
+
+
+def within_length(option: dict[str, Any], text: str) -> str:
+    """A sweep's text for an option, cut or padded to the lengths Discord lets a user type in it."""
+    text = text[:option.get("max_length", len(text))]
+    return text + "x" * max(0, option.get("min_length", 0) - len(text))

@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.errors import UserFacingError
+from tests.conftest import CHANNELS, ROLES
 from tests.harness import Attachment, Member
-from tests.reliability.commands import DESTRUCTIVE, LeafCommand, leaf_commands
+from tests.reliability.commands import DESTRUCTIVE, LeafCommand, leaf_commands, within_length
 from tests.reliability.snapshot import changed_tables, snapshot
 from tests.reliability.test_fuzz_commands import COMMANDS, World
 
@@ -45,7 +47,8 @@ def plausible_options(world: World, command: LeafCommand) -> dict[str, Any]:
         elif option.get("choices"):
             out[name] = option["choices"][0]["value"]
         elif kind == 3:
-            out[name] = PLAUSIBLE.get(name, "Alice Hart" if "shoot" in name or "player" in name else "A note")
+            out[name] = within_length(option, PLAUSIBLE.get(
+                name, "Alice Hart" if "shoot" in name or "player" in name else "A note"))
         elif kind == 4:
             out[name] = max(option.get("min_value", 1), min(1, option.get("max_value", 1)))
         elif kind == 10:
@@ -54,8 +57,14 @@ def plausible_options(world: World, command: LeafCommand) -> dict[str, Any]:
             out[name] = False
         elif kind in (6, 9):
             out[name] = world.sample.player("Alice Hart")
+        elif kind == 7:
+            out[name] = discord.Object(CHANNELS["announcements"])
+        elif kind == 8:
+            out[name] = discord.Object(ROLES["captain"])
         elif kind == 11:
             out[name] = Attachment("teams.csv", (DATA / "teams.csv").read_bytes())
+        else:
+            raise AssertionError(f"{command.path}: no plausible value for option {name!r} of type {kind}")
     return out
 
 

@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings
+from bot.discord_text import quote
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.availability import AWAY
 from bot.league.checkins.lineup import CheckedInPlayer, LineupReport, check_lineup
@@ -366,7 +367,7 @@ def _check_allowed(ask: _Ask, ctx: CheckInContext | None, now: datetime) -> None
     """Refuse a game that doesn't exist, a caller not on either team, and a game that is closed."""
     caller = ask.caller
     if ctx is None:
-        named = (ask.game_code or "").strip()[:64]
+        named = quote(ask.game_code or "", 64)
         raise NotFound(f"There's no game “{named}” in {caller.league.name}. Pick one from the suggestions.")
     game = ctx.game
     if ctx.team_id is None or ctx.team_id not in (ctx.home_team_id, ctx.away_team_id):

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings
-from bot.discord_text import clean_user_text, clip
+from bot.discord_text import clean_user_text, quote
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.deadlines import Offset, format_offset, nudge_times, parse_offset, parse_offsets
 from bot.league.local_time import parse_local_time
@@ -350,7 +350,7 @@ async def parse_audience(session: AsyncSession, league_id: int, value: str) -> A
     name = rest if prefix.casefold() == "team" else text
     team = await lookups.team_by_name(session, league_id, name)
     if team is None:
-        raise NotFound(f"There's no team, role or member “{clip(text, 100)}”. Pick one from the suggestions, "
+        raise NotFound(f"There's no team, role or member “{quote(text)}”. Pick one from the suggestions, "
                        "or mention a role or member.")
     return Audience("team", team.id)
 

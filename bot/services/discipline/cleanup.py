@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings, Settings
-from bot.discord_text import clean_user_text, clip, timestamp
+from bot.discord_text import clean_user_text, clip, quote, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.discipline.cleanup import (
     DUTIES,
@@ -227,7 +227,7 @@ def side_named(game: Game, name: str) -> Team:
     for team in (game.home, game.away):
         if team.name.casefold() == typed.casefold():
             return team
-    raise InvalidInput(f"{clean_user_text(typed, 100) or 'That team'} didn't play game {game.code} "
+    raise InvalidInput(f"{quote(typed) or 'That team'} didn't play game {game.code} "
                        f"({game.home.name} vs {game.away.name}).")
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
-from bot.discord_text import clean_user_text, clip, timestamp
+from bot.discord_text import clean_user_text, clip, quote, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.discipline.catalogues import PENALTY_CATALOGUES
 from bot.league.discipline.infractions import DisciplineError, Infraction, find_infraction
@@ -77,7 +77,7 @@ class PenaltyService:
         try:
             find_infraction(catalogue, infraction)
         except DisciplineError:
-            raise InvalidInput(f"“{clean_user_text(infraction, 64)}” isn't in this league's list of "
+            raise InvalidInput(f"“{quote(infraction, 64)}” isn't in this league's list of "
                                "penalties: pick one from the suggestions.") from None
         if minute is not None and not 0 <= minute <= MAX_MINUTE:
             raise InvalidInput(f"The minute is the game minute, 0 to {MAX_MINUTE}.")

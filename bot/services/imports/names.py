@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bot.discord_text import quote
 from bot.league.typos import did_you_mean
 from bot.services.imports.csv_rows import Problem, TeamRow
 
 #: Known names listed in full in an "unknown" message up to this many.
 MAX_LISTED = 12
+NAME_SHOWN = 60  # a name from a file, quoted in a problem: enough to recognise it
 
 
 def _listed(what: str, known: Sequence[str]) -> str:
@@ -24,6 +26,7 @@ def _listed(what: str, known: Sequence[str]) -> str:
 def unknown_team(name: str, known: Sequence[str], league_key: str) -> str:
     """Why ``name`` is refused: a likely slip is named; "import teams first" only when none is close."""
     meant = did_you_mean(name, known)
+    name = quote(name, NAME_SHOWN)
     if meant is not None:
         return f"unknown team {name!r}: did you mean {meant!r}?"
     if not known:
@@ -33,6 +36,7 @@ def unknown_team(name: str, known: Sequence[str], league_key: str) -> str:
 
 def unknown_game(code: str, known: Sequence[str], league_key: str) -> str:
     meant = did_you_mean(code, known)
+    code = quote(code, NAME_SHOWN)
     if meant is not None:
         return f"unknown game_id {code!r}: did you mean {meant!r}?"
     return f"unknown game_id {code!r} (no such game in league {league_key}; import games first)"

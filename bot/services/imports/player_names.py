@@ -8,6 +8,7 @@ import csv
 import io
 from dataclasses import dataclass
 
+from bot.discord_text import quote
 from bot.services.imports.csv_rows import COLUMNS, is_rounded_id, sniff
 
 ID_COLUMN = "discord_id"
@@ -114,5 +115,5 @@ def pick(name: str, candidates: list[Candidate]) -> int | str:
         if len(found) == 1:
             return found.pop()
         if len(found) > 1:
-            return f"{name!r} matches {len(found)} members; use their username or id"
-    return f"{name!r} matches no member of this server"
+            return f"{quote(name, 60)!r} matches {len(found)} members; use their username or id"
+    return f"{quote(name, 60)!r} matches no member of this server"

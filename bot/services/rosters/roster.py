@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
-from bot.discord_text import clean_text
+from bot.discord_text import clean_text, quote
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.league.checkins.lineup import check_roster_limit
 from bot.league.deadlines import trade_deadline
@@ -171,7 +171,7 @@ class RosterService:
             team = await lookups.team_by_id(session, caller.league_id, entry.team_id)
             assert team is not None
             if team_name and team.name.lower() != team_name.strip().lower():
-                raise NotFound(f"That player isn't on {team_name[:100]}.")
+                raise NotFound(f"That player isn't on {quote(team_name)}.")
             require_captain_or_commissioner(caller, member, team)
             name = entry.player.name
             # Kept, so that a suspension follows the player to their next team (youth 1.20.1) and

@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings
-from bot.discord_text import clean_user_text
+from bot.discord_text import quote
 from bot.errors import InvalidInput, NotFound
 from bot.league.rulebooks.facts import fact_lines
 from bot.league.rulebooks.lexicon import Lexicon, lexicon_for
@@ -435,7 +435,7 @@ class RulesLookupService:
         citation = printable(citation)
         found = index.get(citation.strip()) if citation.strip() else None
         if found is None:
-            shown = clean_user_text(citation, 80) or "(empty)"
+            shown = quote(citation, 80) or "(empty)"
             raise NotFound(f"There's no section “{shown}” in this league's rulebook. Start typing and pick "
                            "one from the suggestions, or ask in your own words with /rule.")
         contents: tuple[CitedSection, ...] = ()

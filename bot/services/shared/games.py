@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.access import Caller
+from bot.discord_text import quote
 from bot.errors import Conflict, NotFound
 from bot.league.game_status import Change, GameStateError, GameStatus, after
 from bot.services.shared.attendance import GameSides, game_sides
@@ -49,4 +50,4 @@ async def find_game_sides(session: AsyncSession, caller: Caller, code: str) -> G
 
 def no_such_game(caller: Caller, code: str) -> NotFound:
     code = printable(code)  # the refusal repeats it: no control characters in a reply
-    return NotFound(f"There's no game “{code.strip()[:64]}” in {caller.league.name}. Pick one from the suggestions.")
+    return NotFound(f"There's no game “{quote(code, 64)}” in {caller.league.name}. Pick one from the suggestions.")

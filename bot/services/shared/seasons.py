@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.discord_text import quote
 from bot.errors import NotFound
 from bot.league.seasons import later_in_week, season_index_at
 from storage.models import Game, Season
@@ -59,7 +60,7 @@ async def season_range(session: AsyncSession, league_id: int | None, name: str |
         if (found.name or "").casefold() == wanted:
             return found
     known = ", ".join(s.name for s in seasons) or "none yet"
-    raise NotFound(f"There's no season “{name.strip()[:100]}” (seasons: {known}).")
+    raise NotFound(f"There's no season “{quote(name)}” (seasons: {known}).")
 
 
 async def running_season(session: AsyncSession, league_id: int) -> Season | None:

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller
 from bot.clock import Clock
+from bot.discord_text import quote
 from bot.errors import InvalidInput, NotAllowed
 from bot.league.spares.matching import days_text, fits, parse_days
 from bot.league.spares.needs import Need
@@ -90,7 +91,7 @@ class SparePoolService:
         try:
             free = parse_days(days)
         except ValueError as exc:
-            word = printable(str(exc))[:20]
+            word = quote(str(exc), 20)
             raise InvalidInput(f"I can't read “{word}” as a day. Name days like `mon, wed, sat`, "
                                "or leave it empty for any day.") from None
         skater, goalie = POSITIONS_CHOICES[positions]
