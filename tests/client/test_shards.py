@@ -284,7 +284,8 @@ async def test_processes_queueing_the_same_reminders_at_once_make_one_row_each(p
         async with harness.bot.sessions() as session:
             rows = await session.scalar(select(func.count()).select_from(OutboxMessage))
             keys = await session.scalar(select(func.count(func.distinct(OutboxMessage.send_key))))
-        assert rows == keys == 10 * per_game + 1
+        cards = 10 * len(league.game_card_offsets)  # the officials' card, one per game and lead time
+        assert rows == keys == 10 * per_game + cards + 1
     finally:
         for engine in engines:
             await engine.dispose()

@@ -74,6 +74,7 @@ timezone = "America/Toronto"
 [leagues.reminders]
 game_offsets = ["2h"]
 captain_alert_offsets = []
+game_card_offsets = []  # reminders only: no officials assigned here
 """, encoding="utf-8")
 
 
@@ -91,6 +92,7 @@ timezone = "America/Toronto"
 [leagues.reminders]
 game_offsets = ["2h"]
 captain_alert_offsets = []
+game_card_offsets = []  # reminders only: no officials assigned here
 """ for i in range(count))
     return f'[bot]\ndatabase_url = "{db_url}"\nlog_level = "INFO"\nsend_rate = 50\n{tables}'
 
