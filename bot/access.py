@@ -13,6 +13,7 @@ class Role(StrEnum):
     PLAYER = "player"
     CAPTAIN = "captain"
     REFEREE = "referee"
+    TIMEKEEPER = "timekeeper"
     COMMISSIONER = "commissioner"
 
 
@@ -36,6 +37,12 @@ class Caller:
         return role is not None and role in self.role_ids
 
     @property
+    def is_timekeeper(self) -> bool:
+        """Youth 2.2: the timekeeper records statistics, keeps time and monitors penalties."""
+        role = self.league.roles.timekeeper
+        return role is not None and role in self.role_ids
+
+    @property
     def has_captain_role(self) -> bool:
         role = self.league.roles.captain
         return role is not None and role in self.role_ids
@@ -45,6 +52,7 @@ class Caller:
         held = {
             Role.COMMISSIONER: self.is_commissioner,
             Role.REFEREE: self.is_referee,
+            Role.TIMEKEEPER: self.is_timekeeper,
             Role.CAPTAIN: self.has_captain_role,
             Role.PLAYER: True,
         }

@@ -32,6 +32,11 @@ from bot.services.discipline.suspensions import SuspensionService
 from bot.services.discord_sync import events, team_roles
 from bot.services.discord_sync.service import DiscordSyncService
 from bot.services.games import GameService
+from bot.services.gamesheets import late_start, officials
+from bot.services.gamesheets.goals import GoalService
+from bot.services.gamesheets.late_start import LateStartPrompts
+from bot.services.gamesheets.officials import OfficialNotices
+from bot.services.gamesheets.sheet import GameSheetService
 from bot.services.imports.service import ImportService
 from bot.services.messages import notes
 from bot.services.messages.disputes import DisputeService
@@ -46,7 +51,7 @@ from bot.services.reminders import plan as reminders
 from bot.services.reminders.cards import GameReminders, ReminderEdits
 from bot.services.reminders.late_dropouts import LateDropouts
 from bot.services.reminders.plan import LineupAlerts
-from bot.services.results import ResultService
+from bot.services.results import ResultHook, ResultService
 from bot.services.rosters.roster import RosterService
 from bot.services.rulebooks.choice import RulebookService
 from bot.services.rulebooks.digest import DIGEST_KIND, RuleDigest
@@ -64,6 +69,21 @@ from bot.services.spares.pool import SparePoolService
 from bot.services.spares.requests import WAVE_KIND, SpareRequestService
 from bot.services.staff import StaffService
 from bot.services.standings import StandingsService
+from bot.services.stats import lines as stats_lines
+from bot.services.stats import weekly as stats_weekly
+from bot.services.stats.service import StatsService
+from bot.services.stats.weekly import WeeklyStats
+
+
+@dataclass(frozen=True)
+class ResultSteps:
+    """What follows a recorded result, in its transaction and in this order (bot/services/results.py's hook)."""
+
+    steps: tuple[ResultHook, ...]
+
+    async def __call__(self, session: AsyncSession, league_id: int, game_id: int) -> None:
+        for step in self.steps:
+            await step(session, league_id, game_id)
 
 
 @dataclass(frozen=True)
@@ -83,6 +103,10 @@ class Services:
     discord_sync: DiscordSyncService
     disputes: DisputeService
     games: GameService
+    gamesheets: GameSheetService
+    goals: GoalService
+    official_notices: OfficialNotices
+    late_starts: LateStartPrompts
     gender_asks: GenderAskService
     guests: GuestService
     imports: ImportService
@@ -109,6 +133,8 @@ class Services:
     spare_requests: SpareRequestService
     staff: StaffService
     standings: StandingsService
+    stats: StatsService
+    weekly_stats: WeeklyStats
     suspensions: SuspensionService
     suspension_reviews: SuspensionReviewService
     outbox_kinds: OutboxKinds
@@ -123,6 +149,17 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     late_dropouts = LateDropouts(sessions, clock, settings)
     game_reminders = GameReminders(settings)
     game_cards = GameCardService(sessions, clock, settings)
+    gamesheets = GameSheetService(sessions, clock, AllLeagues(settings), suspensions=discipline)
+    notices = OfficialNotices(sessions, clock, settings)
+    stats = StatsService(sessions, clock)
+    weekly = WeeklyStats(sessions, clock, settings, stats)
+
+    # After a result is recorded: the game sheets are kept as they were (what "played" counts), then
+    # suspended players have served one more game, the game's statistics are counted and the weekly post planned.
+    on_result = ResultSteps((gamesheets.freeze_at_result, discipline.count_down, stats_lines.refresh_after_result,
+                             weekly.after_result))
+    late_starts = LateStartPrompts(sessions, clock, settings, suspensions=discipline, on_result=on_result)
+
     return Services(
         sessions=sessions,
         clock=clock,
@@ -137,18 +174,22 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         discord_sync=DiscordSyncService(sessions, clock, settings),
         disputes=DisputeService(sessions, clock),
         games=GameService(sessions, clock),
+        gamesheets=gamesheets,
+        goals=GoalService(sessions, clock, suspensions=discipline),
+        official_notices=notices,
+        late_starts=late_starts,
         gender_asks=GenderAskService(sessions),
         guests=GuestService(sessions, clock, suspensions=discipline),
-        imports=ImportService(sessions, on_result=discipline.count_down),
+        imports=ImportService(sessions, on_result=on_result),
         joins=JoinService(sessions, clock),
         notes=note_service,
         officials=game_cards,
-        penalties=PenaltyService(sessions, clock),
+        penalties=PenaltyService(sessions, clock, on_penalty=stats_lines.refresh_game),
         penalty_log=PenaltyLogService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),
         profile=ProfileService(sessions, clock),
         relays=RelayService(sessions, clock),
-        results=ResultService(sessions, clock, on_result=discipline.count_down),
+        results=ResultService(sessions, clock, on_result=on_result),
         roster=RosterService(sessions, clock),
         rules=rules,
         rulebooks=RulebookService(sessions, clock, settings, league_setup, rules),
@@ -159,11 +200,13 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         setup_teams=TeamSetupService(sessions, clock, league_setup),
         shootout_orders=ShootoutOrderService(sessions, clock, suspensions=discipline),
         shootout_scoring=ShootoutScoringService(sessions, clock, suspensions=discipline,
-                                                on_result=discipline.count_down),
+                                                on_result=on_result),
         spare_pool=SparePoolService(sessions, clock, suspensions=discipline),
         spare_requests=spare_requests,
         staff=StaffService(sessions, clock),
         standings=StandingsService(sessions, clock),
+        stats=stats,
+        weekly_stats=weekly,
         suspensions=SuspensionService(sessions, clock),
         suspension_reviews=SuspensionReviewService(sessions, clock),
         outbox_kinds=OutboxKinds(
@@ -177,11 +220,16 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                 notes.NOTE_KIND: notes.render_note,
                 WAVE_KIND: spare_requests.render_wave,
                 DIGEST_KIND: RuleDigest(settings).render,
+                officials.NOTICE_KIND: notices.render,
+                late_start.PROMPT_KIND: late_starts.render,
+                stats_weekly.MESSAGE_KIND: outbox.render_text,
             },
             failure_hooks={notes.NOTE_KIND: note_service.dm_refused},
             actions={events.EVENT_KIND: events.EventSync(sessions, clock, settings),
                      team_roles.ROLE_KIND: team_roles.TeamRoleSync(sessions, clock, settings),
-                     reminder_messages.EDIT_KIND: ReminderEdits(sessions, clock, game_reminders)},
-            sent_hooks={reminders.REMINDER_KIND: reminder_messages.message_sent},
+                     reminder_messages.EDIT_KIND: ReminderEdits(sessions, clock, game_reminders),
+                     stats_weekly.WEEK_KIND: weekly},
+            sent_hooks={reminders.REMINDER_KIND: reminder_messages.message_sent,
+                        stats_weekly.MESSAGE_KIND: stats_weekly.message_sent},
         ),
     )

@@ -21,10 +21,18 @@ def profile_text(profile: Profile) -> str:
     team = f"{profile.team} ({profile.position})" if profile.team else "not on a roster"
     gender = profile.gender or "not set"
     counts = " (counts toward the women/non-binary minimum)" if profile.counts_toward_minimum else ""
-    return (f"**Your profile in {profile.league}** (only you see this)\n"
+    text = (f"**Your profile in {profile.league}** (only you see this)\n"
             f"Name: {profile.name}\nTeam: {team}\nGender: {gender}{counts}\n"
-            f"Check-in answers kept: {profile.checkins}\n"
-            "Your gender is shown only to you, your team's captains and commissioners.")
+            f"Check-in answers kept: {profile.checkins}\n")
+    seen = profile.attendance
+    if seen is not None:
+        text += f"Games this season (from the game sheets): played {seen.played} of {seen.games}"
+        if seen.missed:
+            text += f", missed {seen.missed}" + (f" ({seen.missed_without_spare} with no spare in your place)"
+                                                  if seen.missed_without_spare else "")
+        text += ".\n"
+    return text + ("Your gender and games missed are shown only to you, your team's captains and "
+                   "commissioners.")
 
 
 def forgotten_text(result: Forgotten) -> str:

@@ -43,6 +43,13 @@ def result_reply(outcome: RecordedResult) -> str:
         text += " The forfeit costs no standings point (waived)."
     if outcome.guests:
         text += f"\nGuests who played: {', '.join(outcome.guests)}."
+    if outcome.goals is not None:
+        home, away = outcome.goals
+        counted = f"the goals recorded ({result.home} {home}, {result.away} {away})"
+        if outcome.goal_differences:
+            text += f"\n⚠️ The score differs from {counted}: {'; '.join(outcome.goal_differences)}."
+        else:
+            text += f"\nIt agrees with {counted}."
     if outcome.bracket_note:
         text += f"\nBracket: {outcome.bracket_note}"
     return text + "\nStandings are updated."

@@ -41,8 +41,8 @@ PG_URL_ENV = "SIDELINE_TEST_PG_URL"
 
 GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 222_222_222_222_222_222
-ROLES = {"captain": 1001, "referee": 1002, "commissioner": 1003}
-OTHER_ROLES = {"captain": 2001, "referee": 2002, "commissioner": 2003}
+ROLES = {"captain": 1001, "referee": 1002, "commissioner": 1003, "timekeeper": 1004}
+OTHER_ROLES = {"captain": 2001, "referee": 2002, "commissioner": 2003, "timekeeper": 2004}
 CHANNELS = {"announcements": 3001, "standings": 3002, "referees": 3003}
 OTHER_CHANNELS = {"announcements": 4001, "standings": 4002, "referees": 4003}
 
@@ -243,6 +243,9 @@ class SampleLeague:
 
     def commissioner(self) -> Member:
         return self.h.member("Commish Kay", member_id=700_000_000_000_000_002, roles=("commissioner",))
+
+    def timekeeper(self) -> Member:
+        return self.h.member("Timekeeper Tom", member_id=700_000_000_000_000_004, roles=("timekeeper",))
 
     def stranger(self) -> Member:
         return self.h.member("Stranger Sue", member_id=700_000_000_000_000_003)

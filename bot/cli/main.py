@@ -23,12 +23,13 @@ from bot.cli import (
     run,
     seasons,
     standings,
+    stats,
 )
 from bot.cli.common import load_discord_leagues
 from bot.config.settings import Settings, default_config_path, load_settings
 
 FEATURES = (run, health, database, config, imports, rules, standings, seasons, relays, discipline, reminders,
-            leagues, calendar)
+            leagues, calendar, stats)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -134,6 +134,9 @@ class SidelineBot(commands.Bot):
         self.services.setup.on_league = self.adopt_league
         await self.services.setup.load()  # leagues set up with /setup, from the database
         await self.services.discord_sync.at_start(self.league_ids)  # events and team roles that differ
+        await self.services.official_notices.at_start(self.league_ids)  # games planned before the notices were
+        await self.services.weekly_stats.at_start(self.league_ids)  # each league's next weekly statistics post
+        await self.services.late_starts.at_start(self.league_ids)  # games planned before the prompts were
 
     def adopt_league(self, league: LeagueSettings, league_id: int) -> None:
         """A league set up in Discord (at start, or just now by /setup): this server is its league's."""

@@ -27,11 +27,16 @@ _FIXED_OFFSET = re.compile(r"^(?:etc/)?(?:utc|gmt|z)?\s*[+-]\s*\d{1,2}(?::?\d{2}
 REMINDER_RULES = {"game_reminder_offsets": "game_offsets", "captain_alert_lead_times": "captain_alert_offsets"}
 
 
+#: The league roles a ``[leagues.roles]`` table (and /setup roles) names.
+ROLE_NAMES = ("captain", "referee", "commissioner", "timekeeper")
+
+
 @dataclass(frozen=True)
 class LeagueRoles:
     captain: int | None = None
     referee: int | None = None
     commissioner: int | None = None
+    timekeeper: int | None = None  # youth 2.2: the game's second official, who records statistics
 
 
 @dataclass(frozen=True)
@@ -139,10 +144,9 @@ class LeagueReader(Reader):
         tz = self.timezone(raw, f"{where}.timezone")
 
         roles_raw = self.table(raw, f"{where}.roles")
-        self.reject_unknown(roles_raw, f"{where}.roles", {"captain", "referee", "commissioner"})
+        self.reject_unknown(roles_raw, f"{where}.roles", set(ROLE_NAMES))
         roles = LeagueRoles(
-            **{r: self.snowflake(roles_raw, f"{where}.roles.{r}", required=False)
-               for r in ("captain", "referee", "commissioner")}
+            **{r: self.snowflake(roles_raw, f"{where}.roles.{r}", required=False) for r in ROLE_NAMES}
         )
         channels_raw = self.table(raw, f"{where}.channels")
         channel_names = ("announcements", "standings", "referees", "admin")

@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from bot.config.leagues import LeagueReader, check_unique
+from bot.config.leagues import ROLE_NAMES, LeagueReader, check_unique
 from bot.config.leagues import LeagueSettings as LeagueSettings  # where every caller has always found it
 from bot.config.leagues import league_from_table as league_from_table
 from bot.config.reader import SettingsError as SettingsError  # where every caller has always found it
@@ -51,7 +51,7 @@ _DURATION = re.compile(r"^\s*(\d+)\s*([smh])\s*$")
 #: The ids config.leagues.example.toml ships with (tests/cli keeps the two in step): real ones never look so.
 EXAMPLE_IDS = frozenset({123456789012345678, 223456789012345678, 100000000000000001, 100000000000000002,
                          100000000000000003, 200000000000000001, 200000000000000002, 200000000000000003,
-                         200000000000000004})
+                         200000000000000004, 100000000000000004})
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def check_strictly(settings: Settings) -> None:
     source = settings.source or "config"
     placeholders = [key for i, lg in enumerate(settings.leagues) for key, value in (
         (f"leagues[{i}].guild_id", lg.guild_id),
-        *((f"leagues[{i}].roles.{r}", getattr(lg.roles, r)) for r in ("captain", "referee", "commissioner")),
+        *((f"leagues[{i}].roles.{r}", getattr(lg.roles, r)) for r in ROLE_NAMES),
         *((f"leagues[{i}].channels.{c}", getattr(lg.channels, c))
           for c in ("announcements", "standings", "referees", "admin"))) if value in EXAMPLE_IDS]
     if placeholders:

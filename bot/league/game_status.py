@@ -17,7 +17,8 @@ from types import MappingProxyType
 from typing import Literal, get_args
 
 GameStatus = Literal["scheduled", "final", "cancelled"]
-Change = Literal["enter_result", "fix_result", "move", "cancel", "shootout_attempt", "shootout_undo"]
+Change = Literal["enter_result", "fix_result", "move", "cancel", "shootout_attempt", "shootout_undo",
+                 "withdraw_result"]
 STATUSES: tuple[GameStatus, ...] = get_args(GameStatus)
 CHANGES: tuple[Change, ...] = get_args(Change)
 
@@ -30,6 +31,8 @@ TRANSITIONS: Mapping[tuple[GameStatus, Change], GameStatus] = MappingProxyType({
     ("scheduled", "shootout_attempt"): "scheduled",
     ("scheduled", "shootout_undo"): "scheduled",
     ("final", "fix_result"): "final",
+    # A forfeit recorded from the late-start prompt, undone by the official who pressed it (youth 2.4).
+    ("final", "withdraw_result"): "scheduled",
 })
 
 _FIX = "A commissioner can correct it with /result fix."
@@ -50,6 +53,8 @@ REFUSALS: Mapping[tuple[GameStatus, Change], str] = MappingProxyType({
     ("cancelled", "cancel"): "Game {code} was already cancelled.",
     ("cancelled", "shootout_attempt"): "Game {code} was cancelled: there's no shootout to run.",
     ("cancelled", "shootout_undo"): "Game {code} was cancelled: there's no shootout to run.",
+    ("scheduled", "withdraw_result"): "Game {code} has no result to take back.",
+    ("cancelled", "withdraw_result"): "Game {code} was cancelled: it has no result to take back.",
 })
 
 

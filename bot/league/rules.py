@@ -17,6 +17,7 @@ from bot.league.checkins.presets import LINEUP_PRESETS, LineupRules
 from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
 from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
+from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
 
@@ -38,6 +39,7 @@ class Rules:
     standings: StandingsRules
     discipline: DisciplineRules
     deadlines: DeadlineRules
+    gamesheets: GameSheetRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -47,6 +49,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "standings": STANDINGS_PRESETS,
     "discipline": DISCIPLINE_PRESETS,
     "deadlines": DEADLINE_PRESETS,
+    "gamesheets": GAMESHEET_PRESETS,
 }
 
 
@@ -128,6 +131,9 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "setup_missed_bench_minor_minutes": (1, 20),
     # who the playoffs take: games each team is guaranteed before seeding (co-ed 2)
     "standings_seeding_games_guaranteed": (0, 50),
+    # game sheets, officials and statistics: hours
+    "warn_unassigned_hours_before": (1, 168),
+    "stats_post_weekday": (0, 6),
 }
 
 # The words a list setting may hold.

@@ -29,6 +29,7 @@ SECTION_TITLES = {
     "standings": "Standings",
     "discipline": "Discipline: penalties, suspensions, appeals",
     "deadlines": "Deadlines and reminders",
+    "gamesheets": "Game sheets, officials, goals and statistics",
 }
 
 

@@ -18,9 +18,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import Clock
 from bot.errors import InvalidInput, NotFound
+from bot.league.stats import Attendance
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM, GENDERS
 from bot.services.checkins.service import forget_checkins
 from bot.services.shared.attendance import checkin_count_for_player
+from bot.services.stats.service import own_attendance
 from storage import lookups
 from storage.db import rowcount
 from storage.models import AwayRange, Player, ReminderPreference
@@ -37,6 +39,7 @@ class Profile:
     position: str | None
     gender: str | None
     checkins: int
+    attendance: Attendance | None = None  # this season's games of their team: played, missed (from the sheets)
 
     @property
     def counts_toward_minimum(self) -> bool:
@@ -146,6 +149,7 @@ class ProfileService:
         return Profile(
             league=caller.league.name, name=player.name, team=team, position=position, gender=player.gender,
             checkins=await checkin_count_for_player(session, caller.league_id, player.id),
+            attendance=await own_attendance(session, caller.league_id, player.id),
         )
 
     @staticmethod

@@ -29,11 +29,13 @@ from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.discord_text import clean_user_text, quote, timestamp
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.league.gamesheets.goals import score_differences
 from bot.league.rules import Rules
 from bot.league.vocabulary import DECISIONS, Decided, GameKind
 from bot.services import playoffs
 from bot.services.availability.guests import game_guests, guest_counts
 from bot.services.shared.games import check_change, lock_game
+from bot.services.shared.goal_tally import recorded_goals
 from storage.models import Game, Result, ResultChange, Team
 from storage.text import printable
 
@@ -103,6 +105,8 @@ class RecordedResult:
     points_deducted: int = 0  # standings points the forfeiting team loses (youth rule 2.4)
     bracket_note: str | None = None
     guests: tuple[str, ...] = ()  # "Name (Team)": the guests who counted for the game (/guest)
+    goals: tuple[int, int] | None = None  # the goals recorded for the game that count (/goal), if any were
+    goal_differences: tuple[str, ...] = ()  # where the score and those goals disagree
 
 
 @dataclass(frozen=True)
@@ -252,6 +256,16 @@ async def record(session: AsyncSession, rules: Rules, game: Game, score: Score, 
     return row, old, note
 
 
+async def goals_check(session: AsyncSession, game: Game, score: Score) -> dict[str, Any]:
+    """The goals recorded for the game (/goal) against the score entered, where any were recorded; a
+    forfeit's score is the rules', not the game's, so it isn't compared."""
+    goals = await recorded_goals(session, game.id, game.home_team_id, game.away_team_id)
+    if goals is None or score.decided == "forfeit":
+        return {}
+    return {"goals": goals, "goal_differences": score_differences(
+        game.home.name, game.away.name, (score.home_score, score.away_score), goals)}
+
+
 def _deducted(rules: Rules, score: Score) -> int:
     if score.decided != "forfeit" or score.penalty_waived:
         return 0
@@ -307,7 +321,8 @@ class ResultService:
                 _, _, note = await record(session, rules, game, score, by=caller.discord_id, now=now,
                                           action="entered", on_result=self.on_result)
                 return RecordedResult("entered", view_of(game, score), None, _deducted(rules, score), note,
-                                      await _guests_who_played(session, caller, game))
+                                      await _guests_who_played(session, caller, game),
+                                      **await goals_check(session, game, score))
         except IntegrityError:
             raise Conflict(f"Someone entered a result for game {quote(game_code, 64)} at the same "
                            "moment; check it and ask a commissioner to fix it if it's wrong.") from None
@@ -336,7 +351,8 @@ class ResultService:
                 return RecordedResult("unchanged", view_of(game, new), view_of(game, old))
             _, _, note = await record(session, rules, game, new, by=caller.discord_id, now=now, action="fixed",
                                       on_result=self.on_result, reason=why)
-            return RecordedResult("fixed", view_of(game, new), view_of(game, old), _deducted(rules, new), note)
+            return RecordedResult("fixed", view_of(game, new), view_of(game, old), _deducted(rules, new), note,
+                                  **await goals_check(session, game, new))
 
     @staticmethod
     def _corrected(rules: Rules, game: Game, old: Score, *, home: int | None, away: int | None,

@@ -10,12 +10,12 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, local_label, timestamp
-from bot.errors import NoLeague
+from bot.errors import InvalidInput, NoLeague
 from bot.league.discipline.cleanup import MINUTES_SETTING, cited
 from bot.services.discipline.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
 from bot.services.discipline.penalty_log import PenaltyLog
 from bot.services.discipline.suspensions import MAX_GAMES
-from cogs._common import GameCode, bot_of, game_autocomplete, suggesting_for
+from cogs._common import GameCode, TeamName, bot_of, game_autocomplete, suggesting_for, team_autocomplete
 
 Minute = app_commands.Range[int, 0, MAX_MINUTE]
 
@@ -55,6 +55,10 @@ def penalty_log_embed(log: PenaltyLog) -> discord.Embed:
              + f" · {p.player} ({p.team}): {clip(p.summary, 300)}" for p in log.penalties]
     embed.add_field(name=f"Calls ({len(log.penalties)})", value=clip("\n".join(calls) or "None recorded.", 1024),
                     inline=False)
+    if log.bench:
+        embed.add_field(name=f"Bench minors ({len(log.bench)})", value=clip("\n".join(
+            f"B{b.id}" + (f" · min {b.minute}" if b.minute is not None else "") + f" · {b.team}: {clip(b.summary, 300)}"
+            for b in log.bench), 1024), inline=False)
     if log.cleanup_missed:
         embed.add_field(name="Didn't clean up after this game", value=clip("\n".join(
             f"• {m.team}: a {m.minutes}-minute bench minor at the start of "
@@ -95,19 +99,35 @@ class PenaltyCog(commands.Cog):
         self.service = bot.services.penalties
 
     @app_commands.command(name="penalty", extras=requires(Role.REFEREE, Role.COMMISSIONER))
-    @app_commands.describe(game="The game it was called in", player="The player it was called against",
-                           infraction="The infraction, from the league's list",
+    @app_commands.describe(game="The game it was called in", infraction="The infraction, from the league's list",
+                           player="The player it was called against",
+                           team="For a bench minor against a team (no player), the team",
                            minute="Game minute it was called (0 = opening face-off); checks late-game rules",
                            suspend="A suspension you give with it, in games (over the league's referee limit: "
                                    "held for review)")
-    @app_commands.autocomplete(game=started_game_autocomplete, infraction=infraction_autocomplete)
+    @app_commands.autocomplete(game=started_game_autocomplete, infraction=infraction_autocomplete,
+                               team=team_autocomplete)
     @app_commands.guild_only()
     async def penalty(self, interaction: discord.Interaction, game: GameCode,
-                      player: discord.Member, infraction: app_commands.Range[str, 1, 100],
-                      minute: Minute | None = None,
+                      infraction: app_commands.Range[str, 1, 100], player: discord.Member | None = None,
+                      team: TeamName | None = None, minute: Minute | None = None,
                       suspend: app_commands.Range[int, 1, MAX_GAMES] | None = None) -> None:
         """Record a penalty; the league's escalations follow (referees)."""
-        recorded = await self.service.record(self.bot.caller(interaction), game_code=game, discord_id=player.id,
+        caller = self.bot.caller(interaction)
+        if (player is None) == (team is None):
+            caller.require(Role.REFEREE, Role.COMMISSIONER)
+            raise InvalidInput("Name the player it was called against, or for a bench minor the team: one of the two.")
+        if player is None:
+            if suspend is not None:
+                raise InvalidInput("A suspension is given to a player: a bench minor has none.")
+            bench = await self.service.record_bench(caller, game_code=game, team_name=team or "",
+                                                    infraction=infraction, minute=minute)
+            at = f", minute {minute}" if minute is not None else ""
+            text = (f"Bench penalty B{bench.id} recorded: {bench.team}, game {bench.game}{at}.\n**{bench.summary}** "
+                    f"— {bench.citation}. It counts in {bench.team}'s penalty minutes, in no player's.")
+            await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        recorded = await self.service.record(caller, game_code=game, discord_id=player.id,
                                              infraction=infraction, minute=minute, suspend=suspend)
         await reply(interaction, penalty_reply(recorded, minute), ephemeral=True,
                     allowed_mentions=NO_MENTIONS)

@@ -32,7 +32,7 @@ START = ("Sideline isn't set up on this server yet. Someone with Manage Server s
 WELCOME = ("👋 Thanks for adding Sideline! An admin (Manage Server) sets the league up here with "
            "`/setup league`; then `/help` shows everyone what they can do.")
 HEADINGS = {Role.PLAYER: "Everyone", Role.CAPTAIN: "Captains", Role.REFEREE: "Referees",
-            Role.COMMISSIONER: "Commissioners"}
+            Role.TIMEKEEPER: "Timekeepers", Role.COMMISSIONER: "Commissioners"}
 PAGE = re.compile(r"sideline:help:(?P<page>\d{1,2})")
 #: Commands a league's rules can turn off: /help doesn't offer them there (used anyway, they refuse,
 #: citing the rule). Co-ed "the referee's call stands": no disputes.
@@ -45,6 +45,7 @@ def roles_of(caller: Caller) -> list[Role]:
     held = [Role.PLAYER]
     held += [Role.CAPTAIN] if caller.has_captain_role else []
     held += [Role.REFEREE] if caller.is_referee else []
+    held += [Role.TIMEKEEPER] if caller.is_timekeeper else []
     held += [Role.COMMISSIONER] if caller.is_commissioner else []
     return held
 

@@ -157,11 +157,13 @@ class SetupCog(commands.GroupCog, group_name="setup",
 
     @app_commands.command(name="roles", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(captain="Role of team captains", referee="Role of referees",
-                           commissioner="Role of commissioners (they can use /setup too)")
+                           commissioner="Role of commissioners (they can use /setup too)",
+                           timekeeper="Role of timekeepers: they keep game sheets, goals and statistics")
     async def roles(self, interaction: discord.Interaction, captain: discord.Role | None = None,
-                    referee: discord.Role | None = None, commissioner: discord.Role | None = None) -> None:
-        """Pick the league's captain, referee and commissioner roles."""
-        given = {"captain": captain, "referee": referee, "commissioner": commissioner}
+                    referee: discord.Role | None = None, commissioner: discord.Role | None = None,
+                    timekeeper: discord.Role | None = None) -> None:
+        """Pick the league's captain, referee, timekeeper and commissioner roles."""
+        given = {"captain": captain, "referee": referee, "commissioner": commissioner, "timekeeper": timekeeper}
         for name, role in given.items():
             if role is not None and role.is_default():
                 raise InvalidInput(f"@everyone can't be the {name} role; pick a role only some members have.")

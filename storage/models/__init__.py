@@ -15,8 +15,17 @@ from storage.models.core import (
     TeamCaptain,
 )
 from storage.models.deadlines import CaptainAlert, Deadline
-from storage.models.discipline import Appeal, GameDuty, MissedCleanup, Penalty, Suspension, SuspensionReview
+from storage.models.discipline import (
+    Appeal,
+    BenchPenalty,
+    GameDuty,
+    MissedCleanup,
+    Penalty,
+    Suspension,
+    SuspensionReview,
+)
 from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
+from storage.models.gamesheets import GameSheet, GameSheetChange, GameSheetEntry, Goal, LateStart
 from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
 from storage.models.reminders import ReminderMessage
@@ -43,17 +52,18 @@ from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
 from storage.models.staff import AssistantCoach, StandInCaptain
+from storage.models.stats import StatLine, StatsPost, StatsVersion, StatTotal
 
 __all__ = [
-    "Appeal", "AssistantCoach", "AwayRange", "Base", "CalendarFeed", "CaptainAlert", "CaptainNote", "CheckIn",
-    "Deadline", "DiscordProblem", "Dispute", "Division", "Game", "GameDuty", "GameEvent", "GameSpare", "GenderAsk",
-    "Guest", "League",
+    "Appeal", "AssistantCoach", "AwayRange", "Base", "BenchPenalty", "CalendarFeed", "CaptainAlert", "CaptainNote",
+    "CheckIn", "Deadline", "DiscordProblem", "Dispute", "Division", "Game", "GameDuty", "GameEvent", "GameSheet",
+    "GameSheetChange", "GameSheetEntry", "GameSpare", "GenderAsk", "Goal", "Guest", "LateStart", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayoffBracket", "PlayoffDisqualification",
     "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
     "RosterDeparture", "RosterEntry",
     "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
     "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandInCaptain", "StandingsAdjustment",
-    "StandingsPost",
+    "StandingsPost", "StatLine", "StatTotal", "StatsPost", "StatsVersion",
     "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

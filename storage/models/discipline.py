@@ -189,3 +189,31 @@ class GameDuty(Base):
     on_duty: Mapped[bool]
     set_by: Mapped[int] = mapped_column(Snowflake)
     set_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class BenchPenalty(Base):
+    """A bench minor called against a team rather than a player (youth 3.7: "Bench Minor"), with /penalty and
+    a team, or from the late-start prompt (youth 2.4: a team still short when the grace period ends serves a
+    2-minute bench minor to start the game). It counts in the team's penalty minutes, in nobody's. A mistaken
+    one is withdrawn (the undo), keeping its row."""
+
+    __tablename__ = "bench_penalties"
+    __table_args__ = (
+        CheckConstraint("minutes >= 0 AND (minute IS NULL OR minute >= 0)", name="minutes"),
+        Index("ix_bench_penalties_game", "league_id", "game_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    infraction_key: Mapped[str] = mapped_column(String(64))
+    minutes: Mapped[int] = mapped_column(default=0)
+    minute: Mapped[int | None]  # elapsed game minute, when the referee gave it
+    summary: Mapped[str] = mapped_column(String(1000))
+    called_by: Mapped[int] = mapped_column(Snowflake)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    withdrawn_by: Mapped[int | None] = mapped_column(Snowflake)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    team: Mapped[Team] = relationship(lazy="joined")

@@ -11,6 +11,7 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from bot.league.gamesheets.officials import OFFICIAL_ROLES, OfficialRole
 from bot.league.messages import TEXT_LIMIT
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Team
@@ -22,16 +23,19 @@ NOTE_STATUSES = ("sent", "thread", "undeliverable")  # sent: queued as DMs; thre
 
 
 class RefereeAssignment(Base):
-    """A referee (by Discord id) assigned to a game: relays for it reach them by DM."""
+    """An official (by Discord id) assigned to a game: its referee (relays for it reach them by DM) or its
+    timekeeper (youth 2.2). One role per person and game."""
 
     __tablename__ = "referee_assignments"
-    __table_args__ = (UniqueConstraint("game_id", "referee_id"),)
+    __table_args__ = (UniqueConstraint("game_id", "referee_id"),
+                      CheckConstraint(f"role IN {OFFICIAL_ROLES!r}", name="role"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     referee_id: Mapped[int] = mapped_column(Snowflake, index=True)
     referee_name: Mapped[str] = mapped_column(String(100), default="")
+    role: Mapped[OfficialRole] = mapped_column(String(16), default="referee", server_default="referee")
     assigned_by: Mapped[int | None] = mapped_column(Snowflake)
     assigned_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 

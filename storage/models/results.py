@@ -13,7 +13,7 @@ from bot.league.vocabulary import DECISIONS, Decided
 from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
 from storage.models.core import Game, Team
 
-RESULT_ACTIONS = ("entered", "fixed", "imported")
+RESULT_ACTIONS = ("entered", "fixed", "imported", "withdrawn")  # withdrawn: a late-start forfeit undone
 
 
 class Result(Base):

@@ -26,6 +26,7 @@ class LeagueSetup(Base):
     captain_role_id: Mapped[int | None] = mapped_column(Snowflake)
     referee_role_id: Mapped[int | None] = mapped_column(Snowflake)
     commissioner_role_id: Mapped[int | None] = mapped_column(Snowflake)
+    timekeeper_role_id: Mapped[int | None] = mapped_column(Snowflake)
     announcements_channel_id: Mapped[int | None] = mapped_column(Snowflake)
     standings_channel_id: Mapped[int | None] = mapped_column(Snowflake)
     referees_channel_id: Mapped[int | None] = mapped_column(Snowflake)

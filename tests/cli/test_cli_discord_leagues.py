@@ -156,6 +156,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("reminders", "list"): (),
     ("calendar", "export"): (),
     ("leagues", "export"): (),
+    ("stats", "export"): (),
 }
 
 
@@ -193,6 +194,7 @@ ANSWERS: dict[tuple[str, ...], str] = {
     ("discipline", "export"): "league youth-hockey: 0 penalties, 0 suspensions, 0 appeals, 0 missed cleanups",
     ("reminders", "list"): "youth-hockey: 0 message(s) (pending, sent), times in America/Winnipeg",
     ("calendar", "export"): "X-WR-CALNAME:Youth Hockey\r\nREFRESH-INTERVAL",
+    ("stats", "export"): "season,player,discord_id,team,gp,goals,assists,points,pim,",
 }
 
 

@@ -20,7 +20,8 @@ from tests.harness import Call, Harness, Member
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-ROLES = {"player": (), "captain": ("captain",), "referee": ("referee",), "commissioner": ("commissioner",)}
+ROLES = {"player": (), "captain": ("captain",), "referee": ("referee",), "timekeeper": ("timekeeper",),
+         "commissioner": ("commissioner",)}
 PAGE_OF = re.compile(r"Page (?P<page>\d+) of (?P<pages>\d+)")
 
 

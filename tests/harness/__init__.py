@@ -208,7 +208,8 @@ class Harness:
             channels |= set((extra_channels or {}).get(league.guild_id, ()))
             payloads.append(self.guild_payload(league.guild_id, league.name,
                                                [r for r in (league.roles.captain, league.roles.referee,
-                                                            league.roles.commissioner) if r], channels))
+                                                            league.roles.commissioner, league.roles.timekeeper)
+                                                if r], channels))
         return payloads
 
     async def _query_members(self, guild: discord.Guild, query: str | None, limit: int, user_ids: Any,

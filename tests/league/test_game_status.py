@@ -14,6 +14,7 @@ ALLOWED = [
     ("scheduled", "shootout_attempt", "scheduled"),  # the deciding attempt then enters the result
     ("scheduled", "shootout_undo", "scheduled"),
     ("final", "fix_result", "final"),  # a commissioner corrects a result
+    ("final", "withdraw_result", "scheduled"),  # the official undoes a forfeit from the late-start prompt
 ]
 
 REFUSED = [
@@ -29,6 +30,8 @@ REFUSED = [
     ("cancelled", "cancel", "Game G1 was already cancelled."),
     ("cancelled", "shootout_attempt", "Game G1 was cancelled: there's no shootout to run."),
     ("cancelled", "shootout_undo", "Game G1 was cancelled: there's no shootout to run."),
+    ("scheduled", "withdraw_result", "Game G1 has no result to take back."),
+    ("cancelled", "withdraw_result", "Game G1 was cancelled: it has no result to take back."),
 ]
 
 
@@ -56,9 +59,9 @@ def test_refused_change(status: str, change: str, says: str) -> None:
     assert refused.value.message.startswith(says)
 
 
-def test_nothing_leaves_a_cancelled_game_or_takes_a_result_away() -> None:
+def test_nothing_leaves_a_cancelled_game_or_takes_a_result_away_but_the_late_start_undo() -> None:
     assert all(s != "cancelled" for s, _ in TRANSITIONS)
-    assert all(then == "final" for (s, _), then in TRANSITIONS.items() if s == "final")
+    assert {c for (s, c), then in TRANSITIONS.items() if s == "final" and then != "final"} == {"withdraw_result"}
 
 
 def test_a_state_the_bot_does_not_know_is_refused() -> None:

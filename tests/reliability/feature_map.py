@@ -37,6 +37,12 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
         "cogs": ("games", "schedule", "results", "imports"),
         "bot/league": ("game_status", "local_time"), "bot/services": ("games", "schedule", "results", "imports"),
         "storage/models": ("results",), "bot/cli": ("imports",)}),
+    ("game sheets, officials, goals, late starts", {
+        "cogs": ("gamesheets",), "bot/league": ("gamesheets",), "bot/services": ("gamesheets",),
+        "storage/models": ("gamesheets",)}),
+    ("player statistics", {
+        "cogs": ("stats",), "bot/league": ("stats",), "bot/services": ("stats",), "storage/models": ("stats",),
+        "bot/cli": ("stats",)}),
     ("shootouts", {
         "cogs": ("shootouts",), "bot/league": ("shootouts",), "bot/services": ("shootouts",),
         "storage/models": ("shootouts",)}),

@@ -48,15 +48,20 @@ def commissioner(league: SampleLeague) -> Member:
     return league.commissioner()
 
 
+def timekeeper(league: SampleLeague) -> Member:
+    return league.timekeeper()
+
+
 def player(name: str) -> Actor:
     return lambda league: league.player(name)
 
 
-ACTORS: dict[str, Actor] = {"captain": captain, "referee": referee, "commissioner": commissioner}
+ACTORS: dict[str, Actor] = {"captain": captain, "referee": referee, "commissioner": commissioner,
+                            "timekeeper": timekeeper}
 
 
 def by(*roles: str) -> dict[str, Actor]:
-    """The usual person for each role: Hawks's captain, Ref Rita, Commish Kay."""
+    """The usual person for each role: Hawks's captain, Ref Rita, Timekeeper Tom, Commish Kay."""
     return {role: ACTORS[role] for role in roles}
 
 
@@ -266,6 +271,26 @@ SCENARIOS: dict[str, Scenario] = {
                            "**Set up:** Hawks, Owls (Youth 2.1, 3.7 (6))", settings=YOUTH),
     "/game duty": Scenario(by("commissioner"), {"game": "G1", "team": "Hawks", "duty": "cleanup", "setting": "on"},
                            "Hawks is now on duty to clear the arena after `G1`", ("game_duties",)),
+    "/gamesheet add": Scenario(by("captain", "referee", "timekeeper", "commissioner"),
+                               lambda lg: {"game": "G1", "player": lg.player("Dan Roy")},
+                               "Dan Roy is on Hawks's sheet for `G1`", ("game_sheet_entries", "game_sheet_changes")),
+    "/gamesheet confirm": Scenario(by("captain", "referee", "timekeeper", "commissioner"),
+                                   {"game": "G1", "team": "Hawks"},
+                                   "Hawks's sheet for `G1` is confirmed", ("game_sheets", "game_sheet_changes"),
+                                   setup=(READY,)),
+    "/gamesheet remove": Scenario(by("captain", "referee", "timekeeper", "commissioner"),
+                                  {"game": "G1", "player": "Alice Hart"},
+                                  "Alice Hart is off Hawks's sheet for `G1`",
+                                  ("game_sheet_entries", "game_sheet_changes"), setup=(READY,)),
+    "/goal add": Scenario(by("referee", "timekeeper", "commissioner"),
+                          lambda lg: {"game": "G1", "team": "Hawks", "scorer": lg.player("Alice Hart"),
+                                      "assist1": lg.player("Carl Diaz")},
+                          "Goal #1 in `G1`: Alice Hart (Hawks), assisted by Carl Diaz. Recorded.", ("goals",),
+                          setup=(READY, at(AFTER_G1))),
+    "/goal remove": Scenario(by("referee", "timekeeper", "commissioner"), {"game": "G1", "goal": 1},
+                             "Goal #1 in `G1` (Alice Hart, Hawks) is taken back", ("goals",),
+                             setup=(READY, at(AFTER_G1), do("/goal add", referee, lambda lg: {
+                                 "game": "G1", "team": "Hawks", "scorer": lg.player("Alice Hart")}))),
     # Only the indoor rulebook has guests ("Guest players may play if ... cleared"); a commissioner names the team.
     "/guest add": Scenario(by("captain", "commissioner"),
                            {"game": "G1", "name_or_member": "Jo Walker", "team": "Hawks"},

@@ -22,6 +22,7 @@ SMOKE = {
     "bench.rule_lookup": ["--repeats", "1", "--no-service", "--leagues", "3"],
     "bench.scheduler": ["--rows", "100"],
     "bench.standings": ["--repeat", "1", "--teams", "8"],
+    "bench.stats": ["--rates", "10", "--seconds", "0.5", "--players", "400", "--games", "40"],
     "bench.units": ["--count", "10"],
 }
 

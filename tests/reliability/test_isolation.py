@@ -35,7 +35,20 @@ from bot.services.messages.disputes import DisputeService
 from bot.services.messages.relays import RelayService, Responder
 from cogs.rulebooks import rules_service
 from storage import lookups
-from storage.models import Appeal, Base, Deadline, Dispute, Game, Relay, RuleQuestion, SpareOffer, Suspension
+from storage.models import (
+    Appeal,
+    Base,
+    BenchPenalty,
+    Deadline,
+    Dispute,
+    Game,
+    Goal,
+    LateStart,
+    Relay,
+    RuleQuestion,
+    SpareOffer,
+    Suspension,
+)
 from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
 from tests.harness import Attachment, Call, Member, Reply
@@ -49,6 +62,7 @@ LEAGUE_WORD = "zorblax"  # the first league's own word for a slap shot (stored l
 SETUP_START = datetime(2030, 1, 5, 12, 0, tzinfo=UTC)
 GAME_DAY = datetime(2030, 1, 11, 23, 0, tzinfo=UTC)  # both G1s start 2030-01-11 19:00 Toronto
 AFTER_GAMES = datetime(2030, 1, 12, 3, 0, tzinfo=UTC)  # the first games of both leagues are over
+STATS_MONDAY = datetime(2030, 1, 14, 14, 0, tzinfo=UTC)  # 9:00 Toronto: the weekly statistics post
 
 ALICE = 500_000_000_000_000_001  # Hawks' captain in the first league, plays for Lynx in the second
 BEA = 500_000_000_000_000_002  # only in the first league
@@ -325,10 +339,13 @@ class IsolationWorld(World):
         await self.ok("/setup rule", kay, key="cleanup_missed_bench_minor_minutes", value="2")
         # Disputes turned on (the co-ed preset has none), so it has disputes to lose.
         await self.ok("/setup rule", kay, key="dispute_calls_allowed", value="true")
+        # A weekly statistics post (youth 2.16), so it has a statistics message to lose.
+        await self.ok("/setup rule", kay, key="stats_post_weekday", value="0")
 
         self.clock.set(SETUP_START)
         for name in HAWKS_IN + OWLS_IN:
             await self.ok("/checkin", s.player(name), status="in", game="G1")
+        await self.ok("/checkin", s.player("Walt Orr"), status="in", game="G2")  # G2's goal: a statistic
         # A Hawks player with no gender category checks in: asked once (a gender_asks row).
         quiet = Member(QUIET_QUINN, "Quiet Quinn")
         await self.ok("/roster add", hawks, player=quiet)
@@ -371,11 +388,15 @@ class IsolationWorld(World):
         await self.ok("/relay send", self.alice, OTHER_GUILD, game="G1", message="Second server relay")
 
         self.clock.set(AFTER_GAMES)
+        await self.ok("/goal add", rita, game="G2", team="Bears", scorer=s.player("Walt Orr"))
         await self.ok("/result enter", kay, game="G2", home=2, away=1, decided="regulation")
         await self.ok("/result fix", kay, game="G2", home=3, reason=f"{SECRET} correction")
         await self.ok("/result enter", self.olga, OTHER_GUILD, game="L2", home=1, away=0, decided="regulation")
         await self.ok("/shootout record", rita, game="G1", shooter="Alice Hart", scored=True, tied_at=3)
         await self.ok("/penalty", rita, game="G1", player=s.player("Carl Diaz"), infraction="slashing")
+        await self.ok("/gamesheet add", rita, game="G1", player=s.player("Bea Quinn"), number=9)
+        await self.ok("/gamesheet confirm", kay, game="G1", team="Hawks")
+        await self.ok("/goal add", rita, game="G1", team="Hawks", scorer=s.player("Bea Quinn"))
         # Bears didn't clean up after G2, the week's last game: recorded, withdrawn (an audit row), recorded again.
         await self.ok("/cleanup missed", rita, game="G2", team="Bears")
         await self.ok("/cleanup withdraw", kay, game="G2", team="Bears", note=f"{SECRET} withdrawal note")
@@ -408,12 +429,27 @@ class IsolationWorld(World):
         await self.ok("/standings adjust", kay, team="Wolves", reason=f"{SECRET} disqualified", disqualify=True)
         await self.ok("/bracket create", self.olga, OTHER_GUILD, teams=2)
         await bot.courier.deliver_due()
+        # A late start's bench minor and its record (youth 2.4), as a press on the prompt leaves them: the co-ed
+        # rules have no grace period to prompt for, and no bench minors to call.
+        async with bot.sessions.begin() as session:
+            g2 = await session.scalar(select(Game).where(Game.league_id == self.l1, Game.code == "G2"))
+            assert g2 is not None
+            bench = BenchPenalty(league_id=self.l1, game_id=g2.id, team_id=g2.home_team_id, infraction_key="late",
+                                 minutes=2, minute=0, summary="Bench minor: team not ready at start", called_by=1)
+            session.add(bench)
+            await session.flush()
+            session.add(LateStart(league_id=self.l1, game_id=g2.id, team_id=g2.home_team_id, action="minor",
+                                  bench_penalty_id=bench.id, made_by=1))
+        self.clock.set(STATS_MONDAY)  # the first league's weekly statistics post, then back to the evening of G1
+        await bot.courier.deliver_due()
+        await bot.courier.deliver_due()
+        self.clock.set(AFTER_GAMES)
 
         self.ids: dict[str, list[int]] = {}
         async with bot.sessions() as session:
             for kind, model in (("suspension", Suspension), ("appeal", Appeal), ("dispute", Dispute),
                                 ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer),
-                                ("rule_question", RuleQuestion)):
+                                ("rule_question", RuleQuestion), ("goal", Goal)):
                 self.ids[kind] = list((await session.scalars(
                     select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
                 assert self.ids[kind], f"the first league has no {kind} to aim at"
@@ -442,13 +478,13 @@ GAMES = ("G2", "G1", "G5")  # only on the first server (played) · on both · on
 TEAMS = ("Hawks", "Owls", "Bears")
 TEXT = "isolation probe"  # free text never names the first server: the second league may store it
 ID_OPTIONS = {"suspension": "suspension", "appeal": "appeal", "id": "dispute", "deadline": "deadline",
-              "asked": "rule_question"}
+              "asked": "rule_question", "goal": "goal"}
 # /setup's options that autocomplete from what every league shares (presets, zones, rule settings).
 PUBLIC_OPTIONS = {"preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit",
                   "section": "lineup"}
 NAMED_OPTIONS = ("game", "team", "home", "away", "forfeit_team", "winner", "division", "matchup", "audience",
                  "citation", "question", "shooter", "shooters", "players", "preferred", "infraction", "code",
-                 "starts_at", "due", "nudges", "name", "season", "word", *PUBLIC_OPTIONS, *ID_OPTIONS)
+                 "starts_at", "due", "nudges", "name", "season", "word", "player", *PUBLIC_OPTIONS, *ID_OPTIONS)
 FIRST_SERVER_FILES = {
     # a team of the second league pointed at a channel of the first server
     "/import teams": f"team,division,captain_discord_ids,channel_id\nRavens,East,{OLGA},600000000000000001\n",
@@ -483,7 +519,9 @@ def probe_options(world: IsolationWorld, command: LeafCommand, k: int) -> dict[s
         elif option.get("choices"):
             if option.get("required"):
                 out[name] = option["choices"][k % len(option["choices"])]["value"]
-        elif name in NAMED_OPTIONS:
+        elif name == "player" and kind == 3:  # a line of a first-server game sheet, by name
+            out[name] = ("Bea Quinn", "Carl Diaz")[k % 2]
+        elif name in NAMED_OPTIONS and name != "player":
             out[name] = {
                 "game": GAMES[k % 3], "team": TEAMS[k % 3], "home": TEAMS[k % 3], "forfeit_team": TEAMS[k % 3],
                 "winner": TEAMS[k % 3], "away": TEAMS[(k + 1) % 3], "division": ("North", "South")[k % 2],
@@ -654,6 +692,10 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         # the game card's "didn't do its duty": the first league's games (G1, G2) and teams
         "DutyButton": [f"sideline:duty:{duty}:{game}:{team}" for duty in ("setup", "cleanup") for game in (1, 2)
                        for team in (1, 2, 3)],
+        # the first league's games (G1, G2) and teams (Hawks, Owls), named by either league, every action
+        "LateStartButton": [f"sideline:late@{league}:{game}:{team}:{action}" for league in (world.l1, world.l2)
+                            for game in (1, 2) for team in (1, 2)
+                            for action in ("minor", "forfeit", "undo-minor", "undo-forfeit")],
     }
 
 

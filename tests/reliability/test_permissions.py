@@ -70,10 +70,12 @@ def plausible_options(world: World, command: LeafCommand) -> dict[str, Any]:
 
 def people(world: World) -> dict[str, Member]:
     return {"player": world.sample.player("Bea Quinn"), "captain of another team": world.sample.captain("Bears"),
-            "referee": world.sample.referee(), "no league role": world.sample.stranger()}
+            "referee": world.sample.referee(), "timekeeper": world.sample.timekeeper(),
+            "no league role": world.sample.stranger()}
 
 
-ROLE_OF = {"player": set(), "captain of another team": {"captain"}, "referee": {"referee"}, "no league role": set()}
+ROLE_OF = {"player": set(), "captain of another team": {"captain"}, "referee": {"referee"},
+           "timekeeper": {"timekeeper"}, "no league role": set()}
 
 
 async def run(world: World, path: str, actor: Member,

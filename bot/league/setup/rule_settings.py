@@ -71,7 +71,8 @@ CITED_BY: dict[str, str] = {
     "trade_deadline_week": "trades",
 }
 # Settings no rulebook speaks to: how the bot works for the league (docs/settings.md says so).
-LEAGUE_SETTINGS = frozenset({"default_nudge_offsets", "game_reminder_offsets", "captain_alert_lead_times"})
+LEAGUE_SETTINGS = frozenset({"default_nudge_offsets", "game_reminder_offsets", "captain_alert_lead_times",
+                             "warn_unassigned_hours_before"})
 
 
 def _citation(section_rules: Any, key: str) -> str:

@@ -3,8 +3,9 @@
 Choices the spec leaves open, decided here:
 - The log lists, in order: the bench minors a team serves at the start of the game (a missed cleanup
   after an earlier game, youth 2.15, worked out from the schedule as it stands, or a missed setup before
-  this one, youth 2.1, 3.7 (6)), each call recorded with
-  /penalty, and any missed cleanup recorded after this game with the game its bench minor lands on.
+  this one, youth 2.1, 3.7 (6)), each call recorded with /penalty, the bench minors called against a
+  team in it (youth 3.7, a late start), and any missed cleanup recorded after this game with the game
+  its bench minor lands on.
 - Penalty minutes per team count each penalty once, in the game where it is served: a cleanup bench
   minor in the next game's total, not in the game it was recorded after.
 - It reads only; a game not played yet shows what it starts with, so the referee knows before face-off.
@@ -27,7 +28,7 @@ from bot.services.discipline.cleanup import (
     landing_game,
 )
 from bot.services.shared.games import find_game
-from storage.models import MissedCleanup, Penalty
+from storage.models import BenchPenalty, MissedCleanup, Penalty
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,17 @@ class PenaltyLine:
     id: int
     minute: int | None
     player: str
+    team: str
+    minutes: int
+    summary: str
+
+
+@dataclass(frozen=True)
+class BenchLine:
+    """A bench minor called in the game against a team (youth 3.7), not withdrawn."""
+
+    id: int
+    minute: int | None
     team: str
     minutes: int
     summary: str
@@ -58,6 +70,7 @@ class PenaltyLog:
     penalties: tuple[PenaltyLine, ...]
     cleanup_missed: tuple[CleanupMissedAfter, ...]
     minutes_by_team: tuple[tuple[str, int], ...]  # home first: penalty minutes served in this game
+    bench: tuple[BenchLine, ...] = ()  # bench minors called in the game (late start, bench infractions)
 
 
 class PenaltyLogService:
@@ -87,10 +100,14 @@ class PenaltyLogService:
                 lands = await landing_game(session, caller.league_id, game, row.team_id)
                 after.append(CleanupMissedAfter(row.id, row.team.name, row.minutes, cleanup_citation(caller.league),
                                                 GameLine.of(lands) if lands is not None else None))
+            bench = tuple(BenchLine(b.id, b.minute, b.team.name, b.minutes, b.summary) for b in (await session.scalars(
+                select(BenchPenalty).where(BenchPenalty.league_id == caller.league_id, BenchPenalty.game_id == game.id,
+                                           BenchPenalty.withdrawn_at.is_(None))
+                .order_by(BenchPenalty.created_at, BenchPenalty.id))).unique().all())
             totals = {game.home.name: 0, game.away.name: 0}
             for b in at_start:
                 totals[b.team] = totals.get(b.team, 0) + b.minutes
-            for p in penalties:
-                totals[p.team] = totals.get(p.team, 0) + p.minutes
-            return PenaltyLog(GameLine.of(game), at_start, penalties, tuple(after), tuple(totals.items()))
+            for team, minutes in [(p.team, p.minutes) for p in penalties] + [(b.team, b.minutes) for b in bench]:
+                totals[team] = totals.get(team, 0) + minutes
+            return PenaltyLog(GameLine.of(game), at_start, penalties, tuple(after), tuple(totals.items()), bench)
 

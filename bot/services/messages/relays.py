@@ -33,6 +33,7 @@ from bot.clock import Clock
 from bot.discord_text import blank, clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.deadlines import check_relay
+from bot.league.gamesheets.officials import OFFICIAL_ROLES
 from bot.league.messages import TEXT_LIMIT
 from bot.services import outbox
 from bot.services.outbox import Outgoing
@@ -107,8 +108,10 @@ class RefereeChange:
     game_code: str
     game_title: str
     referee_name: str
-    action: str  # "assigned" | "already assigned" | "removed" | "not assigned"
-    referees: tuple[str, ...]  # everyone assigned to the game afterwards
+    action: str  # "assigned" | "already assigned" | "removed" | "not assigned" | "switched" (now the other role)
+    referees: tuple[str, ...]  # the game's referees afterwards
+    role: str = "referee"  # the role the change is about: referee or timekeeper (youth 2.2)
+    timekeepers: tuple[str, ...] = ()  # the game's timekeepers afterwards
 
 
 def line(relay: Relay) -> RelayLine:
@@ -134,9 +137,13 @@ def _name(text: str) -> str:
     return clean_user_text(text, 100) or "someone"
 
 
-async def _assigned_referees(session: AsyncSession, game_id: int) -> list[RefereeAssignment]:
-    return list((await session.scalars(select(RefereeAssignment).where(RefereeAssignment.game_id == game_id)
-                                       .order_by(RefereeAssignment.id))).all())
+async def _assigned_referees(session: AsyncSession, game_id: int,
+                             role: str | None = "referee") -> list[RefereeAssignment]:
+    """The game's referees (relays reach them), or its officials of ``role`` (None: all of them)."""
+    query = select(RefereeAssignment).where(RefereeAssignment.game_id == game_id)
+    if role is not None:
+        query = query.where(RefereeAssignment.role == role)
+    return list((await session.scalars(query.order_by(RefereeAssignment.id))).all())
 
 
 async def _relay_for(session: AsyncSession, responder: Responder, relay_id: int) -> Relay:
@@ -146,7 +153,8 @@ async def _relay_for(session: AsyncSession, responder: Responder, relay_id: int)
     if relay is None or (caller is not None and relay.league_id != caller.league_id):
         raise NotFound("That relay doesn't exist here, so there's nothing to answer.")
     assigned = await session.scalar(select(RefereeAssignment.id).where(
-        RefereeAssignment.game_id == relay.game_id, RefereeAssignment.referee_id == responder.discord_id))
+        RefereeAssignment.game_id == relay.game_id, RefereeAssignment.referee_id == responder.discord_id,
+        RefereeAssignment.role == "referee"))
     if assigned is None and not (caller is not None and (caller.is_referee or caller.is_commissioner)):
         if caller is None:
             raise NotAllowed("Only the referees assigned to this game can answer it here; "
@@ -275,7 +283,8 @@ class RelayService:
         since = self.clock.now() - timedelta(days=INBOX_DAYS)
         async with self.sessions() as session:
             mine = select(RefereeAssignment.game_id).where(RefereeAssignment.league_id == caller.league_id,
-                                                           RefereeAssignment.referee_id == caller.discord_id)
+                                                           RefereeAssignment.referee_id == caller.discord_id,
+                                                           RefereeAssignment.role == "referee")
             has_assignments = await session.scalar(select(exists(mine)))
             if not (caller.is_referee or caller.is_commissioner or has_assignments):
                 raise NotAllowed(f"Only a referee of {caller.league.name} has a relay inbox.")
@@ -284,34 +293,45 @@ class RelayService:
             if not caller.is_commissioner:
                 yours: list[ColumnElement[bool]] = [Relay.game_id.in_(mine)]
                 if caller.is_referee:  # games nobody is assigned to are every referee's
-                    yours.append(~exists().where(RefereeAssignment.game_id == Relay.game_id))
+                    yours.append(~exists().where(RefereeAssignment.game_id == Relay.game_id,
+                                                 RefereeAssignment.role == "referee"))
                 query = query.where(or_(*yours))
             relays = (await session.scalars(query.order_by(Relay.created_at, Relay.id).limit(INBOX_LIMIT))).all()
             return tuple(line(r) for r in relays)
 
     async def assign_referee(self, caller: Caller, game_code: str, referee_id: int, referee_name: str, *,
-                             remove: bool = False) -> RefereeChange:
-        """Commissioners assign (or unassign) a referee to a game; relays for it reach them by DM."""
+                             remove: bool = False, role: str = "referee") -> RefereeChange:
+        """Commissioners assign (or unassign) a game's referee or timekeeper (youth 2.2); relays for it reach its
+        referees by DM. One role per person and game: assigning the other role moves them to it."""
         caller.require(Role.COMMISSIONER)
+        if role not in OFFICIAL_ROLES:
+            raise InvalidInput(f"An official is {' or a '.join(OFFICIAL_ROLES)}.")
         async with self.sessions.begin() as session:
             game = await find_game(session, caller, game_code)
             current = await session.scalar(select(RefereeAssignment).where(
                 RefereeAssignment.game_id == game.id, RefereeAssignment.referee_id == referee_id))
             name = _name(referee_name)
             if remove:
-                action = "removed" if current is not None else "not assigned"
-                if current is not None:
+                action = "removed" if current is not None and current.role == role else "not assigned"
+                if action == "removed":
                     await session.delete(current)
             elif current is None:
                 session.add(RefereeAssignment(league_id=caller.league_id, game_id=game.id, referee_id=referee_id,
-                                              referee_name=name, assigned_by=caller.discord_id,
+                                              referee_name=name, role=role, assigned_by=caller.discord_id,
                                               assigned_at=self.clock.now()))
                 action = "assigned"
+            elif current.role != role:
+                current.role, current.referee_name = role, name
+                current.assigned_by, current.assigned_at = caller.discord_id, self.clock.now()
+                action = "switched"
             else:
                 action = "already assigned"
             await session.flush()
-            names = tuple(r.referee_name or str(r.referee_id) for r in await _assigned_referees(session, game.id))
-            return RefereeChange(game.code, f"{game.home.name} vs {game.away.name}", name, action, names)
+            everyone = await _assigned_referees(session, game.id, None)
+            names = {r: tuple(a.referee_name or str(a.referee_id) for a in everyone if a.role == r)
+                     for r in OFFICIAL_ROLES}
+            return RefereeChange(game.code, f"{game.home.name} vs {game.away.name}", name, action,
+                                 names["referee"], role, names["timekeeper"])
 
 
 async def _guild_of(session: AsyncSession, relay: Relay) -> int:

@@ -58,6 +58,8 @@ from bot.services.availability.away import answers_as_read
 from bot.services.availability.guests import guest_players
 from bot.services.availability.preferences import DEFAULT, preferences
 from bot.services.deadlines.service import FANOUT_USER, Target, team_target
+from bot.services.gamesheets.late_start import plan_prompts
+from bot.services.gamesheets.officials import plan_notices
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.reminders.messages import queue_edit
 from bot.services.shared.attendance import checkins_for_game
@@ -127,6 +129,10 @@ async def plan_games(session: AsyncSession, league: LeagueSettings, games: Seque
             total.add(await _plan_one(session, league, game, now, existing.get(game.id, {}), teams))
             if new and i % 25 == 0:
                 await asyncio.sleep(0)
+        # The game's own sends at its start: the commissioners' notices about missing officials, and the
+        # officials' late-start prompts.
+        await plan_notices(session, league, games, now, new=new)
+        await plan_prompts(session, league, games, now, new=new)
     return total
 
 

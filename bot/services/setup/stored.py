@@ -17,7 +17,7 @@ from bot.config.settings import LeagueSettings, league_from_table
 from storage.models import League, LeagueSetup
 
 SOURCE = "/setup"
-ROLE_NAMES = ("captain", "referee", "commissioner")
+ROLE_NAMES = ("captain", "referee", "commissioner", "timekeeper")
 CHANNEL_NAMES = ("announcements", "standings", "referees", "admin")
 FLAG_NAMES = ("scheduled_events", "team_roles")  # what the bot keeps in step on Discord
 

@@ -51,7 +51,11 @@ async def season_range(session: AsyncSession, league_id: int | None, name: str |
         if name and name.strip():
             raise NotFound("This league has no seasons yet.")
         return WHOLE_HISTORY
-    seasons = await league_seasons(session, league_id)
+    return pick_season(await league_seasons(session, league_id), name)
+
+
+def pick_season(seasons: list[Season], name: str | None = None) -> SeasonRange:
+    """``season_range`` over seasons already read (the statistics read them once for several uses)."""
     ranges = season_ranges(seasons)
     if not name or not name.strip():
         return ranges[-1] if ranges else WHOLE_HISTORY

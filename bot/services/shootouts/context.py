@@ -173,7 +173,8 @@ async def is_game_referee(session: AsyncSession, caller: Caller, game: Game) -> 
     if caller.is_commissioner:
         return True
     assigned = set((await session.scalars(select(RefereeAssignment.referee_id).where(
-        RefereeAssignment.league_id == caller.league_id, RefereeAssignment.game_id == game.id))).all())
+        RefereeAssignment.league_id == caller.league_id, RefereeAssignment.game_id == game.id,
+        RefereeAssignment.role == "referee"))).all())
     return caller.discord_id in assigned or (caller.is_referee and not assigned)
 
 

@@ -47,8 +47,11 @@ async def test_the_bot_is_wired_to_discipline(harness: Harness) -> None:
     services = harness.bot.services
     for needs_the_check in (services.checkins, services.shootout_orders, services.shootout_scoring):
         assert needs_the_check.suspensions is services.discipline
-    assert services.results.on_result == services.discipline.count_down
-    assert services.imports.importer.on_result == services.discipline.count_down
+    # A result freezes the game sheets (what "played" counts), then counts suspensions down.
+    hook = services.results.on_result
+    assert hook is services.imports.importer.on_result is services.shootout_scoring.on_result
+    steps = hook.steps  # type: ignore[attr-defined]
+    assert steps[:2] == (services.gamesheets.freeze_at_result, services.discipline.count_down)
 
 
 async def test_a_player_cannot_suspend_and_nothing_changes(harness: Harness, league: SampleLeague) -> None:

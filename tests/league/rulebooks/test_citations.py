@@ -107,6 +107,10 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "deadlines.cleanup": ("clean",),
     "deadlines.setup": ("setup|set up",),
     "deadlines.equipment": ("equip",),
+    # game sheets and officials
+    "gamesheets.officials": ("official",),
+    "gamesheets.off_sheet": ("game sheet",),
+    "gamesheets.stats": ("statistic",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",

@@ -1,0 +1,1 @@
+"""Game sheets, officials, goals and late starts (bot/league/gamesheets/ holds their rules)."""

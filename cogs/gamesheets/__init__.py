@@ -1,0 +1,1 @@
+"""Game sheets, goals and the late-start prompts."""
