@@ -88,7 +88,8 @@ async def test_a_restart_between_the_two_marks_loses_neither_prompt_nor_sends_on
     await h.bot.courier.deliver_due()  # the DMs the prompt fanned out to
     (minor,) = prompts(h, rita.id, "minor")
     assert len(prompts(h, tom.id, "minor")) == 1
-    assert "`G1` Hawks vs Owls" in minor.content and "**Owls**: Not enough to start: needs 3 skaters and a goalie" in minor.content
+    assert "`G1` Hawks vs Owls" in minor.content
+    assert "**Owls**: Not enough to start: needs 3 skaters and a goalie" in minor.content
     assert "Hawks**" not in minor.content and "Nothing happens until you press" in minor.content
     league_id, game_id, owls = await ids(h)
     assert minor.custom_ids() == [f"sideline:late@{league_id}:{game_id}:{owls}:minor"]
