@@ -42,7 +42,8 @@ def duty_text(changed: DutyChanged) -> str:
     return clip(f"{head}\nDuties for this game now: {rota}.", 2000)
 
 
-@app_commands.command(name="game-card", extras=requires(Role.CAPTAIN, Role.REFEREE, Role.COMMISSIONER))
+@app_commands.command(name="game-card", extras=requires(Role.CAPTAIN, Role.REFEREE, Role.TIMEKEEPER,
+                                                       Role.COMMISSIONER))
 @app_commands.describe(game="The game")
 @app_commands.autocomplete(game=game_autocomplete)
 @app_commands.guild_only()

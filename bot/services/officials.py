@@ -5,7 +5,7 @@ The card is the game (teams, time, venue, kind), its officials, how it is played
 (bot/services/shared/duties.py), the mandatory equipment, and the bench minors a team starts it with.
 
 Choices the spec leaves open, decided here:
-- Who may read it: the league's referees and commissioners, a referee assigned to the game, and the two
+- Who may read it: the league's referees, timekeepers and commissioners, an official assigned to the game, and the two
   teams' captains (their stand-ins for the game too); captains see no buttons.
 - It is sent at each of the league's game-card times before the game (``game_card_offsets``, default 2 h),
   planned with the reminders (bot/services/reminders/plan.py), so a restart neither loses nor repeats it.
@@ -32,6 +32,7 @@ from bot.config.settings import LeagueSettings, Settings
 from bot.discord_text import clip, timestamp
 from bot.errors import NotAllowed
 from bot.league.discipline.cleanup import DUTIES, cited
+from bot.league.gamesheets.officials import officials_line
 from bot.league.officials import CardLine, duty_lines, equipment_text, format_lines
 from bot.services import outbox
 from bot.services.discipline.cleanup import bench_minors_at_start, duty_minutes
@@ -64,15 +65,14 @@ class GameCard:
     starts_at: datetime
     venue: str
     kind: str
-    referees: tuple[str, ...]
+    officials: CardLine
     lines: tuple[CardLine, ...]
     buttons: tuple[tuple[str, str], ...] = ()  # (label, custom_id): only on the officials' copy
 
     def text(self) -> str:
         head = (f"📋 **Game card · {self.home} vs {self.away}** · `{self.code}`\n"
                 f"{timestamp(self.starts_at)} ({timestamp(self.starts_at, 'R')}) · {self.venue or 'venue TBA'} · "
-                f"{KIND_WORDS.get(self.kind, self.kind)}\n"
-                f"**Officials:** {', '.join(self.referees) if self.referees else 'no referee assigned yet'}")
+                f"{KIND_WORDS.get(self.kind, self.kind)}\n{self.officials.render()}")
         body = "\n".join(line.render() for line in self.lines)
         tail = ("\nIf a team on duty doesn't do it, press its button below: a bench minor, as the rules say."
                 if self.buttons else "")
@@ -110,8 +110,10 @@ async def build_card(session: AsyncSession, league: LeagueSettings, league_id: i
                 continue
             pressable += [(clip(f"{names[t]} {MISSED_LABEL[duty]}", 80), duty_button_id(duty, game.id, t))
                           for t in rota.teams(duty)]
-    return GameCard(game.code, game.home.name, game.away.name, game.starts_at, game.venue, game.kind,
-                    tuple(r.referee_name or str(r.referee_id) for r in referees), tuple(lines), tuple(pressable))
+    assigned = [(r.role, r.referee_name or str(r.referee_id)) for r in referees]
+    officials = CardLine("Officials", *officials_line(rules.gamesheets, assigned))
+    return GameCard(game.code, game.home.name, game.away.name, game.starts_at, game.venue, game.kind, officials,
+                    tuple(lines), tuple(pressable))
 
 
 class GameCardService:
@@ -127,7 +129,7 @@ class GameCardService:
         async with self.sessions() as session:
             game = await find_game(session, caller, game_code)
             referees = await _referees(session, caller.league_id, game.id)
-            official = (caller.is_commissioner or caller.is_referee
+            official = (caller.is_commissioner or caller.is_referee or caller.is_timekeeper
                         or any(r.referee_id == caller.discord_id for r in referees))
             if not official:
                 member = await membership(session, caller, game)

@@ -60,7 +60,9 @@ async def test_a_referee_reads_the_card_with_every_rule_and_the_duty_buttons(
     assert reply.ephemeral and reply.first.allowed_mentions == {"parse": []}
     text = reply.content
     assert text.startswith(f"📋 **Game card · Hawks vs Owls** · `G1`\n<t:{int(G1_START.timestamp())}:F>")
-    for line in ("Rink A · regular season", "**Officials:** no referee assigned yet",
+    for line in ("Rink A · regular season",
+                 "**Officials:** Referee: not assigned · Timekeeper: not assigned — a game can't begin without "
+                 "both officials; without a referee the commissioners take the duties (Youth 2.2, 1.14)",
                  "**Periods:** 3 periods of 15 min · breaks of up to 1 min (Youth 2.5, 2.6)",
                  "**Clock:** running; stopped in the last 2 min of the final period (Youth 2.5, 2.6)",
                  "**Timeouts:** 2 × 30 s per team per game, at most 1 per period (Youth 2.10)",
@@ -121,7 +123,8 @@ async def test_the_assigned_referee_gets_the_card_once_at_its_time_even_across_a
     harness.bot.clock.set(CARD_TIME)  # type: ignore[attr-defined]
     await harness.bot.courier.deliver_due()
     (card,) = cards(harness.discord.dms(REF))
-    assert "**Officials:** Ref Rita" in card.content and "**Set up:** Hawks, Owls" in card.content
+    assert "**Officials:** Referee: Ref Rita · Timekeeper: not assigned — a game can't begin" in card.content
+    assert "**Set up:** Hawks, Owls" in card.content
     assert [label for label, _ in buttons(card)] == ["Hawks didn't set up", "Owls didn't set up"]
     assert card.allowed_mentions == {"parse": [], "users": []}
     assert cards(harness.discord.channel_messages(REFS)) == [], "an assigned referee hears it by DM"
@@ -147,7 +150,7 @@ async def test_a_card_due_while_the_bot_was_down_goes_out_once_when_it_is_back(
         await restarted.bot.courier.deliver_due()
         await restarted.bot.courier.deliver_due()
         (card,) = cards(restarted.discord.dms(REF))
-        assert "**Officials:** Ref Rita" in card.content
+        assert "**Officials:** Referee: Ref Rita · Timekeeper: not assigned" in card.content
     finally:
         await restarted.close()
 
@@ -157,7 +160,28 @@ async def test_a_game_nobody_referees_gets_its_card_in_the_referees_channel(
     harness.bot.clock.set(CARD_TIME)  # type: ignore[attr-defined]
     await harness.bot.courier.deliver_due()
     (card,) = cards(harness.discord.channel_messages(REFS))
-    assert "no referee assigned yet" in card.content and len(buttons(card)) == 2
+    assert "Referee: not assigned · Timekeeper: not assigned" in card.content and len(buttons(card)) == 2
+
+
+async def test_with_both_officials_the_card_names_each_by_role_and_a_timekeeper_may_read_it(
+        harness: Harness, league: SampleLeague) -> None:
+    await assign_referee(harness, league)
+    reply = await harness.slash("/game-card", as_=league.timekeeper(), game="G1")
+    assert "Referee: Ref Rita · Timekeeper: not assigned — a game can't begin without both officials" in reply.content
+    await harness.slash("/game referee", as_=league.commissioner(), game="G1", member=league.timekeeper(),
+                        role="timekeeper")
+    reply = await harness.slash("/game-card", as_=league.timekeeper(), game="G1")
+    line = next(x for x in reply.content.splitlines() if x.startswith("**Officials:**"))
+    assert line == "**Officials:** Referee: Ref Rita · Timekeeper: Timekeeper Tom"
+
+
+@pytest.mark.parametrize("settings", [make_settings(league_config())], ids=["coed"])
+async def test_a_league_without_timekeepers_names_its_referees_only(harness: Harness, league: SampleLeague) -> None:
+    reply = await harness.slash("/game-card", as_=league.referee(), game="G1")
+    assert "**Officials:** no referee assigned yet\n" in reply.content
+    await assign_referee(harness, league)
+    reply = await harness.slash("/game-card", as_=league.referee(), game="G1")
+    assert "**Officials:** Ref Rita\n" in reply.content and "Timekeeper" not in reply.content
 
 
 async def test_a_moved_game_moves_its_card_and_a_cancelled_one_drops_it(

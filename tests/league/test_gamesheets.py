@@ -19,7 +19,7 @@ from bot.league.gamesheets.goals import (
     score_differences,
 )
 from bot.league.gamesheets.late_start import applies, prompts, question
-from bot.league.gamesheets.officials import START_NOTICE_USEFUL_FOR, missing, notices, role_words
+from bot.league.gamesheets.officials import START_NOTICE_USEFUL_FOR, missing, notices, officials_line, role_words
 from bot.league.gamesheets.presets import GameSheetRules
 from bot.league.gamesheets.sheet import (
     Candidate,
@@ -158,6 +158,23 @@ def test_no_notices_where_one_official_is_enough_and_the_lead_time_is_a_setting(
     six = GameSheetRules(officials_both_required=True, warn_unassigned_hours_before=6)
     assert notices(six, START, START - timedelta(days=2))[0].due_at == START - timedelta(hours=6)
     assert role_words(("referee", "timekeeper")) == "a referee or a timekeeper"
+
+
+COED = preset("coed-ball-hockey").gamesheets
+
+
+@pytest.mark.parametrize(("rules", "assigned", "line", "rule"), [
+    (COED, [], "no referee assigned yet", ""),
+    (COED, [("referee", "Rita"), ("referee", "Ray")], "Rita, Ray", ""),
+    (COED, [("referee", "Rita"), ("timekeeper", "Tom")], "Referee: Rita · Timekeeper: Tom", ""),
+    (YOUTH, [("referee", "Rita"), ("timekeeper", "Tom")], "Referee: Rita · Timekeeper: Tom", ""),
+    (YOUTH, [("timekeeper", "Tom")],
+     "Referee: not assigned · Timekeeper: Tom — a game can't begin without both officials; without a referee "
+     "the commissioners take the duties", "Youth 2.2, 1.14"),
+])
+def test_the_card_names_officials_by_role_where_timekeepers_count(
+        rules: GameSheetRules, assigned: list[tuple[str, str]], line: str, rule: str) -> None:
+    assert officials_line(rules, assigned) == (line, rule)
 
 
 # --- goals (youth 3.4 (1), 2.14, 2.4) ---------------------------------------------------------------------

@@ -267,7 +267,7 @@ SCENARIOS: dict[str, Scenario] = {
                            ("games",)),
     "/game referee": Scenario(by("commissioner"), lambda lg: {"game": "G1", "member": lg.referee()},
                               "is now a referee of `G1`", ("referee_assignments",)),
-    "/game-card": Scenario(by("captain", "referee", "commissioner"), {"game": "G1"},
+    "/game-card": Scenario(by("captain", "referee", "timekeeper", "commissioner"), {"game": "G1"},
                            "**Set up:** Hawks, Owls (Youth 2.1, 3.7 (6))", settings=YOUTH),
     "/game duty": Scenario(by("commissioner"), {"game": "G1", "team": "Hawks", "duty": "cleanup", "setting": "on"},
                            "Hawks is now on duty to clear the arena after `G1`", ("game_duties",)),

@@ -9,11 +9,13 @@ Choices the rulebooks leave open, decided here:
   that lacks one: ``warn_unassigned_hours_before`` hours before its start, and at its start. Each notice
   goes once; none goes when both are assigned by then, or when the game is off.
 - Each notice belongs to the game's start time: a moved game is told about again for its new time.
+- The game card names each official by role where the league has timekeepers (or one is assigned), and
+  where both are needed it says which is still missing and that the game can't begin without them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, get_args
@@ -62,3 +64,16 @@ def notices(rules: GameSheetRules, starts_at: datetime, now: datetime) -> tuple[
 def role_words(roles: Iterable[str]) -> str:
     """"a referee", "a timekeeper", "a referee or a timekeeper"."""
     return " or ".join(f"a {r}" for r in roles)
+
+
+def officials_line(rules: GameSheetRules, assigned: Sequence[tuple[str, str]]) -> tuple[str, str]:
+    """The game card's officials line and its rule ("" when none): ``assigned`` is (role, name) pairs."""
+    named = {role: [name for r, name in assigned if r == role] for role in OFFICIAL_ROLES}
+    if not rules.officials_both_required and not named["timekeeper"]:
+        return (", ".join(named["referee"]) or "no referee assigned yet"), ""
+    text = " · ".join(f"{role.capitalize()}: {', '.join(named[role]) or 'not assigned'}" for role in OFFICIAL_ROLES)
+    lacking = missing(rules, (r for r, _ in assigned))
+    if not lacking:
+        return text, ""
+    return (f"{text} — a game can't begin without both officials; without a referee the commissioners "
+            "take the duties", rules.gamesheet_citations.officials)
