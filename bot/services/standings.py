@@ -220,6 +220,12 @@ _INPUTS_VERSION = select(_TEAMS_AND_DIVISIONS, *(
 ))
 
 
+async def inputs_version(session: AsyncSession, league_id: int) -> tuple[Any, ...]:
+    """What the table is computed from, as one cheap row: it changes with every result, forfeit and
+    adjustment (the league page's validator, bot/services/league_page/service.py, reads it too)."""
+    return tuple((await session.execute(_INPUTS_VERSION, {"league_id": league_id})).one())
+
+
 @dataclass(frozen=True)
 class _Computed:
     inputs: tuple[Any, ...]
@@ -246,7 +252,7 @@ async def load_table(session: AsyncSession, league: LeagueSettings, league_id: i
     if league_id is None:  # the league has never been used: no teams yet
         return StandingsTable(league.key, league.name, rules, (), 0, now)
     span = await season_range(session, league_id, season)
-    inputs = tuple((await session.execute(_INPUTS_VERSION, {"league_id": league_id})).one())
+    inputs = await inputs_version(session, league_id)
     cache = _computed.setdefault(session.get_bind(), {})
     hit = cache.get((league_id, span))
     if hit is None or hit.inputs != inputs or hit.rules != rules:

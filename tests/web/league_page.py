@@ -1,0 +1,72 @@
+"""Helpers for the public league page's tests: the feed server on, a league with two divisions, results,
+a forfeit, an adjustment, a bracket and private data that must never show."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import aiohttp
+from multidict import CIMultiDict
+from sqlalchemy import select
+
+from bot.config.settings import CalendarServer, Settings
+from storage.models import PlayoffBracket
+from tests.commands.test_calendar import free_port
+from tests.conftest import SampleLeague, league_config, make_settings
+from tests.harness import Harness
+
+BASE = "https://league.example.org/sideline"
+LINK = re.compile(re.escape(BASE) + r"/l/([A-Za-z0-9_-]{24})/")
+SUSPENSION_REASON = "Shoved the scorekeeper into the boards, SECRET-NOTE-7731"
+ADJUSTMENT_REASON = "Unpaid ice fees, PRIVATE-REASON-4410"
+
+
+def page_settings() -> Settings:
+    """The feed server on a free port of 127.0.0.1, published behind a proxy's address."""
+    server = CalendarServer(port=free_port(), base_url=BASE)
+    return dataclasses.replace(make_settings(league_config()), calendar_server=server)
+
+
+def port_of(h: Harness) -> int:
+    server = h.bot.settings.calendar_server
+    assert server is not None
+    return server.port
+
+
+async def get(h: Harness, path: str, **headers: str) -> tuple[int, bytes, CIMultiDict[str]]:
+    async with (aiohttp.ClientSession() as http,
+                http.get(f"http://127.0.0.1:{port_of(h)}{path}", headers=headers, allow_redirects=False) as r):
+        return r.status, await r.read(), CIMultiDict(r.headers)  # header names in any case
+
+
+async def publish(h: Harness, league: SampleLeague) -> str:
+    reply = await h.slash("/setup web", as_=league.commissioner(), public=True)
+    assert reply.ephemeral, reply.text
+    match = LINK.search(reply.text)
+    assert match, reply.text
+    return match.group(1)
+
+
+async def play_season(h: Harness, league: SampleLeague) -> None:
+    """Two weeks of results (one a forfeit, one in overtime), an adjustment, a suspension with its
+    reason, and a four-team bracket with its first semi-final decided; games G5 and G6 still to come."""
+    h.bot.clock.advance(days=14)  # type: ignore[attr-defined]
+    for game, home, away, decided in (("G1", 3, 1, "regulation"), ("G2", 2, 1, "overtime"),
+                                      ("G3", 2, 0, "regulation")):
+        reply = await h.slash("/result enter", as_=league.referee(), game=game, home=home, away=away, decided=decided)
+        assert "Recorded" in reply.text, reply.text
+    forfeit = await h.slash("/result forfeit", as_=league.referee(), game="G4", team="Wolves")
+    assert forfeit.ephemeral or forfeit.text, forfeit.text
+    adjusted = await h.slash("/standings adjust", as_=league.commissioner(), team="Owls", points=-1,
+                             reason=ADJUSTMENT_REASON)
+    assert "Owls" in adjusted.text, adjusted.text
+    suspended = await h.slash("/suspend", as_=league.commissioner(), player=league.player("Carl Diaz"), games=1,
+                              reason=SUSPENSION_REASON)
+    assert "Suspension #" in suspended.text, suspended.text
+    created = await h.slash("/bracket create", as_=league.commissioner(), teams=4)
+    assert created.ephemeral and created.first.embeds, created.text
+    async with h.bot.sessions() as s:
+        seeds = list((await s.scalars(select(PlayoffBracket.seeds))).one())
+    won = await h.slash("/bracket advance", as_=league.commissioner(), matchup="R1-M1", winner=seeds[0])
+    assert "win" in won.text, won.text
