@@ -36,7 +36,7 @@ from bot.services.league_page import data as page
 from bot.services.league_page.render import page_html, page_json
 from bot.services.playoffs import bracket_rows, rebuild
 from bot.services.shared.seasons import league_seasons
-from bot.services.standings import StandingsTable, inputs_version, load_table
+from bot.services.standings import INPUTS_VERSION, StandingsTable, load_table
 from bot.services.stats.service import StatsService
 from storage.models import Game, League, PlayoffBracket, Result, RosterEntry, Team
 
@@ -133,7 +133,8 @@ class LeaguePageService:
         seasons = [(s.id, s.name, s.starts_at, s.ended_at) for s in await league_seasons(session, league_id)]
         version: tuple[Any, ...] = (
             page.FORMAT, league.name, league.timezone.key, league.rules.standings,
-            self.settings.calendar_server is not None, await inputs_version(session, league_id),
+            self.settings.calendar_server is not None,
+            tuple((await session.execute(INPUTS_VERSION, {"league_id": league_id})).one()),
             await StatsService.version(session, league_id), games,
             [(d, s, sorted((w or {}).items())) for d, s, w in brackets], rosters, seasons)
         return hashlib.sha256(repr(version).encode()).hexdigest()[:32]
