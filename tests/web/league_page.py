@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from datetime import UTC, datetime
 
 import aiohttp
 from multidict import CIMultiDict
@@ -18,6 +19,11 @@ from tests.harness import Harness
 
 BASE = "https://league.example.org/sideline"
 LINK = re.compile(re.escape(BASE) + r"/l/([A-Za-z0-9_-]{24})/")
+BEFORE_G1 = datetime(2030, 1, 11, 22, 0, tzinfo=UTC)  # G1, Hawks v Owls, starts at 00:00 UTC on the 12th
+AFTER_G1 = datetime(2030, 1, 12, 1, 30, tzinfo=UTC)
+AFTER_WEEK_2 = datetime(2030, 1, 19, 12, 0, tzinfo=UTC)  # G1-G4 played, G5 and G6 to come
+HAWKS_IN = ("Alice Hart", "Carl Diaz", "Dan Roy", "Gus Lee", "Bea Quinn")
+OWLS_IN = ("Omar Fox", "Pia Lund", "Quin Ash", "Uma Reed", "Ray Moss")
 SUSPENSION_REASON = "Shoved the scorekeeper into the boards, SECRET-NOTE-7731"
 ADJUSTMENT_REASON = "Unpaid ice fees, PRIVATE-REASON-4410"
 
@@ -49,9 +55,24 @@ async def publish(h: Harness, league: SampleLeague) -> str:
 
 
 async def play_season(h: Harness, league: SampleLeague) -> None:
-    """Two weeks of results (one a forfeit, one in overtime), an adjustment, a suspension with its
-    reason, and a four-team bracket with its first semi-final decided; games G5 and G6 still to come."""
-    h.bot.clock.advance(days=14)  # type: ignore[attr-defined]
+    """Two weeks of results (G1 with its goals and a penalty, one in overtime, one a forfeit), an
+    adjustment, a suspension with its reason, and a four-team bracket with its first semi-final decided;
+    games G5 and G6 still to come."""
+    h.bot.clock.set(BEFORE_G1)  # type: ignore[attr-defined]
+    for name in (*HAWKS_IN, *OWLS_IN):
+        reply = await h.slash("/checkin", as_=league.player(name), status="in", game="G1")
+        assert "**in**" in reply.text, reply.text
+    h.bot.clock.set(AFTER_G1)  # type: ignore[attr-defined]
+    for team, scorer, *assists in (("Hawks", "Alice Hart", "Carl Diaz"), ("Hawks", "Alice Hart", "Dan Roy"),
+                                   ("Hawks", "Carl Diaz", "Alice Hart"), ("Owls", "Omar Fox", "Pia Lund")):
+        options = {f"assist{i}": league.player(a) for i, a in enumerate(assists, start=1)}
+        reply = await h.slash("/goal add", as_=league.referee(), game="G1", team=team,
+                              scorer=league.player(scorer), **options)
+        assert "Recorded." in reply.text, reply.text
+    called = await h.slash("/penalty", as_=league.referee(), game="G1", player=league.player("Carl Diaz"),
+                           infraction="tripping")
+    assert "recorded" in called.text, called.text
+    h.bot.clock.set(AFTER_WEEK_2)  # type: ignore[attr-defined]
     for game, home, away, decided in (("G1", 3, 1, "regulation"), ("G2", 2, 1, "overtime"),
                                       ("G3", 2, 0, "regulation")):
         reply = await h.slash("/result enter", as_=league.referee(), game=game, home=home, away=away, decided=decided)

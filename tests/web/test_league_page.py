@@ -95,6 +95,7 @@ async def test_the_page_and_its_json_and_calendar_are_served(harness: Harness, l
     bracket = data["brackets"][0]
     assert len(bracket["rounds"]) == 2 and bracket["rounds"][0]["matchups"][0]["winner"] is not None
     assert [b["category"] for b in data["leaders"]] == ["points", "goals", "assists", "gp"]
+    assert data["leaders"][0]["rows"][0] == {"place": "1", "name": "Alice Hart", "team": "Hawks", "value": 3}
     owls = next(r for d in data["standings"]["divisions"] for r in d["rows"] if r["team"] == "Owls")
     assert owls["pts"] == 2 - 1, "a win less the adjustment"
 
@@ -160,7 +161,7 @@ def private_values(league: SampleLeague) -> list[str]:
     ids += [str(m.id) for m in (league.commissioner(), league.referee())]
     ids += [str(guild) for guild in league.h.league_guilds]
     return [*ids, SUSPENSION_REASON, "SECRET-NOTE-7731", ADJUSTMENT_REASON, "PRIVATE-REASON-4410",
-            "Shoved the scorekeeper"]
+            "Shoved the scorekeeper", "tripping", "Tripping"]
 
 
 async def test_nothing_private_in_the_page_or_its_json(harness: Harness, league: SampleLeague) -> None:
