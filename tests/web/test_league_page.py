@@ -4,6 +4,7 @@ down; 304 with the ETag until a result, forfeit or adjustment lands; the JSON's 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -54,6 +55,14 @@ async def test_only_commissioners_publish_and_every_answer_is_private(harness: H
     down = await harness.slash("/setup web", as_=league.commissioner(), public=False)
     assert down.ephemeral and "taken down" in down.text and await stored_slug(harness) is None
     assert await publish(harness, league) != slug, "publishing again makes a new link"
+
+
+async def test_without_the_web_server_the_page_is_published_but_has_no_link(harness: Harness,
+                                                                            league: SampleLeague) -> None:
+    harness.bot.settings = dataclasses.replace(harness.bot.settings, calendar_server=None)
+    reply = await harness.slash("/setup web", as_=league.commissioner(), public=True)
+    assert reply.ephemeral and "serves no web pages" in reply.text and "http" not in reply.text
+    assert await stored_slug(harness) is not None
 
 
 async def test_a_league_that_never_published_answers_404_for_any_slug(harness: Harness,
