@@ -208,7 +208,8 @@ def _bracket(bracket: BracketLine, several: bool) -> str:
                      + "</small></p>")
     parts.append('<div class="bracket">')
     for rd in bracket.rounds:
-        parts.append(f'<div class="round"><h4>{_e(rd.name)}</h4><div class="matchups">'
+        level = "h4" if several else "h3"  # headings never skip a level
+        parts.append(f'<div class="round"><{level}>{_e(rd.name)}</{level}><div class="matchups">'
                      + "".join(_matchup(m) for m in rd.matchups) + "</div></div>")
     parts.append("</div>")
     return "\n".join(parts)
@@ -245,7 +246,7 @@ def _leaders(data: PageData) -> str:
 
 
 EXTRA_STYLE = (".visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);"
-               "white-space:nowrap}\nh4{font-size:.95rem;margin:.5rem 0 .35rem}")
+               "white-space:nowrap}\n.round h3,.round h4{font-size:.95rem;margin:.5rem 0 .35rem}")
 
 
 def page_html(data: PageData, *, embed: bool = False) -> bytes:
