@@ -38,6 +38,7 @@ from bot.services.gamesheets.late_start import LateStartPrompts
 from bot.services.gamesheets.officials import OfficialNotices
 from bot.services.gamesheets.sheet import GameSheetService
 from bot.services.imports.service import ImportService
+from bot.services.league_page.service import LeaguePageService
 from bot.services.messages import notes
 from bot.services.messages.disputes import DisputeService
 from bot.services.messages.notes import NoteService
@@ -111,6 +112,7 @@ class Services:
     guests: GuestService
     imports: ImportService
     joins: JoinService
+    league_page: LeaguePageService
     notes: NoteService
     officials: GameCardService
     penalties: PenaltyService
@@ -182,6 +184,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         guests=GuestService(sessions, clock, suspensions=discipline),
         imports=ImportService(sessions, on_result=on_result),
         joins=JoinService(sessions, clock),
+        league_page=LeaguePageService(sessions, clock, settings, stats),
         notes=note_service,
         officials=game_cards,
         penalties=PenaltyService(sessions, clock, on_penalty=stats_lines.refresh_game),

@@ -100,7 +100,8 @@ class SidelineBot(commands.Bot):
         if self.settings.calendar_server is not None:
             from bot.web.feed_server import FeedServer
 
-            self.feed_server = FeedServer(self.settings.calendar_server, self.services.calendar, connections)
+            self.feed_server = FeedServer(self.settings.calendar_server, self.services.calendar, connections,
+                                          pages=self.services.league_page)
         if recorder is not None and settings.metrics_port is not None:
             from bot.web.metrics_server import MetricsServer
 

@@ -67,6 +67,11 @@ class CalendarServer:
         base = self.base_url or f"http://{self.host}:{self.port}"
         return f"{base.rstrip('/')}/cal/{token}.ics"
 
+    def page_link(self, slug: str) -> str:
+        """The address of a league's public page (bot/services/league_page), served by the same server."""
+        base = self.base_url or f"http://{self.host}:{self.port}"
+        return f"{base.rstrip('/')}/l/{slug}/"
+
 
 @dataclass(frozen=True)
 class HttpLimits:

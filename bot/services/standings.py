@@ -197,7 +197,8 @@ async def point_adjustments(session: AsyncSession, league_id: int,
             if season.holds(a.made_at)]
 
 
-# What the table is computed from, in one cheap query: every result write is audited in
+# What the table is computed from, in one cheap query (the public league page's validator reads it
+# too: bot/services/league_page/service.py): every result write is audited in
 # result_changes (results.record), a played game's teams and kind never change (/game and the
 # importer refuse), adjustments are only ever added, a deleted game takes its result and audit
 # rows with it, and the teams (names and divisions) are folded into one string.
@@ -209,7 +210,7 @@ _TEAMS_AND_DIVISIONS = (
     .select_from(Team).outerjoin(Division, Team.division_id == Division.id)
     .where(Team.league_id == bindparam("league_id")).scalar_subquery()
 )
-_INPUTS_VERSION = select(_TEAMS_AND_DIVISIONS, *(
+INPUTS_VERSION = select(_TEAMS_AND_DIVISIONS, *(
     select(aggregate).where(column == bindparam("league_id")).scalar_subquery()
     for aggregate, column in (
         (func.count(ResultChange.id), ResultChange.league_id), (func.max(ResultChange.id), ResultChange.league_id),
@@ -246,7 +247,7 @@ async def load_table(session: AsyncSession, league: LeagueSettings, league_id: i
     if league_id is None:  # the league has never been used: no teams yet
         return StandingsTable(league.key, league.name, rules, (), 0, now)
     span = await season_range(session, league_id, season)
-    inputs = tuple((await session.execute(_INPUTS_VERSION, {"league_id": league_id})).one())
+    inputs = tuple((await session.execute(INPUTS_VERSION, {"league_id": league_id})).one())
     cache = _computed.setdefault(session.get_bind(), {})
     hit = cache.get((league_id, span))
     if hit is None or hit.inputs != inputs or hit.rules != rules:

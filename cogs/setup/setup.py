@@ -14,11 +14,13 @@ from discord.ext import commands
 from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import reply, requires
+from bot.config.settings import CalendarServer
 from bot.discord_text import clip
 from bot.errors import InvalidInput
 from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.setup.rule_settings import SECTIONS, rule_settings
 from bot.league.setup.timezones import suggest_timezones
+from bot.services.league_page.service import PageState
 from bot.services.setup.league_setup import Actor, Changed, ShownSetting
 from cogs._common import DivisionName, TeamName, bot_of, team_autocomplete
 from cogs.setup import _rulebook_upload as rulebook_upload
@@ -85,6 +87,26 @@ def changed_text(what: str, changed: Changed) -> str:
     lines = [f"• {setting_label(key)}: {shown_value(key, old)} → {shown_value(key, new)}"
              for key, old, new in changed.changes]
     return clip(f"{what} for {changed.league.name}:\n" + "\n".join(lines), 2000)
+
+
+def web_text(server: CalendarServer | None, state: PageState) -> str:
+    """The answer to /setup web: where the page is, or that there is none (and how to publish it)."""
+    if state.slug is None:
+        if state.changed:
+            return (f"{state.league}'s public page is taken down: its link stopped working. Publishing it again "
+                    "with `/setup web public:True` makes a new link.")
+        return (f"{state.league} has no public page. `/setup web public:True` publishes one: standings, schedule, "
+                "results, the bracket and the leaders, readable by anyone with the link (no Discord ids, "
+                "genders or discipline on it).")
+    head = (f"{state.league}'s public page is published." if state.changed
+            else f"{state.league}'s public page is up.")
+    if server is None:
+        return (f"{head} This bot serves no web pages, though, so there is no link to share yet; whoever runs "
+                "the bot can turn its web server on. `/setup web public:False` takes the page down.")
+    link = server.page_link(state.slug)
+    return (f"{head}\nLink (anyone who has it can read the page): <{link}>\nFor your own website: "
+            f"<{link}?embed=1>\nThe same data as JSON: <{link}data.json>\n"
+            "`/setup web public:False` takes it down at once (publishing again makes a new link).")
 
 
 def show_embed(league_name: str, shown: list[ShownSetting], section: str | None) -> discord.Embed:
@@ -276,6 +298,13 @@ class SetupCog(commands.GroupCog, group_name="setup",
         league, shown = await self.service.show(interaction.guild_id or 0, actor_of(interaction))
         await reply(interaction, embed=show_embed(league.name, shown, section), ephemeral=True,
                     allowed_mentions=QUIET)
+
+    @app_commands.command(name="web", extras=requires(Role.COMMISSIONER))
+    @app_commands.describe(public="True: publish a read-only league page with a new link; False: take it down")
+    async def web(self, interaction: discord.Interaction, public: bool | None = None) -> None:
+        """The league's public web page: standings, schedule, results, bracket, leaders."""
+        state = await self.bot.services.league_page.set_public(self.bot.caller(interaction), public)
+        await self.reply(interaction, web_text(self.bot.settings.calendar_server, state))
 
     @app_commands.command(name="rulebook", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(file="The league's rulebook as a .txt or .md file; it replaces the one /rule uses",

@@ -19,6 +19,9 @@ class League(Base):
     guild_id: Mapped[int] = mapped_column(Snowflake, unique=True)
     name: Mapped[str] = mapped_column(String(200))
     preset: Mapped[str] = mapped_column(String(64))
+    # The public league page's address (/setup web; bot/services/league_page): None while it is off;
+    # a new random one each time it is turned on, so turning it off revokes the old link for good.
+    public_slug: Mapped[str | None] = mapped_column(String(64), unique=True)
 
 
 class Division(Base):

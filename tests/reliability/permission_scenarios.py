@@ -219,6 +219,7 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
     "/setup discord": Scenario(by("commissioner"), {"scheduled_events": True, "team_roles": True},
                                "Games as Discord events: off → on", ("league_setups", "setup_changes", "outbox"),
                                setup=(in_discord,)),
+    "/setup web": Scenario(by("commissioner"), {"public": True}, "public page is published", ("leagues",)),
     "/team invite": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Posted a Join button", ("outbox",)),
     "/team assistant": Scenario(by("commissioner"), lambda lg: {"member": lg.player("Carl Diaz")},
                                 "Carl Diaz is now Hawks's assistant coach", ("assistant_coaches", "outbox")),

@@ -333,6 +333,7 @@ class IsolationWorld(World):
         # refused as the team's role (a discord_problems row).
         self.h.discord.guilds.guild(GUILD).role(next_id(), "Wolves", permissions=1 << 3, position=3)
         await self.ok("/setup discord", kay, scheduled_events=True, team_roles=True)
+        await self.ok("/setup web", kay, public=True)  # a public page (its slug: the league row's)
         await self.ok("/setup rule", kay, key="guests_allowed", value="true")  # so it has guests to lose
         # Cleanup duty (youth 2.15) turned on, so it has a missed cleanup to lose.
         await self.ok("/setup rule", kay, key="cleanup_duty_last_game_each_week", value="true")

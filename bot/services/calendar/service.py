@@ -163,6 +163,13 @@ class CalendarService:
         """The file: the one kept for this version, else built off the event loop (bot/services/calendar/files.py)."""
         return await self.files.get(feed.etag, lambda: self._build(feed))
 
+    async def league_feed(self, league: LeagueSettings, league_id: int) -> Feed:
+        """Every game of the league, for the public league page's subscription link: the page's address
+        is the secret, so the feed has no token of its own and goes when the page does."""
+        async with self.sessions() as session:
+            return await self._versioned(session, league, "league", league.name, self._filename(league, None), "",
+                                         league_id, None)
+
     async def export(self, league: LeagueSettings, team: str | None = None) -> tuple[str, bytes]:
         """A team's or the league's feed for ``sideline calendar export``: (file name, contents)."""
         async with self.sessions() as session:

@@ -100,6 +100,21 @@ class StatsService:
         return await self._leaders(session, league, league_id, category, division,
                                    await self._season(session, league_id, season))
 
+    async def boards(self, league: LeagueSettings, league_id: int,
+                     categories: tuple[Category, ...]) -> list[LeadersView]:
+        """The league's leaders in each category this season, read in one unit of work of their own (the
+        public league page, bot/services/league_page/service.py)."""
+        async def read(session: AsyncSession, chosen: _Season) -> list[LeadersView]:
+            return [await self._leaders(session, league, league_id, c, None, chosen) for c in categories]
+
+        return await self._reading(league_id, None, read)
+
+    @staticmethod
+    async def version(session: AsyncSession, league_id: int) -> int:
+        """The league's statistics counter: it moves with every change to what the leaders count."""
+        state = await session.get(StatsVersion, league_id)
+        return state.version if state is not None else 0
+
     async def _leaders(self, session: AsyncSession, league: LeagueSettings, league_id: int, category: Category,
                        division: str | None, chosen: _Season) -> LeadersView:
         division_id, division_name = None, None
