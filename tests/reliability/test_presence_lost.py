@@ -132,7 +132,9 @@ async def test_a_lost_presence_connection_mid_wave_sends_every_reminder_once_wit
         assert a.bot.courier.claimer != first_claimer, "claims again under a new claimer id"
         assert await presence_pid(a) != first_pid, "a fresh presence lock, on a new connection"
         assert await a.bot.courier.claims.live_processes() == 2
-        print(f"\n{REMINDERS} reminders, presence killed after {KILL_AFTER} sends: {len(requests)} requests, "
+        wall = max(requests) - min(requests)
+        print(f"\n{REMINDERS} reminders, presence killed after {KILL_AFTER} sends: {len(requests)} requests "
+              f"in {wall:.1f} s ({len(requests) / wall:.1f}/s, send_rate {SEND_RATE:.0f} shared by 2), "
               f"{sum(c.duplicate for c in fake.calls)} deduplicated by nonce, busiest second "
               f"{busiest_second(requests)} requests, global 429s {limits.global_429s}, per process "
               f"{[h.bot.courier.totals.sent for h in (a, b)]}")
