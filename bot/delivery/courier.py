@@ -272,7 +272,7 @@ class Courier:
     async def deliver_now(self, send_key: str) -> None:
         """Send one queued row at once, due or not, for a caller that waits for it (e.g. the
         standings message); nothing happens if another live process holds it or it is done."""
-        await self.announce_presence()
+        await self._keep_presence()
         async with self.claims.leases_kept():
             for row in await self._claim(1, send_key=send_key):
                 stats = DeliveryStats()

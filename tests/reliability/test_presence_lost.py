@@ -141,3 +141,30 @@ async def test_a_lost_presence_connection_mid_wave_sends_every_reminder_once_wit
     finally:
         await b.close()
         await a.close()
+
+
+async def test_one_process_that_lost_its_presence_renews_nothing_and_sends_its_old_claims_once(
+        pg_url: str) -> None:
+    """Alone: the claims it held under the old id are its own no more; it takes them back, as a stopped
+    process's, under its new id, and each goes out once."""
+    h = await start(make_settings(url=pg_url), pg_url)
+    try:
+        courier = h.bot.courier
+        async with h.bot.sessions.begin() as session:
+            for i in range(5):
+                await outbox.enqueue(session, league_id=h.bot.league_ids[GUILD], guild_id=GUILD, key=f"k{i}",
+                                     due_at=NOW, message=Outgoing(content=f"m{i}"), channel_id=FIRST_CHANNEL)
+        await courier.announce_presence()
+        old = courier.claimer
+        assert len(await courier._claim(5)) == 5
+        await terminate(pg_url, await presence_pid(h))
+
+        assert not await courier.claims.presence_held()
+        assert await courier.renew_claims() == 0, "claims that may be another's are not kept alive"
+        stats = await courier.deliver_due()
+
+        assert stats.sent == 5 and courier.claimer != old
+        assert sorted(c.content for c in h.discord.channel_messages()) == [f"m{i}" for i in range(5)]
+        assert await unsent(h.bot) == 0
+    finally:
+        await h.close()
