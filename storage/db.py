@@ -14,14 +14,22 @@ burst of check-ins. On PostgreSQL both kinds share one pool.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import functools
+import inspect
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, cast
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar, cast
 
 from sqlalchemy import CursorResult, Result, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
+
+log = logging.getLogger("sideline.storage")
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 #: Reader connections on SQLite: each has its own aiosqlite thread, and the sqlite3 module lets go
@@ -124,11 +132,27 @@ def session_factory(engine: AsyncEngine, reader: AsyncEngine | None = None) -> a
     """Units of work: ``async with sessions.begin() as session`` commits, or rolls back on error;
     ``async with sessions() as session`` reads, on ``reader`` when there is one (see above)."""
     if reader is None:
-        return async_sessionmaker(engine, expire_on_commit=False)
+        return UnitsOfWork(engine, expire_on_commit=False)
     return ReadsApart(engine, reader)
 
 
-class ReadsApart(async_sessionmaker[AsyncSession]):
+class UnitsOfWork(async_sessionmaker[AsyncSession]):
+    """The session factory, telling ``retried_on_disconnect`` when a unit of work has committed: after
+    that, running the call again could do its work twice."""
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncSession]:  # type: ignore[override]  # SQLAlchemy's is typed as a private class
+        async with self.writer() as session, session.begin():
+            yield session
+        attempt = _attempt.get()
+        if attempt is not None:
+            attempt.committed = True
+
+    def writer(self) -> AsyncSession:
+        return super().__call__()
+
+
+class ReadsApart(UnitsOfWork):
     """A session factory whose plain sessions read through ``reader`` while ``begin()`` units go
     through the writer's engine."""
 
@@ -139,10 +163,73 @@ class ReadsApart(async_sessionmaker[AsyncSession]):
     def __call__(self, **local_kw: Any) -> AsyncSession:
         return self.readers(**local_kw)
 
-    @asynccontextmanager
-    async def begin(self) -> AsyncIterator[AsyncSession]:  # type: ignore[override]  # SQLAlchemy's is typed as a private class
-        async with super().__call__() as session, session.begin():
-            yield session
+
+# --- a connection lost mid-command -------------------------------------------------------------------
+def is_disconnect(error: BaseException | None) -> bool:
+    """The database connection was lost (server restarted, backend terminated, network gone), as
+    SQLAlchemy reports it: an invalidated connection, the driver's "connection is closed", or no
+    connection to be had. Follows the chain of causes (a service may wrap the error)."""
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, DBAPIError) and error.connection_invalidated:
+            return True
+        if isinstance(error, InterfaceError):
+            return True
+        if isinstance(error, OperationalError) and error.statement is None:  # connecting failed
+            return True
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return False
+
+
+@dataclass
+class _Attempt:
+    committed: bool = False
+
+
+_attempt: ContextVar[_Attempt | None] = ContextVar("sideline_unit_attempt", default=None)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def once_more_if_disconnected(call: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Run a service call again, once, on a fresh connection when the database connection was lost
+    under it, so a user sees the normal answer instead of an error. Only while nothing it did has
+    committed: its reads, and a write inside one transaction (rolled back with the lost connection;
+    pool_pre_ping hands the second run a live connection). A call made inside another (the other
+    retries) or handed a session (it runs in its caller's transaction) is left alone."""
+
+    @functools.wraps(call)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        if _attempt.get() is not None or any(isinstance(a, AsyncSession) for a in (*args, *kwargs.values())):
+            return await call(*args, **kwargs)
+        for tries in (1, 2):
+            attempt = _Attempt()
+            token = _attempt.set(attempt)
+            try:
+                return await call(*args, **kwargs)
+            except Exception as error:
+                if tries == 2 or attempt.committed or not is_disconnect(error):
+                    raise
+                log.warning("the database connection was lost during %s: running it again on a fresh one",
+                            getattr(call, "__qualname__", "a call"))
+            finally:
+                _attempt.reset(token)
+        raise AssertionError("unreachable")
+
+    return run
+
+
+ServiceClass = TypeVar("ServiceClass", bound=type)
+
+
+def retried_on_disconnect(cls: ServiceClass) -> ServiceClass:
+    """Every public coroutine method of a service class, run again once if the connection is lost
+    (``once_more_if_disconnected``). For services whose calls only touch the database."""
+    for name, member in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(member):
+            setattr(cls, name, once_more_if_disconnected(member))
+    return cls
 
 
 def writers_take_turns(session: AsyncSession) -> bool:

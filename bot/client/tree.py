@@ -22,6 +22,7 @@ from bot.client.deadline import Acknowledge, DeadlineGuard
 from bot.config.settings import Settings
 from bot.discord_text import fit_content, fit_embeds
 from bot.errors import UserFacingError
+from storage.db import is_disconnect
 
 log = logging.getLogger("sideline")
 
@@ -152,6 +153,13 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         text = str(error) or "You can't use that command here."
     elif isinstance(error, app_commands.TransformerError):
         text = unreadable_option(interaction, error)
+    elif is_disconnect(error):  # lost twice in a row (the services run a call again once): say so, kindly
+        ref = new_reference()
+        log.warning("database connection lost (ref %s) in %s by %s", ref,
+                    interaction.command.qualified_name if interaction.command else "component", interaction.user.id,
+                    exc_info=error)
+        text = (f"Sorry, I lost my connection to the league's records just then (ref {ref}). "
+                "Please try again in a moment.")
     else:
         ref = new_reference()
         command = interaction.command.qualified_name if interaction.command else "component"

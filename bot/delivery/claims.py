@@ -8,6 +8,13 @@ everything a previous process held; on PostgreSQL, where several processes may s
 the claims of every process that no longer holds its presence lock (a session advisory lock each
 courier takes on a connection of its own, which PostgreSQL releases when the process dies).
 Resending a row is harmless: the nonce makes Discord answer with the first message.
+
+A lost presence connection (the server restarted, the backend was terminated) releases the lock
+while the process runs on. The process checks its presence connection every
+``PRESENCE_CHECK_EVERY`` while it sends; once it fails, it sends nothing more under that claimer id
+(another process may take those claims back at any moment), and before it claims again it takes a
+fresh presence lock on a new connection under a new claimer id. What it held under the old id is
+taken back once, by whichever process's UPDATE gets there first.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ log = logging.getLogger("sideline.courier")
 LEASE = timedelta(seconds=30)  # a claim not renewed for this long is taken back (same nonce)
 STUCK_AFTER = LEASE  # the name older tests know it by
 RENEW_EVERY = LEASE / 3
+PRESENCE_CHECK_EVERY = 1.0  # seconds between checks, while sending, that the presence lock is still held
+PRESENCE_CHECK_TIMEOUT = 5.0  # a check not answered within this many seconds counts as a lost connection
 
 
 #: Presence locks are advisory locks in a key space of their own (PostgreSQL's two-key form), so
@@ -79,6 +88,10 @@ class Claimed:
     attempts: int
 
 
+class PresenceLost(Exception):
+    """This process's presence lock went with its connection: its claims may be another's by now."""
+
+
 class Claims:
     """This process's claims on the outbox: take, renew, hand back, and take back a stopped process's."""
 
@@ -86,6 +99,8 @@ class Claims:
         self.bot = bot
         self.claimer = uuid.uuid4().hex  # this process: its claims are its own until their lease runs out
         self.presence: AsyncConnection | None = None  # PostgreSQL: holds this process's presence lock
+        self.lost = False  # the presence connection failed: send nothing more under this claimer id
+        self._presence_in_use = asyncio.Lock()  # one statement at a time on the presence connection
 
     async def recover(self) -> int:
         """At start: take back what no live process holds, so a quick restart strands nothing.
@@ -117,10 +132,53 @@ class Claims:
     async def close(self) -> None:
         """Give up the presence lock: the connection is closed, not handed back to the pool, where
         it would keep the lock and this process would seem to run on (and count) after it stopped."""
-        if self.presence is not None:
-            await self.presence.invalidate()
-            await self.presence.close()
-            self.presence = None
+        presence, self.presence = self.presence, None
+        if presence is not None:
+            with contextlib.suppress(Exception):  # already lost: nothing to give up
+                await presence.invalidate()
+            with contextlib.suppress(Exception):
+                await presence.close()
+
+    async def presence_held(self) -> bool:
+        """Whether this process still holds its presence lock: on PostgreSQL its connection answers (a
+        session lock lasts as long as its session). A failed check marks the presence lost."""
+        if self.lost:
+            return False
+        if self.bot.engine.dialect.name != "postgresql" or self.presence is None:
+            return True  # SQLite: one process by design; none taken yet: announce_presence takes it
+        try:
+            async with self._presence_in_use:
+                await asyncio.wait_for(self._ping(self.presence), PRESENCE_CHECK_TIMEOUT)
+        except Exception:
+            self.lost = True
+            log.warning("lost the connection holding this process's presence lock: sending nothing more "
+                        "under claimer %s until a fresh lock is taken", self.claimer, exc_info=True)
+            return False
+        return True
+
+    @staticmethod
+    async def _ping(connection: AsyncConnection) -> None:
+        await connection.execute(text("SELECT 1"))
+        await connection.commit()  # idle, not idle in a transaction
+
+    async def keep_presence(self) -> bool:
+        """Before claiming: hold a presence lock. After one was lost, take a fresh one on a new
+        connection under a new claimer id (what the old id held is taken back once, as a stopped
+        process's); returns True then, so the caller counts the processes again."""
+        if not await self.presence_held():
+            await self.close()
+            old, self.claimer = self.claimer, uuid.uuid4().hex
+            await self.announce_presence()
+            self.lost = False
+            log.warning("took a fresh presence lock: claiming again as %s (was %s)", self.claimer, old)
+            return True
+        await self.announce_presence()
+        return False
+
+    async def _watch_presence(self) -> None:
+        while not self.lost:
+            await asyncio.sleep(PRESENCE_CHECK_EVERY)
+            await self.presence_held()
 
     async def take_back(self, *, everyone_else: bool = False) -> int:
         now = self.bot.clock.now()
@@ -152,7 +210,7 @@ class Claims:
             *held, OutboxMessage.claimed_by.is_not(None), OutboxMessage.claimed_by != self.claimer))).all()
         return [c for c in claimers if c and await session.scalar(TRY_PRESENCE_LOCK, _presence(c))]
 
-    async def release(self, rows: list[Claimed]) -> None:
+    async def release(self, rows: list[Claimed], why: str = "stopping") -> None:
         """Hand back claimed rows this process did not try to send: pending again, attempt not counted."""
         async with self.bot.sessions.begin() as session:
             await session.execute(
@@ -160,18 +218,21 @@ class Claims:
                 .where(OutboxMessage.id.in_([r.id for r in rows]), OutboxMessage.status == "sending",
                        OutboxMessage.claimed_by == self.claimer)
                 .values(status="pending", claimed_by=None, lease_until=None, attempts=OutboxMessage.attempts - 1))
-        log.info("stopping: handed %d claimed send(s) back to the queue", len(rows))
+        log.info("%s: handed %d claimed send(s) back to the queue", why, len(rows))
 
     @contextlib.asynccontextmanager
     async def leases_kept(self) -> AsyncIterator[None]:
         """Renew this process's claims while it works, however long Discord makes a send wait."""
         keeper = asyncio.create_task(self._renew_leases(), name="sideline-bg-courier-leases")
+        watcher = asyncio.create_task(self._watch_presence(), name="sideline-bg-courier-presence")
         try:
             yield
         finally:
-            keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await keeper
+            for task in (keeper, watcher):
+                task.cancel()
+            for task in (keeper, watcher):
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def _renew_leases(self) -> None:
         while True:
@@ -182,7 +243,10 @@ class Claims:
                 log.warning("could not renew the courier's claims", exc_info=True)
 
     async def renew_claims(self) -> int:
-        """Extend the lease on every row this process holds: it is alive and still working on them."""
+        """Extend the lease on every row this process holds: it is alive and still working on them
+        (not once its presence is lost: those claims may be another process's by now)."""
+        if not await self.presence_held():
+            return 0
         async with self.bot.sessions.begin() as session:
             result = await session.execute(
                 update(OutboxMessage)

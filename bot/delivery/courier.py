@@ -46,7 +46,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from bot import logs
 from bot.clock import Clock
 from bot.config.settings import Settings
-from bot.delivery.claims import LEASE, RENEW_EVERY, STUCK_AFTER, Claimed, Claims
+from bot.delivery.claims import LEASE, RENEW_EVERY, STUCK_AFTER, Claimed, Claims, PresenceLost
 from bot.delivery.discord_actions import DiscordActions
 from bot.delivery.pace import Pace, Pacer
 from bot.discord_text import fit_content, fit_embeds
@@ -137,7 +137,7 @@ class Courier:
     def pace_from_settings(self) -> None:
         """Send at this process's part of ``[bot] send_rate``, the live processes counted before the
         next claim (and every ``RECOUNT_EVERY`` seconds)."""
-        self.shares_rate, self.processes, self._counted_at = True, 1, -math.inf
+        self.shares_rate, self.processes, self._counted_at, self._fewer_seen = True, 1, -math.inf, 0
         self._set_pace(Pace.share(1, self.bot.settings.send_rate))
 
     def _set_pace(self, pace: Pace) -> None:
@@ -155,6 +155,12 @@ class Courier:
         except Exception:  # keep the pace it has; the next count may work
             log.warning("could not count the bot's processes", exc_info=True)
             return
+        if processes < self.processes and self._fewer_seen == 0:
+            # Speed up only when a second count agrees: a process whose presence connection was lost
+            # is uncounted for the moment it takes a fresh lock, and sends on at its part meanwhile.
+            self._fewer_seen = 1
+            return
+        self._fewer_seen = 0
         if processes != self.processes:
             self.processes = processes
             self._set_pace(Pace.share(processes, self.bot.settings.send_rate))
@@ -198,14 +204,20 @@ class Courier:
     async def _claim(self, limit: int, *, send_key: str | None = None, spread: bool = False) -> list[Claimed]:
         return await self.claims.claim(limit, send_key=send_key, spread=spread)
 
+    async def _keep_presence(self) -> None:
+        """Hold a presence lock before claiming; a fresh one after it was lost, then count again."""
+        if await self.claims.keep_presence():
+            self._counted_at = -math.inf
+
     async def deliver_due(self) -> DeliveryStats:
         """Send everything due now, a small batch at a time; returns what happened in this round."""
         stats = DeliveryStats()
-        await self.announce_presence()
+        await self._keep_presence()
         await self.bot.refresh_leagues()  # sharded: what other processes' /setup changed
         await self.claims.take_back()
         async with self.claims.leases_kept():
             while not self.stopping:
+                await self._keep_presence()  # lost while sending the last batch: nothing claimed without it
                 await self._share_rate()
                 batch = await self._claim(self.pace.claim, spread=self._pacer is not None)
                 if not batch:
@@ -224,8 +236,8 @@ class Courier:
 
     async def _in_order(self, rows: list[Claimed], stats: DeliveryStats) -> None:
         for i, row in enumerate(rows):
-            if self.stopping:
-                await self.claims.release(rows[i:])
+            if self.stopping or self.claims.lost:
+                await self.claims.release(rows[i:], "stopping" if self.stopping else "presence lost")
                 return
             async with self._delivering:
                 with logs.bound(guild_id=row.guild_id):  # JSON log lines say whose message it was
@@ -260,7 +272,7 @@ class Courier:
     async def deliver_now(self, send_key: str) -> None:
         """Send one queued row at once, due or not, for a caller that waits for it (e.g. the
         standings message); nothing happens if another live process holds it or it is done."""
-        await self.announce_presence()
+        await self._keep_presence()
         async with self.claims.leases_kept():
             for row in await self._claim(1, send_key=send_key):
                 stats = DeliveryStats()
@@ -291,6 +303,8 @@ class Courier:
         try:
             async with self.bot.sessions.begin() as session:
                 db_row = await session.get(OutboxMessage, row.id)
+                if self.claims.lost:
+                    raise PresenceLost(row.send_key)
                 if db_row is None or db_row.status != "sending" or db_row.claimed_by != self.claimer:
                     log.info("not sending %s: its claim lapsed and another process took it", row.send_key)
                     return
@@ -317,6 +331,8 @@ class Courier:
                 await self._finish(row.id, status="skipped", last_error="nothing to send any more")
                 return
             sent = await self._send(row, rendered)
+        except PresenceLost:  # the claim may be another process's by now: it goes out once, from there or here
+            log.info("not sending %s: this process's presence lock was lost", row.send_key)
         except (discord.Forbidden, discord.NotFound) as exc:
             await self._undeliverable(row, exc, stats)
         except (discord.RateLimited, discord.DiscordServerError, discord.HTTPException, OSError) as exc:
@@ -332,9 +348,12 @@ class Courier:
                                last_error=None, then=then)
 
     async def _turn(self) -> None:
-        """Wait for this process's next turn to call Discord (``Pace.rate``)."""
+        """Wait for this process's next turn to call Discord (``Pace.rate``); no call at all once its
+        presence is lost (its claims may be another process's)."""
         if self._pacer is not None:
             await self._pacer.turn()
+        if self.claims.lost:
+            raise PresenceLost("presence lost while waiting for a turn")
 
     async def _act(self, row: Claimed, action: Action, acting: ActionRow, stats: DeliveryStats) -> None:
         """An action row: its calls to Discord are the action's; a refusal it handled is final. It is

@@ -31,6 +31,7 @@ from bot.services.reminders import plan as reminders
 from bot.services.schedule import GameLine, game_line
 from bot.services.shared.games import check_change, lock_game
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Game, Team
 
 CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
@@ -68,6 +69,7 @@ def revise(game: Game, now: datetime) -> None:
     game.revised_at = now
 
 
+@retried_on_disconnect
 class GameService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

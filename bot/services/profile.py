@@ -24,7 +24,7 @@ from bot.services.checkins.service import forget_checkins
 from bot.services.shared.attendance import checkin_count_for_player
 from bot.services.stats.service import own_attendance
 from storage import lookups
-from storage.db import rowcount
+from storage.db import retried_on_disconnect, rowcount
 from storage.models import AwayRange, Player, ReminderPreference
 from storage.models.availability import DELIVERIES
 
@@ -72,6 +72,7 @@ class ReminderSettings:
     team_has_channel: bool
 
 
+@retried_on_disconnect
 class ProfileService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

@@ -36,6 +36,7 @@ from bot.services import playoffs
 from bot.services.availability.guests import game_guests, guest_counts
 from bot.services.shared.games import check_change, lock_game
 from bot.services.shared.goal_tally import recorded_goals
+from storage.db import retried_on_disconnect
 from storage.models import Game, Result, ResultChange, Team
 from storage.text import printable
 
@@ -281,6 +282,7 @@ async def _guests_who_played(session: AsyncSession, caller: Caller, game: Game) 
                  if guest_counts(caller.league.rules.lineup, g))
 
 
+@retried_on_disconnect
 class ResultService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, on_result: ResultHook) -> None:
         self.sessions = sessions

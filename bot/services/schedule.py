@@ -12,6 +12,7 @@ from bot.clock import Clock
 from bot.services.availability.away import with_away
 from bot.services.people import membership, resolve_team_ref
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Game
 
 
@@ -41,6 +42,7 @@ def game_line(game: Game, my_status: str | None = None) -> GameLine:
                     game.kind, game.status, my_status)
 
 
+@retried_on_disconnect
 class ScheduleService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

@@ -23,7 +23,7 @@ from bot.errors import InvalidInput, NotFound
 from bot.league.availability import AWAY, AvailabilityError, away_range, parse_day, status_with_away
 from bot.league.calendar import Away
 from storage import lookups
-from storage.db import rowcount
+from storage.db import retried_on_disconnect, rowcount
 from storage.models import AwayRange, CheckIn, Game
 
 log = logging.getLogger("sideline.away")
@@ -140,6 +140,7 @@ class AwayCleared:
 DropoutHook = Callable[[int, int, int], Awaitable[None]]
 
 
+@retried_on_disconnect
 class AwayService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, on_late_dropout: DropoutHook,
                  late_window: timedelta) -> None:

@@ -45,7 +45,7 @@ from bot.services.shared.eligibility import SuspensionCheck, require_check, susp
 from bot.services.shared.game_spares import team_spares
 from bot.services.shared.games import find_game_sides
 from storage import lookups
-from storage.db import rowcount, upsert_insert, writers_take_turns
+from storage.db import retried_on_disconnect, rowcount, upsert_insert, writers_take_turns
 from storage.lookups import TeamRef
 from storage.models import CheckIn, Game
 
@@ -193,6 +193,7 @@ class _Ask:
 _Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
 
 
+@retried_on_disconnect
 class CheckInService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, suspensions: SuspensionCheck,
                  on_late_dropout: LateDropoutHook) -> None:

@@ -154,6 +154,7 @@ async def serving_plan(session: AsyncSession, league_id: int, player_id: int,
         select(Suspension).where(Suspension.league_id == league_id, Suspension.player_id == player_id,
                                  Suspension.status != "overturned")
         .order_by(Suspension.issued_at, Suspension.id)
+        .execution_options(populate_existing=True)  # what is stored now, not what this unit read before
     )).all())
     if not rows:
         return []
@@ -206,7 +207,16 @@ async def _issued_in_playoffs(session: AsyncSession, row: Suspension) -> bool:
 
 async def refresh_player(session: AsyncSession, league_id: int, player_id: int, rules: DisciplineRules, *,
                          now: datetime | None = None) -> list[Suspension]:
-    """Store how far each of a player's suspensions is served; returns the ones that just ended."""
+    """Store how far each of a player's suspensions is served; returns the ones that just ended.
+
+    The player's suspension rows are locked first (PostgreSQL), so two results stored at once count
+    one after the other: the second waits for the first to commit, then reads both results (each
+    statement reads what is committed by then), and a game is served, and its notice queued (the
+    outbox's send key), exactly once. SQLite's writers already take turns.
+    """
+    await session.execute(
+        select(Suspension.id).where(Suspension.league_id == league_id, Suspension.player_id == player_id)
+        .order_by(Suspension.id).with_for_update())
     ended: list[Suspension] = []
     counted: list[Serving] = []
     for serving in await serving_plan(session, league_id, player_id, rules):

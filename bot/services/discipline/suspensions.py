@@ -55,6 +55,7 @@ from bot.services.discipline.core import (
 from bot.services.outbox import Outgoing
 from bot.services.people import membership
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Player, Suspension, Team
 
 MAX_GAMES = 100
@@ -203,6 +204,7 @@ def _appeal_state(row: Suspension, appeals: list[PureAppeal], now: datetime, lea
     return f"may be appealed until {timestamp(closes)}" + suffix
 
 
+@retried_on_disconnect
 class SuspensionService:
     """/suspend for commissioners and /suspensions for everyone."""
 

@@ -22,6 +22,7 @@ from bot.services.people import membership, require_captain_or_commissioner, res
 from bot.services.rosters import history as roster_history
 from bot.services.shared.seasons import running_season, season_range
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Player, RosterDeparture, RosterEntry
 
 
@@ -53,6 +54,7 @@ class RosterChange:
     limit: int | None
 
 
+@retried_on_disconnect
 class RosterService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
