@@ -18,6 +18,7 @@ from bot.client.tree import NO_MENTIONS, answers, defer, reply, requires
 from bot.discord_text import clip
 from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
+from bot.services.pictures import standings_png
 from bot.services.standings import Publication, StandingsTable
 from cogs._common import (
     DivisionName,
@@ -27,6 +28,7 @@ from cogs._common import (
     season_autocomplete,
     team_autocomplete,
 )
+from cogs._pictures import Drawing, attach, file_name
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -104,15 +106,20 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
     @app_commands.command(name="show", extras=answers(publicly_when="public", writes=False))
     @app_commands.describe(division="One division only; leave empty for all",
                            public="Show it to the whole channel (default: only you)",
-                           season="An earlier season; leave empty for the current one")
+                           season="An earlier season; leave empty for the current one",
+                           picture="Add a picture of the table, easier to read on a phone (the text stays)")
     @app_commands.autocomplete(division=division_autocomplete, season=season_autocomplete)
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, division: DivisionName | None = None, public: bool = False,
-                   season: SeasonName | None = None) -> None:
+                   season: SeasonName | None = None, picture: bool = False) -> None:
         """The current table, ordered by the league's rules."""
         table = await self.service.table(self.bot.caller(interaction), division, season)
-        await reply(interaction, embed=standings_embed(table), ephemeral=not public,
-                    allowed_mentions=NO_MENTIONS)
+        attached = await attach(interaction, [
+            Drawing(file_name(f"standings-{division or ''}", "standings"),
+                    "The standings table as a picture; the same table is in the text of this message.",
+                    lambda: standings_png(table))] if picture else [])
+        await reply(interaction, attached.note, embed=standings_embed(table), files=attached.files,
+                    ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="post", extras=requires(Role.COMMISSIONER))
     @app_commands.guild_only()

@@ -323,6 +323,21 @@ def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width:
     return "\n".join(lines)
 
 
+def column_labels(rules: StandingsRules) -> tuple[str, ...]:
+    """The columns ``render_rows`` shows, in its order (the standings picture draws the same ones)."""
+    label, _ = _primary_column(rules)
+    return ("#", "Team", "GP", "W", "L", "T", *(("OT",) if rules.points_otl is not None else ()),
+            *(("GF",) if "goals_for" in rules.standings_tiebreakers else ()), label)
+
+
+def row_cells(row: StandingsRow, rules: StandingsRules) -> tuple[str, ...]:
+    """One row's values under ``column_labels``, uncut (``*`` after a name as in ``render_rows``)."""
+    marked = row.tiebreak == TEAM_NAME_FALLBACK and row.gp > 0
+    return (str(row.rank), row.team + ("*" if marked else ""), str(row.gp), str(row.w), str(row.l), str(row.t),
+            *((str(row.otl),) if rules.points_otl is not None else ()),
+            *((str(row.gf),) if "goals_for" in rules.standings_tiebreakers else ()), _primary_value(row, rules))
+
+
 def render_text(table: StandingsTable) -> str:
     """The table as plain text (the CLI's human output): a heading per division."""
     if not table.rows:
