@@ -83,7 +83,7 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
                            picture="Add a picture of the bracket, easier to read on a phone (the text stays)")
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, public: bool = False, picture: bool = False) -> None:
-        """The current playoff bracket."""
+        """The current playoff bracket, also as an image (picture:True)."""
         views = await self.service.show(self.bot.caller(interaction))
         shown = views[:MAX_EMBEDS]
         attached = await attach(interaction, [

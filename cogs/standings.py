@@ -112,7 +112,7 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, division: DivisionName | None = None, public: bool = False,
                    season: SeasonName | None = None, picture: bool = False) -> None:
-        """The current table, ordered by the league's rules."""
+        """The current table, ordered by the league's rules, also as an image (picture:True)."""
         table = await self.service.table(self.bot.caller(interaction), division, season)
         attached = await attach(interaction, [
             Drawing(file_name(f"standings-{division or ''}", "standings"),

@@ -273,13 +273,13 @@ def only_division(table: StandingsTable, division: str | None) -> StandingsTable
 
 
 # --- rendering ------------------------------------------------------------------------------------
-def _primary_column(rules: StandingsRules) -> tuple[str, int]:
+def primary_column(rules: StandingsRules) -> tuple[str, int]:
     """The last column shows what orders the table: points, or the winning percentage."""
     primary = rules.standings_tiebreakers[0]
     return ("PCT", 5) if primary in ("win_pct", "points_pct") else ("PTS", 3)
 
 
-def _primary_value(row: StandingsRow, rules: StandingsRules) -> str:
+def primary_value(row: StandingsRow, rules: StandingsRules) -> str:
     primary = rules.standings_tiebreakers[0]
     if primary == "win_pct":
         value = row.win_pct
@@ -302,7 +302,7 @@ def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width:
 
     A ``*`` after a name marks a team level with another on every criterion (see StandingsTable.unsettled).
     """
-    label, width = _primary_column(rules)
+    label, width = primary_column(rules)
     otl = rules.points_otl is not None
     # Goals for, where they order the table (co-ed: "by record, followed by total goals scored").
     gf = "goals_for" in rules.standings_tiebreakers
@@ -319,23 +319,8 @@ def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width:
             line += f" {row.otl:>2}"
         if gf:
             line += f" {min(row.gf, 99):>2}" if row.gf < 100 else f"{row.gf:>3}"
-        lines.append(f"{line} {_primary_value(row, rules):>{width}}")
+        lines.append(f"{line} {primary_value(row, rules):>{width}}")
     return "\n".join(lines)
-
-
-def column_labels(rules: StandingsRules) -> tuple[str, ...]:
-    """The columns ``render_rows`` shows, in its order (the standings picture draws the same ones)."""
-    label, _ = _primary_column(rules)
-    return ("#", "Team", "GP", "W", "L", "T", *(("OT",) if rules.points_otl is not None else ()),
-            *(("GF",) if "goals_for" in rules.standings_tiebreakers else ()), label)
-
-
-def row_cells(row: StandingsRow, rules: StandingsRules) -> tuple[str, ...]:
-    """One row's values under ``column_labels``, uncut (``*`` after a name as in ``render_rows``)."""
-    marked = row.tiebreak == TEAM_NAME_FALLBACK and row.gp > 0
-    return (str(row.rank), row.team + ("*" if marked else ""), str(row.gp), str(row.w), str(row.l), str(row.t),
-            *((str(row.otl),) if rules.points_otl is not None else ()),
-            *((str(row.gf),) if "goals_for" in rules.standings_tiebreakers else ()), _primary_value(row, rules))
 
 
 def render_text(table: StandingsTable) -> str:

@@ -108,5 +108,5 @@ def wrap(text: str, size: int, width: float) -> list[str]:
 def png(picture: Canvas) -> bytes:
     """The picture as PNG bytes: flat colours and text compress to tens of kilobytes."""
     out = io.BytesIO()
-    picture.image.save(out, format="PNG", optimize=False, compress_level=6)
+    picture.image.save(out, format="PNG", compress_level=1)  # fast: a bigger file, still far under the limit
     return out.getvalue()

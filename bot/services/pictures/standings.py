@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.league.standings.presets import TEAM_NAME_FALLBACK, StandingsRules
+from bot.league.standings.table import StandingsRow
 from bot.services.pictures.canvas import (
     ACCENT,
     HEADING,
@@ -13,7 +15,7 @@ from bot.services.pictures.canvas import (
     png,
     wrap,
 )
-from bot.services.standings import StandingsTable, column_labels, row_cells
+from bot.services.standings import StandingsTable, primary_column, primary_value
 
 MARGIN = 28
 ROW = 44
@@ -25,6 +27,20 @@ PRIMARY_EXTRA = 22  # the last column holds a winning percentage, "1.000"
 RANK_WIDTH = 40
 NAME_WIDTH = 300
 FOOT_LINE = 26
+
+
+def column_labels(rules: StandingsRules) -> tuple[str, ...]:
+    """The columns the text table shows (bot/services/standings.py, ``render_rows``), in its order."""
+    return ("#", "Team", "GP", "W", "L", "T", *(("OT",) if rules.points_otl is not None else ()),
+            *(("GF",) if "goals_for" in rules.standings_tiebreakers else ()), primary_column(rules)[0])
+
+
+def row_cells(row: StandingsRow, rules: StandingsRules) -> tuple[str, ...]:
+    """One row's values under ``column_labels``, names uncut, ``*`` after a name as in the text."""
+    marked = row.tiebreak == TEAM_NAME_FALLBACK and row.gp > 0
+    return (str(row.rank), row.team + ("*" if marked else ""), str(row.gp), str(row.w), str(row.l), str(row.t),
+            *((str(row.otl),) if rules.points_otl is not None else ()),
+            *((str(row.gf),) if "goals_for" in rules.standings_tiebreakers else ()), primary_value(row, rules))
 
 
 def standings_png(table: StandingsTable) -> bytes:
