@@ -43,16 +43,21 @@ def _draw_all(drawings: Sequence[Drawing]) -> list[tuple[Drawing, bytes]]:
 
 
 async def attach(interaction: discord.Interaction, drawings: Sequence[Drawing]) -> Attached:
+    """The pictures for an answer, within the upload limit Discord gave the interaction."""
+    return await draw(drawings, min(MAX_BYTES, interaction.filesize_limit or MAX_BYTES))
+
+
+async def draw(drawings: Sequence[Drawing], limit: int = MAX_BYTES) -> Attached:
     """The pictures as Discord files, drawn in a worker thread (an image takes tens of milliseconds,
     which the event loop must not wait through)."""
+    if not drawings:
+        return Attached([])
     try:
         drawn = await asyncio.to_thread(_draw_all, drawings[:MAX_FILES])
     except PicturesUnavailable:
         return Attached([], NO_PICTURES)
-    limit = min(MAX_BYTES, interaction.filesize_limit or MAX_BYTES)
     if any(len(data) > limit for _, data in drawn):
-        log.warning("a picture for %s was over %s bytes: sent the text only",
-                    interaction.command.qualified_name if interaction.command else "a command", limit)
+        log.warning("a picture (%s) was over %s bytes: sent the text only", drawings[0].filename, limit)
         return Attached([], TOO_BIG)
     return Attached([discord.File(io.BytesIO(data), filename=d.filename, description=d.alt[:1024])
                      for d, data in drawn])

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from bot.services.pictures import MAX_BYTES
 from storage.models import PlayoffBracket
-from tests.conftest import SampleLeague
+from tests.conftest import CHANNELS, SampleLeague
 from tests.harness import Harness, Reply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,3 +150,41 @@ asyncio.run(main())
                           env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+async def test_the_posted_standings_carry_a_picture_that_follows_each_result(harness: Harness,
+                                                                             league: SampleLeague) -> None:
+    channel = CHANNELS["standings"]
+    posted = await harness.slash("/standings post", as_=league.commissioner())
+    assert posted.content == f"Posted the standings in <#{channel}>."
+    sent = [c for c in harness.discord.calls if c.channel_id == channel]
+    assert [c.method for c in sent] == ["POST", "PATCH"]  # the text, then its picture at once
+    assert sent[0].files == {} and list(sent[1].files) == ["standings.png"]
+    assert sent[1].embeds == sent[0].embeds  # the text stays beside the picture
+    first = sent[1].files["standings.png"]
+
+    harness.bot.clock.advance(days=14)  # type: ignore[attr-defined]
+    await harness.slash("/result enter", as_=league.referee(), game="G1", home=3, away=1, decided="regulation")
+    forfeit = await harness.slash("/result forfeit", as_=league.commissioner(), game="G2", team="Bears")
+    assert "Bears" in forfeit.content, forfeit.content
+    edits = [c for c in harness.discord.calls if c.channel_id == channel and c.method == "PATCH"][1:]
+    assert len(edits) == 2 and all(list(c.files) == ["standings.png"] for c in edits)
+    assert len({first, *(c.files["standings.png"] for c in edits)}) == 3  # a new table each time
+    assert opened_png(edits[-1].files["standings.png"]).width > 500
+
+
+async def test_without_pillow_the_posted_standings_stay_text(harness: Harness, league: SampleLeague,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    await harness.slash("/standings post", as_=league.commissioner())
+    again = await harness.slash("/standings post", as_=league.commissioner())
+    assert again.content.startswith("Refreshed the standings message")
+    sent = [c for c in harness.discord.calls if c.channel_id == CHANNELS["standings"]]
+    assert [c.method for c in sent] == ["POST", "PATCH"] and all(c.files == {} for c in sent)
+    assert sent[1].payload.get("attachments") == []  # an earlier picture would be taken off, not left stale
+
+
+def opened_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
