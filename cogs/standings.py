@@ -1,7 +1,8 @@
 """/standings show|post|adjust, and the standings message kept up to date in the standings channel.
 
 ``/standings show`` answers privately by default (channels stay clean; the public table lives in the
-league's standings channel, edited in place after every result); ``public:True`` shares it.
+league's standings channel, edited in place after every result, with its picture where the bot can
+draw one); ``public:True`` shares it, ``picture:True`` adds the picture.
 """
 
 from __future__ import annotations
