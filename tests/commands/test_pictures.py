@@ -5,13 +5,16 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 from sqlalchemy import select
 
+import cogs.playoffs
 from bot.services.pictures import MAX_BYTES
+from bot.services.playoffs import BracketView
 from storage.models import PlayoffBracket
 from tests.conftest import CHANNELS, SampleLeague
 from tests.harness import Harness, Reply
@@ -188,3 +191,23 @@ def opened_png(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
     return image
+
+
+async def test_a_slow_picture_arrives_in_the_deferred_answer(harness: Harness, league: SampleLeague,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the deadline guard's wait, the answer is a deferral, then its edit carrying text and picture."""
+    await harness.slash("/bracket create", as_=league.commissioner())
+    harness.keep_deadline(defer_after=0.05)
+    real = cogs.playoffs.bracket_png
+
+    def slow(view: BracketView) -> bytes:
+        time.sleep(0.5)  # in the worker thread: the event loop goes on and the guard defers
+        return real(view)
+
+    monkeypatch.setattr(cogs.playoffs, "bracket_png", slow)
+    shown = await harness.slash("/bracket show", as_=league.player("Alice Hart"), picture=True)
+    deferral, *rest = shown.responses
+    assert deferral.body["type"] == 5  # "thinking…", privately
+    assert [(c.method, c.path.rsplit("/", 1)[-1]) for c in rest] == [("PATCH", "@original")]
+    assert list(rest[0].files) == ["bracket.png"] and "== Final ==" in rest[0].text
+    assert pictures(shown)["bracket.png"].width > 500
