@@ -12,9 +12,9 @@ import pytest
 from PIL import Image
 from sqlalchemy import select
 
-import cogs.playoffs
+import bot.services.pictures.bracket
 from bot.services.pictures import MAX_BYTES
-from bot.services.playoffs import BracketView
+from bot.services.pictures.canvas import Canvas
 from storage.models import PlayoffBracket
 from tests.conftest import CHANNELS, SampleLeague
 from tests.harness import Harness, Reply
@@ -198,13 +198,14 @@ async def test_a_slow_picture_arrives_in_the_deferred_answer(harness: Harness, l
     """Past the deadline guard's wait, the answer is a deferral, then its edit carrying text and picture."""
     await harness.slash("/bracket create", as_=league.commissioner())
     harness.keep_deadline(defer_after=0.05)
-    real = cogs.playoffs.bracket_png
+    real = bot.services.pictures.bracket.png
 
-    def slow(view: BracketView) -> bytes:
+    def slow(picture: Canvas) -> bytes:
         time.sleep(0.5)  # in the worker thread: the event loop goes on and the guard defers
-        return real(view)
+        return real(picture)
 
-    monkeypatch.setattr(cogs.playoffs, "bracket_png", slow)
+    # (the drawing module, not the cog: discord.py loads a cog's module afresh for each bot)
+    monkeypatch.setattr(bot.services.pictures.bracket, "png", slow)
     shown = await harness.slash("/bracket show", as_=league.player("Alice Hart"), picture=True)
     deferral, *rest = shown.responses
     assert deferral.body["type"] == 5  # "thinking…", privately
