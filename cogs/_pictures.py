@@ -19,6 +19,7 @@ log = logging.getLogger("sideline.pictures")
 
 NO_PICTURES = "Pictures aren't available on this bot, so here is the text only."
 TOO_BIG = "The picture came out larger than Discord takes, so here is the text only."
+NOT_DRAWN = "The picture couldn't be drawn this time, so here is the text only."
 #: Discord's limit on attachments in one message.
 MAX_FILES = 10
 
@@ -56,6 +57,9 @@ async def draw(drawings: Sequence[Drawing], limit: int = MAX_BYTES) -> Attached:
         drawn = await asyncio.to_thread(_draw_all, drawings[:MAX_FILES])
     except PicturesUnavailable:
         return Attached([], NO_PICTURES)
+    except Exception:  # a picture is an extra: the text still goes out
+        log.exception("could not draw %s", drawings[0].filename)
+        return Attached([], NOT_DRAWN)
     if any(len(data) > limit for _, data in drawn):
         log.warning("a picture (%s) was over %s bytes: sent the text only", drawings[0].filename, limit)
         return Attached([], TOO_BIG)

@@ -212,3 +212,16 @@ async def test_a_slow_picture_arrives_in_the_deferred_answer(harness: Harness, l
     assert [(c.method, c.path.rsplit("/", 1)[-1]) for c in rest] == [("PATCH", "@original")]
     assert list(rest[0].files) == ["bracket.png"] and "== Final ==" in rest[0].text
     assert pictures(shown)["bracket.png"].width > 500
+
+
+async def test_a_picture_that_fails_to_draw_leaves_the_text(harness: Harness, league: SampleLeague,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    await harness.slash("/bracket create", as_=league.commissioner())
+
+    def broken(picture: Canvas) -> bytes:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(bot.services.pictures.bracket, "png", broken)
+    shown = await harness.slash("/bracket show", as_=league.player("Alice Hart"), picture=True)
+    assert shown.content == "The picture couldn't be drawn this time, so here is the text only."
+    assert "== Final ==" in shown.text and shown.last.files == {}
