@@ -2,7 +2,8 @@
 #   docker compose up -d          the bot and PostgreSQL (docker-compose.yml)
 #   docker build -t sideline .    the image alone: SQLite in the /data volume
 # The build stage installs exactly what `make setup` installs minus the test tools: `pip install
-# .[postgres,metrics,xlsx]`, so that an operator who sets metrics_port has them and .xlsx imports are read
+# .[postgres,metrics,xlsx,images]`, so that an operator who sets metrics_port has them, .xlsx imports are read
+# and /bracket show and /standings show can draw pictures
 # (tests/reliability/test_deploy.py checks that this file keeps doing so, and runs the same steps in a fresh
 # virtual environment).
 ARG PYTHON_VERSION=3.11
@@ -16,7 +17,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY storage ./storage
-RUN /opt/sideline/bin/pip install ".[postgres,metrics,xlsx]"
+RUN /opt/sideline/bin/pip install ".[postgres,metrics,xlsx,images]"
 
 FROM python:${PYTHON_VERSION}-slim AS runtime
 # A fixed, unprivileged user that owns only the data volume.

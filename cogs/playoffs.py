@@ -6,6 +6,8 @@ Winners move on automatically when a playoff game's result is entered (see bot.s
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -14,9 +16,11 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, answers, reply, requires
 from bot.discord_text import clip
+from bot.services.pictures import bracket_png
 from bot.services.playoffs import BracketView
 from bot.services.standings import trim_name
 from cogs._common import DivisionName, TeamName, bot_of, division_autocomplete, suggesting_for
+from cogs._pictures import Drawing, attach, file_name
 
 NEXT_UP_SHOWN = 8
 MAX_EMBEDS = 10  # Discord's limit per message
@@ -28,6 +32,11 @@ def bracket_embed(view: BracketView, title: str = "Playoff bracket") -> discord.
     embed = discord.Embed(title=clip(title, 256))
     text = view.text.replace("`", "'")
     lines = [f"```\n{clip(text, 3500)}\n```"]
+    if view.scores:
+        lines.append("**Scores**")
+        lines += [f"`{m.matchup_id}` {m.top.team} {view.scores[m.matchup_id].text} {m.bottom.team}"
+                  for r in view.bracket.rounds for m in r
+                  if m.matchup_id in view.scores and m.top is not None and m.bottom is not None]
     if view.next_up:
         lines.append("**Next up**")
         lines += [f"`{m.matchup_id}` {m.teams[0]} v {m.teams[1]}"
@@ -70,12 +79,19 @@ class BracketCog(commands.GroupCog, group_name="bracket", group_description="The
         self.service = bot.services.playoffs
 
     @app_commands.command(name="show", extras=answers(publicly_when="public", writes=False))
-    @app_commands.describe(public="Show it to the whole channel (default: only you)")
+    @app_commands.describe(public="Show it to the whole channel (default: only you)",
+                           picture="Add a picture of the bracket, easier to read on a phone (the text stays)")
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction, public: bool = False) -> None:
-        """The current playoff bracket."""
+    async def show(self, interaction: discord.Interaction, public: bool = False, picture: bool = False) -> None:
+        """The current playoff bracket, also as an image (picture:True)."""
         views = await self.service.show(self.bot.caller(interaction))
-        await reply(interaction, embeds=[bracket_embed(v) for v in views[:MAX_EMBEDS]],
+        shown = views[:MAX_EMBEDS]
+        attached = await attach(interaction, [
+            Drawing(file_name(f"bracket-{v.division}" if v.division else "bracket", "bracket"),
+                    f"Playoff bracket{' of ' + v.division if v.division else ''} as a picture; the same bracket "
+                    "is in the text of this message.", partial(bracket_png, v))
+            for v in shown] if picture else [])
+        await reply(interaction, attached.note, embeds=[bracket_embed(v) for v in shown], files=attached.files,
                     ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="create", extras=requires(Role.COMMISSIONER))

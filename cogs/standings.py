@@ -1,12 +1,14 @@
 """/standings show|post|adjust, and the standings message kept up to date in the standings channel.
 
 ``/standings show`` answers privately by default (channels stay clean; the public table lives in the
-league's standings channel, edited in place after every result); ``public:True`` shares it.
+league's standings channel, edited in place after every result, with its picture where the bot can
+draw one); ``public:True`` shares it, ``picture:True`` adds the picture.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -18,6 +20,7 @@ from bot.client.tree import NO_MENTIONS, answers, defer, reply, requires
 from bot.discord_text import clip
 from bot.errors import NoLeague
 from bot.services.outbox import Outgoing
+from bot.services.pictures import pictures_available, standings_png
 from bot.services.standings import Publication, StandingsTable
 from cogs._common import (
     DivisionName,
@@ -27,6 +30,7 @@ from cogs._common import (
     season_autocomplete,
     team_autocomplete,
 )
+from cogs._pictures import Drawing, attach, draw, file_name
 from cogs.results import STANDINGS_CHANGED
 
 log = logging.getLogger("sideline.standings")
@@ -61,13 +65,27 @@ def standings_embed(table: StandingsTable) -> discord.Embed:
     return embed
 
 
+def table_picture(table: StandingsTable, division: str | None = None) -> Drawing:
+    return Drawing(file_name(f"standings-{division or ''}", "standings"),
+                   "The standings table as a picture; the same table is in the text of this message.",
+                   partial(standings_png, table))
+
+
 class DiscordPoster:
-    """Posts the standings message through the outbox (once, even across a crash) and edits it."""
+    """Posts the standings message through the outbox (once, even across a crash) and edits it.
+
+    Where the bot can draw pictures, every edit also puts the table's picture on the message, so
+    the picture in the standings channel follows each result, forfeit and adjustment as the text
+    does. A new message goes out as text (the outbox carries no files) and gets its picture at once
+    by an edit (``add_picture``).
+    """
 
     def __init__(self, bot: SidelineBot, guild_id: int) -> None:
         self.bot, self.guild_id = bot, guild_id
+        self.posted: StandingsTable | None = None
 
     def message(self, table: StandingsTable) -> Outgoing:
+        self.posted = table
         return Outgoing(embeds=(standings_embed(table).to_dict(),))
 
     async def deliver(self, send_key: str) -> None:
@@ -75,12 +93,24 @@ class DiscordPoster:
 
     async def edit(self, channel_id: int, message_id: int, table: StandingsTable) -> bool:
         channel = self.bot.get_partial_messageable(channel_id, guild_id=self.guild_id)
-        try:
+        picture = await draw([table_picture(table)] if pictures_available() else [])
+        try:  # without a picture, ``attachments=[]`` takes an older one off: it would show a stale table
             await channel.get_partial_message(message_id).edit(embed=standings_embed(table),
+                                                               attachments=picture.files,
                                                                allowed_mentions=NO_MENTIONS)
         except discord.NotFound:
             return False
         return True
+
+    async def add_picture(self, done: Publication) -> None:
+        """A message just posted gets its picture (a failure waits for the next refresh)."""
+        if (done.outcome not in ("posted", "reposted") or self.posted is None or done.channel_id is None
+                or done.message_id is None or not pictures_available()):
+            return
+        try:
+            await self.edit(done.channel_id, done.message_id, self.posted)
+        except discord.HTTPException:
+            log.warning("could not add the picture to the standings message in %s", done.channel_id, exc_info=True)
 
 
 @app_commands.guild_only()
@@ -91,7 +121,10 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
 
     async def publish(self, guild_id: int) -> Publication:
         league, league_id = self.bot.league_of(guild_id)
-        return await self.service.publish(league, league_id, DiscordPoster(self.bot, guild_id))
+        poster = DiscordPoster(self.bot, guild_id)
+        done = await self.service.publish(league, league_id, poster)
+        await poster.add_picture(done)
+        return done
 
     @commands.Cog.listener()
     async def on_standings_changed(self, guild_id: int) -> None:
@@ -104,15 +137,17 @@ class StandingsCog(commands.GroupCog, group_name="standings", group_description=
     @app_commands.command(name="show", extras=answers(publicly_when="public", writes=False))
     @app_commands.describe(division="One division only; leave empty for all",
                            public="Show it to the whole channel (default: only you)",
-                           season="An earlier season; leave empty for the current one")
+                           season="An earlier season; leave empty for the current one",
+                           picture="Add a picture of the table, easier to read on a phone (the text stays)")
     @app_commands.autocomplete(division=division_autocomplete, season=season_autocomplete)
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, division: DivisionName | None = None, public: bool = False,
-                   season: SeasonName | None = None) -> None:
-        """The current table, ordered by the league's rules."""
+                   season: SeasonName | None = None, picture: bool = False) -> None:
+        """The current table, ordered by the league's rules, also as an image (picture:True)."""
         table = await self.service.table(self.bot.caller(interaction), division, season)
-        await reply(interaction, embed=standings_embed(table), ephemeral=not public,
-                    allowed_mentions=NO_MENTIONS)
+        attached = await attach(interaction, [table_picture(table, division)] if picture else [])
+        await reply(interaction, attached.note, embed=standings_embed(table), files=attached.files,
+                    ephemeral=not public, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="post", extras=requires(Role.COMMISSIONER))
     @app_commands.guild_only()

@@ -50,24 +50,26 @@ async def _claim(interaction: discord.Interaction[Any]) -> Acknowledge | None:
 async def reply(interaction: discord.Interaction[Any], content: str | None = None, *, ephemeral: bool = False,
                 embed: discord.Embed | None = None, embeds: Sequence[discord.Embed] | None = None,
                 view: discord.ui.View | None = None, file: discord.File | None = None,
+                files: Sequence[discord.File] = (),
                 allowed_mentions: discord.AllowedMentions = NO_MENTIONS) -> None:
     """The one way Sideline answers an interaction, fast or slow: the response itself; or, once the
     deadline guard (bot/client/deadline.py) or the command deferred it, that response filled in; or
     after it, a followup. The user reads the same message every way."""
+    attached = [*([file] if file is not None else []), *files]
     content, embed, embeds = within_limits(interaction, content, embed, embeds)
     parts: dict[str, Any] = {name: value for name, value in (("content", content), ("embed", embed),
                                                              ("embeds", embeds), ("view", view)) if value is not None}
     deferred = await _claim(interaction)
     if deferred in (Acknowledge.PRIVATELY, Acknowledge.PUBLICLY):
         if (deferred is Acknowledge.PRIVATELY) == ephemeral:
-            attachments: dict[str, Any] = {"attachments": [file]} if file is not None else {}
+            attachments: dict[str, Any] = {"attachments": attached} if attached else {}
             await interaction.edit_original_response(**parts, **attachments, allowed_mentions=allowed_mentions)
             forget(view)
             return
         # deferred as the other kind (a refusal of a public answer): the answer replaces the placeholder
         await interaction.delete_original_response()
-    if file is not None:
-        parts["file"] = file
+    if attached:
+        parts["files"] = attached
     if interaction.response.is_done():
         await interaction.followup.send(**parts, ephemeral=ephemeral, allowed_mentions=allowed_mentions)
     else:

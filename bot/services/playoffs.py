@@ -13,12 +13,13 @@ A matchup's winner is recorded in two ways:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from bot.access import Caller, Role
 from bot.clock import Clock
@@ -44,9 +45,24 @@ from bot.league.standings.presets import StandingsRules
 from bot.league.standings.table import StandingsRow, compute_standings
 from bot.services.shared.seasons import season_range
 from bot.services.standings import game_results, point_adjustments, team_divisions
-from storage.models import PlayoffBracket, PlayoffDisqualification, SeedingDecision, Team
+from storage.models import Game, PlayoffBracket, PlayoffDisqualification, Result, SeedingDecision, Team
 
 RENDER_WIDTH = 28
+
+
+@dataclass(frozen=True)
+class Score:
+    """A decided matchup's score, top team first, as its playoff game's result recorded it."""
+
+    top: int
+    bottom: int
+    decided: str = "regulation"  # regulation, overtime, shootout or forfeit
+
+    @property
+    def text(self) -> str:
+        """'3-2', '3-2 OT', '3-2 SO', '1-0 forfeit'."""
+        suffix = {"overtime": " OT", "shootout": " SO", "forfeit": " forfeit"}.get(self.decided, "")
+        return f"{self.top}-{self.bottom}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,7 @@ class BracketView:
     games: dict[str, str]  # matchup id -> the playoff game that decided it
     notes: tuple[str, ...] = ()
     division: str = ""  # "" for a bracket of the whole league
+    scores: dict[str, Score] = field(default_factory=dict)  # matchup id -> its game's score, where one is known
 
     @property
     def champion(self) -> str | None:
@@ -92,10 +109,36 @@ def rebuild(row: PlayoffBracket) -> Bracket:
     return bracket
 
 
-def view_of(row: PlayoffBracket, notes: tuple[str, ...] = ()) -> BracketView:
+def view_of(row: PlayoffBracket, notes: tuple[str, ...] = (),
+            results: dict[str, tuple[str, str, int, int, str]] | None = None) -> BracketView:
+    """The bracket as shown; ``results`` (game code -> home, away, goals, decided) adds the scores."""
     bracket = rebuild(row)
     games = {mid: e["game"] for mid, e in (row.winners or {}).items() if e.get("game")}
-    return BracketView(bracket, render_bracket(bracket, RENDER_WIDTH), games, notes, row.division)
+    scores: dict[str, Score] = {}
+    for m in (m for r in bracket.rounds for m in r):
+        found = (results or {}).get(games.get(m.matchup_id, ""))
+        if found is None or m.top is None or m.bottom is None:
+            continue
+        home, away, home_goals, away_goals, decided = found
+        if (m.top.team, m.bottom.team) == (home, away):
+            scores[m.matchup_id] = Score(home_goals, away_goals, decided)
+        elif (m.top.team, m.bottom.team) == (away, home):
+            scores[m.matchup_id] = Score(away_goals, home_goals, decided)
+    return BracketView(bracket, render_bracket(bracket, RENDER_WIDTH), games, notes, row.division, scores)
+
+
+async def game_scores(session: AsyncSession, league_id: int,
+                      codes: set[str]) -> dict[str, tuple[str, str, int, int, str]]:
+    """Final results of the named games: code -> home team, away team, home goals, away goals, decided."""
+    if not codes:
+        return {}
+    home, away = aliased(Team), aliased(Team)
+    rows = (await session.execute(
+        select(Game.code, home.name, away.name, Result.home_score, Result.away_score, Result.decided)
+        .select_from(Result).join(Game, Result.game_id == Game.id)
+        .join(home, Game.home_team_id == home.id).join(away, Game.away_team_id == away.id)
+        .where(Result.league_id == league_id, Game.code.in_(sorted(codes)), Game.status == "final"))).all()
+    return {code: (h, a, hs, as_, decided) for code, h, a, hs, as_, decided in rows}
 
 
 def advance_note(bracket: Bracket, matchup_id: str, winner: str) -> str:
@@ -204,7 +247,9 @@ class PlayoffService:
             if not rows:
                 raise NotFound(f"{caller.league.name} has no playoff bracket yet. "
                                "A commissioner creates it with /bracket create.")
-            return tuple(view_of(row) for row in rows)
+            codes = {e["game"] for row in rows for e in (row.winners or {}).values() if e.get("game")}
+            results = await game_scores(session, caller.league_id, codes)
+            return tuple(view_of(row, results=results) for row in rows)
 
     async def create(self, caller: Caller, teams: int | None, *, replace: bool = False,
                      division: str | None = None) -> tuple[BracketView, ...]:

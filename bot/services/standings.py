@@ -274,13 +274,13 @@ def only_division(table: StandingsTable, division: str | None) -> StandingsTable
 
 
 # --- rendering ------------------------------------------------------------------------------------
-def _primary_column(rules: StandingsRules) -> tuple[str, int]:
+def primary_column(rules: StandingsRules) -> tuple[str, int]:
     """The last column shows what orders the table: points, or the winning percentage."""
     primary = rules.standings_tiebreakers[0]
     return ("PCT", 5) if primary in ("win_pct", "points_pct") else ("PTS", 3)
 
 
-def _primary_value(row: StandingsRow, rules: StandingsRules) -> str:
+def primary_value(row: StandingsRow, rules: StandingsRules) -> str:
     primary = rules.standings_tiebreakers[0]
     if primary == "win_pct":
         value = row.win_pct
@@ -303,7 +303,7 @@ def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width:
 
     A ``*`` after a name marks a team level with another on every criterion (see StandingsTable.unsettled).
     """
-    label, width = _primary_column(rules)
+    label, width = primary_column(rules)
     otl = rules.points_otl is not None
     # Goals for, where they order the table (co-ed: "by record, followed by total goals scored").
     gf = "goals_for" in rules.standings_tiebreakers
@@ -320,7 +320,7 @@ def render_rows(rows: Sequence[StandingsRow], rules: StandingsRules, name_width:
             line += f" {row.otl:>2}"
         if gf:
             line += f" {min(row.gf, 99):>2}" if row.gf < 100 else f"{row.gf:>3}"
-        lines.append(f"{line} {_primary_value(row, rules):>{width}}")
+        lines.append(f"{line} {primary_value(row, rules):>{width}}")
     return "\n".join(lines)
 
 

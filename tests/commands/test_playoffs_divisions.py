@@ -70,3 +70,12 @@ async def test_coed_draws_one_bracket_for_the_whole_league(harness: Harness, lea
     created = await harness.slash("/bracket create", as_=league.commissioner(), teams=4)
     assert created.ephemeral and len(created.first.embeds) == 1
     assert list(await brackets(harness)) == [""]
+
+
+async def test_each_divisions_bracket_gets_a_picture_of_its_own(harness: Harness, league: SampleLeague) -> None:
+    await harness.slash("/bracket create", as_=league.commissioner())  # youth 1.18: every team, per division
+    shown = await harness.slash("/bracket show", as_=league.player("Alice Hart"), picture=True)
+    assert list(shown.last.files) == ["bracket-junior.png", "bracket-senior.png"]  # as the embeds: by division
+    assert all(data.startswith(b"\x89PNG\r\n\x1a\n") for data in shown.last.files.values())
+    assert [a["description"].split(" as a picture")[0] for a in shown.last.payload["attachments"]] == [
+        "Playoff bracket of junior", "Playoff bracket of senior"]

@@ -281,7 +281,7 @@ async def test_the_standings_message_is_posted_once_then_edited_in_place(harness
     await harness.slash("/result enter", as_=referee, game="G2", home=1, away=4, decided="regulation")
     await harness.slash("/result fix", as_=league.commissioner(), game="G2", home=5)
     to_channel = [c for c in harness.discord.calls if c.path.startswith(f"/channels/{STANDINGS_CHANNEL}/")]
-    assert [c.method for c in to_channel] == ["POST", "PATCH", "PATCH"]
+    assert [c.method for c in to_channel] == ["POST", "PATCH", "PATCH", "PATCH"]  # the first PATCH: its picture
     async with harness.bot.sessions() as s:
         post = await s.scalar(select(StandingsPost))
     assert post is not None and post.channel_id == STANDINGS_CHANNEL
@@ -299,8 +299,10 @@ async def test_a_deleted_standings_message_is_posted_again(harness: Harness, lea
     await harness.slash("/result enter", as_=referee, game="G2", home=1, away=4, decided="regulation")
     await harness.slash("/result fix", as_=league.commissioner(), game="G2", home=0)
     calls = [c for c in harness.discord.calls if c.path.startswith(f"/channels/{STANDINGS_CHANNEL}/")]
-    assert [(c.method, c.status) for c in calls] == [("POST", 200), ("PATCH", 404), ("POST", 200), ("PATCH", 200)]
-    first_edit, last_edit = calls[1].path, calls[3].path
+    # each new message gets its picture at once (tests/commands/test_pictures.py): the PATCH after each POST
+    assert [(c.method, c.status) for c in calls] == [("POST", 200), ("PATCH", 200), ("PATCH", 404), ("POST", 200),
+                                                     ("PATCH", 200), ("PATCH", 200)]
+    first_edit, last_edit = calls[2].path, calls[5].path
     assert first_edit != last_edit  # the last edit goes to the new message
     async with harness.bot.sessions() as s:
         post = await s.scalar(select(StandingsPost))

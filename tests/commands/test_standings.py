@@ -145,6 +145,7 @@ async def test_commissioner_posts_then_refreshes_the_standings_message(harness: 
     assert post is not None
     assert [(c.method, c.path) for c in calls] == [
         ("POST", f"/channels/{STANDINGS_CHANNEL}/messages"),
+        ("PATCH", f"/channels/{STANDINGS_CHANNEL}/messages/{post.message_id}"),  # its picture (test_pictures.py)
         ("PATCH", f"/channels/{STANDINGS_CHANNEL}/messages/{post.message_id}"),
     ]
     embed = calls[0].embeds[0]

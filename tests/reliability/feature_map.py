@@ -57,8 +57,8 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("assistant coaches and stand-in captains", {
         "cogs": ("staff",), "bot/league": ("staff",), "bot/services": ("staff",), "storage/models": ("staff",)}),
     ("standings and playoffs", {
-        "cogs": ("standings", "playoffs"), "bot/league": ("standings", "playoffs"),
-        "bot/services": ("standings", "playoffs"), "bot/cli": ("standings",)}),
+        "cogs": ("standings", "playoffs", "_pictures"), "bot/league": ("standings", "playoffs"),
+        "bot/services": ("standings", "playoffs", "pictures"), "bot/cli": ("standings",)}),
     ("seasons and rosters", {
         "cogs": ("seasons", "rosters"), "bot/league": ("seasons", "rosters"), "bot/services": ("seasons", "rosters"),
         "storage/models": ("seasons",), "bot/cli": ("seasons",)}),

@@ -19,6 +19,7 @@ SMOKE = {
     "bench.feed": ["--games", "200", "--clients", "3", "--requests", "2", "--idle", "0.5"],
     "bench.idle": [],
     "bench.imports": ["--rows", "40"],
+    "bench.pictures": ["--runs", "2"],
     "bench.rule_lookup": ["--repeats", "1", "--no-service", "--leagues", "3"],
     "bench.scheduler": ["--rows", "100"],
     "bench.standings": ["--repeat", "1", "--teams", "8"],

@@ -2,7 +2,7 @@
 
 CI has neither a Docker daemon nor a registry, so these read the files as the tools would: the
 Dockerfile's stages and instructions, docker-compose.yml as YAML with its ``${...}`` interpolation,
-the unit as INI. What they hold to: the image installs what the tests run (``.[postgres,metrics,xlsx]`` from
+the unit as INI. What they hold to: the image installs what the tests run (``.[postgres,metrics,xlsx,images]`` from
 this pyproject, no test tools: one test runs the build stage's steps in a fresh virtual environment and
 the installed `sideline` there), runs as a user, keeps its data in a volume and checks its health with a
 real `sideline` subcommand; compose starts the bot once PostgreSQL is healthy and keeps secrets out of
@@ -112,7 +112,7 @@ def test_the_build_stage_installs_this_project_with_postgres_and_nothing_for_tes
     installs = [i for run in build.all("RUN") for i in pip_installs(run)]
     assert len(installs) == 1, installs
     pip, targets = installs[0]
-    assert targets == [".[postgres,metrics,xlsx]"]  # an operator who sets metrics_port has prometheus-client
+    assert targets == [".[postgres,metrics,xlsx,images]"]  # an operator who sets metrics_port has prometheus-client
     extras = set(re.fullmatch(r"\.\[([\w,]+)\]", targets[0])[1].split(","))
     assert extras <= set(PYPROJECT["project"]["optional-dependencies"]) and "test" not in extras
     # ... into a virtual environment the runtime stage copies whole, from the build stage by name
@@ -338,7 +338,7 @@ def test_the_build_stage_run_in_a_fresh_venv_installs_a_working_sideline_and_no_
     project = PYPROJECT["project"]
     extras = project["optional-dependencies"]
     runtime_needs = _requirement_names(project["dependencies"] + extras["postgres"] + extras["metrics"]
-                                       + extras["xlsx"])
+                                       + extras["xlsx"] + extras["images"])
     assert runtime_needs | {"sideline"} <= names
     test_tools = _requirement_names(extras["test"]) - runtime_needs
     assert {"pytest", "ruff", "mypy"} <= test_tools

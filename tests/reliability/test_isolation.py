@@ -165,7 +165,10 @@ def leaks(world: IsolationWorld, calls: Iterable[Call], typed: list[str]) -> lis
         if target and int(target.group(1)) in world.first_channels:
             found.append(f"{call.method} {call.path}: sent into the first server")
         # the attachments sent along too (a /calendar file names teams, venues and games)
-        attached = [data.decode("utf-8", "replace") for data in call.files.values()]
+        # (a PNG is pixels, which bytes read as text would match by chance: it is drawn from the same data
+        # as the text sent with it, which is scanned; bot/services/pictures/)
+        attached = [data.decode("utf-8", "replace") for data in call.files.values()
+                    if not data.startswith(b"\x89PNG\r\n\x1a\n")]
         if (call.body is None or isinstance(call.body, bytes)) and not attached:
             continue
         body = "\n".join([json.dumps(call.body, ensure_ascii=False, default=str), *attached])
