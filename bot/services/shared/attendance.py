@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, func, select, true
+from sqlalchemy import Select, and_, bindparam, case, exists, false, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.league.vocabulary import Gender, Position
 from bot.services.shared.eligibility import SuspensionCheck
 from storage.lookups import TeamRef, teams_as
-from storage.models import AwayRange, CheckIn, Division, Game, Player, RosterEntry
+from storage.models import AwayRange, CheckIn, Division, Game, GenderAsk, Player, ReminderMessage, RosterEntry
 from storage.text import printable
 
 
@@ -80,8 +80,10 @@ async def game_sides(session: AsyncSession, league_id: int, code: str) -> GameSi
 class CheckInContext:
     """Everything a check-in decides on, read in one query: the game, the caller's roster place
     in the league (None when not on a roster), the answer they gave before (None when none) and
-    whether they might be suspended (only then is the suspension check asked why), and when the
-    latest away range covering the game was set (None: the caller is not away for it)."""
+    whether they might be suspended (only then is the suspension check asked why), when the
+    latest away range covering the game was set (None: the caller is not away for it), whether they
+    have no gender category and were never asked for one, and whether their team's reminder message
+    for the game is posted with no edit queued (an answer that changes something queues one)."""
 
     game_id: int
     game: GameRef
@@ -93,12 +95,15 @@ class CheckInContext:
     previous: str | None
     might_be_suspended: bool
     away_since: datetime | None = None
+    gender_unasked: bool = False
+    edit_wanted: bool = False
 
 
 def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
     home, away = teams_as("home", "away")
     # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
-    place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"))
+    place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"),
+                    Player.gender.label("player_gender"))
              .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
                                                          RosterEntry.player_id == Player.id))
              .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
@@ -108,11 +113,19 @@ def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
                   .where(AwayRange.league_id == Game.league_id, AwayRange.player_id == place.c.player_id,
                          AwayRange.starts_at <= Game.starts_at, AwayRange.ends_at > Game.starts_at)
                   .scalar_subquery())
+    # Looked up only for a player with no category (CASE stops there): most have one.
+    gender_unasked = case((place.c.player_gender.is_(None),
+                           ~exists().where(GenderAsk.league_id == Game.league_id,
+                                           GenderAsk.player_id == place.c.player_id)), else_=false())
+    edit_wanted = exists().where(ReminderMessage.game_id == Game.id, ReminderMessage.team_id == place.c.team_id,
+                                 ReminderMessage.league_id == Game.league_id, ReminderMessage.message_id.is_not(None),
+                                 ReminderMessage.edit_due_at.is_(None))
     query = (
         select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
                home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
                place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"),
-               away_since.label("away_since"))
+               away_since.label("away_since"), gender_unasked.label("gender_unasked"),
+               edit_wanted.label("edit_wanted"))
         .join(home, Game.home_team_id == home.c.id)
         .join(away, Game.away_team_id == away.c.id)
         .outerjoin(place, true())
@@ -142,7 +155,8 @@ class CheckInContextQuery:
             return None
         return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
                               row.home_team_id, row.away_team_id, row.team_id, row.player_id, row.player_name,
-                              row.previous, bool(row.might_be_suspended), row.away_since)
+                              row.previous, bool(row.might_be_suspended), row.away_since,
+                              bool(row.gender_unasked), bool(row.edit_wanted))
 
 
 @dataclass(frozen=True)
