@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bench.league_data import build, player_id
-from bench.machine import describe, fresh_database, reproduce
+from bench.machine import describe, fresh_database, load, reproduce
 from tests.harness import FakeDiscord, Member, connect
 from tests.harness.fake_discord import fresh_snowflake, next_id, settle
 
@@ -109,7 +109,7 @@ async def commands_compared(harness: Any, upcoming: Any, team_index: dict[int, i
         minimal_ms, checkin_ms = minimal / n * 1000, checkins / n * 1000
         print(f"  {'minimal discord.py command':30s} CPU {minimal_ms:5.3f} ms each (through its CommandTree)")
         print(f"  {'slash /checkin':30s} CPU {checkin_ms:5.3f} ms each (through the bot's tree)")
-        print(f"  CPU per slash check-in / minimal command: {checkin_ms / minimal_ms:.1f}")
+        print(f"  CPU per slash check-in / minimal command: {checkin_ms / minimal_ms:.1f} ({load()})")
     finally:
         await client.close()
 

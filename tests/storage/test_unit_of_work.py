@@ -63,6 +63,22 @@ async def test_a_unit_of_work_holds_the_write_lock_from_its_first_statement(engi
     other.close()
 
 
+async def test_a_connection_given_back_inside_a_transaction_is_rolled_back(engine: AsyncEngine,
+                                                                           tmp_path: Path) -> None:
+    """The pool rolls back only a connection SQLite says is in a transaction (none after a commit):
+    one left holding the write lock by a transaction SQLAlchemy never saw still lets it go."""
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        await raw.driver_connection.execute("BEGIN IMMEDIATE")
+        await raw.driver_connection.execute("INSERT INTO t (name) VALUES ('left open')")
+        assert raw.driver_connection.in_transaction
+    other = sqlite3.connect(tmp_path / "unit.db", timeout=0, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # the lock is free again
+    assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)  # and the insert was undone
+    other.execute("ROLLBACK")
+    other.close()
+
+
 async def test_a_unit_of_work_waits_for_another_process_off_the_event_loop(engine: AsyncEngine,
                                                                            tmp_path: Path) -> None:
     """While the CLI (say) holds the write lock, other coroutines keep running, and the unit goes
