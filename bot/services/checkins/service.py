@@ -345,10 +345,12 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     caller, now = ask.caller, ask.clock.now()
     if ask.game_code is not None and ask.game_code.strip():
         ctx = await ask.context(session, caller.league_id, caller.discord_id, code=ask.game_code)
-    else:
-        member = await membership(session, caller)
-        next_game = await _next_game(session, caller, member, now)
-        ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
+    else:  # a rostered player's next game comes in the same one read
+        ctx = await ask.context(session, caller.league_id, caller.discord_id, next_after=now)
+        if ctx is None:  # on no roster, or no game ahead: the longer way finds which, and says so
+            member = await membership(session, caller)
+            next_game = await _next_game(session, caller, member, now)
+            ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
     _check_allowed(ask, ctx, now)
     assert ctx is not None and ctx.player_id is not None and ctx.team_id is not None
     if ask.status != "out" and ctx.might_be_suspended:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, exists, false, func, select, true
+from sqlalchemy import Select, and_, bindparam, case, exists, false, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.league.vocabulary import Gender, Position
@@ -99,7 +99,8 @@ class CheckInContext:
     edit_wanted: bool = False
 
 
-def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
+def _context_query(by: str, suspensions: SuspensionCheck) -> Select[Any]:
+    """By ``code``, by ``id``, or the ``next`` scheduled game (from ``now``) of the caller's roster team."""
     home, away = teams_as("home", "away")
     # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
     place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"),
@@ -120,19 +121,32 @@ def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
     edit_wanted = exists().where(ReminderMessage.game_id == Game.id, ReminderMessage.team_id == place.c.team_id,
                                  ReminderMessage.league_id == Game.league_id, ReminderMessage.message_id.is_not(None),
                                  ReminderMessage.edit_due_at.is_(None))
+    query = select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
+                   home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
+                   place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"),
+                   away_since.label("away_since"), gender_unasked.label("gender_unasked"),
+                   edit_wanted.label("edit_wanted"))
+    if by == "next":
+        # The roster place first, then its team's next game by the team indexes (as storage/lookups.py's
+        # upcoming_games reads it: ``league_id + 0``), then that game by its key.
+        upcoming = Game.__table__.alias("upcoming")
+        next_id = (select(upcoming.c.id)
+                   .where((upcoming.c.league_id + 0) == bindparam("league_id"), upcoming.c.status == "scheduled",
+                          upcoming.c.starts_at >= bindparam("now"),
+                          or_(upcoming.c.home_team_id == place.c.team_id, upcoming.c.away_team_id == place.c.team_id))
+                   .order_by(upcoming.c.starts_at, upcoming.c.id).limit(1).scalar_subquery())
+        query = query.select_from(place).join(Game, Game.id == next_id)
     query = (
-        select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
-               home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
-               place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"),
-               away_since.label("away_since"), gender_unasked.label("gender_unasked"),
-               edit_wanted.label("edit_wanted"))
-        .join(home, Game.home_team_id == home.c.id)
+        query.join(home, Game.home_team_id == home.c.id)
         .join(away, Game.away_team_id == away.c.id)
-        .outerjoin(place, true())
-        .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == place.c.player_id))
-        .where(Game.league_id == bindparam("league_id"))
     )
-    return query.where(Game.code == bindparam("code") if by_code else Game.id == bindparam("game_id"))
+    if by != "next":
+        query = query.outerjoin(place, true())
+    query = (query.outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == place.c.player_id))
+             .where(Game.league_id == bindparam("league_id")))
+    if by == "code":
+        return query.where(Game.code == bindparam("code"))
+    return query.where(Game.id == bindparam("game_id")) if by == "id" else query
 
 
 class CheckInContextQuery:
@@ -140,14 +154,19 @@ class CheckInContextQuery:
     hottest path, and building a statement costs more than running it."""
 
     def __init__(self, suspensions: SuspensionCheck) -> None:
-        self.by_code, self.by_id = _context_query(True, suspensions), _context_query(False, suspensions)
+        self.by_code, self.by_id = _context_query("code", suspensions), _context_query("id", suspensions)
+        self.next = _context_query("next", suspensions)
 
     async def __call__(self, session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
-                       game_id: int | None = None) -> CheckInContext | None:
-        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game."""
+                       game_id: int | None = None, next_after: datetime | None = None) -> CheckInContext | None:
+        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game.
+        ``next_after``: the next scheduled game of the caller's roster team from then on (None: none, or
+        the caller is on no roster)."""
         params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
         if code is not None:
             query, params["code"] = self.by_code, printable(code).strip()  # no NUL for PostgreSQL
+        elif next_after is not None:
+            query, params["now"] = self.next, next_after
         else:
             query, params["game_id"] = self.by_id, game_id
         row = (await session.execute(query, params)).first()
