@@ -153,7 +153,7 @@ async def record_checkin(session: AsyncSession, *, league_id: int, game_id: int,
             if created is not None:
                 return None
             previous = await session.scalar(current.with_for_update())
-    await session.execute(_upsert(insert), values)
+    await (await session.connection()).execute(_upsert(insert), values)  # Core: no ORM path for a plain row
     return previous
 
 
