@@ -14,12 +14,14 @@ burst of check-ins. On PostgreSQL both kinds share one pool.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Result, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession  # re-export for callers
 
@@ -114,7 +116,7 @@ def _sqlite_reader_pragmas(dbapi_connection: Any, record: Any) -> None:
 
 def _sqlite_begin_read(conn: Any) -> None:
     """A deferred BEGIN: the unit's reads share one snapshot, and no lock is taken."""
-    conn.exec_driver_sql("BEGIN")
+    _begin(conn, "BEGIN")
 
 
 def _sqlite_reset(dbapi_connection: Any, record: Any, state: Any) -> None:
@@ -129,7 +131,17 @@ def _sqlite_reset(dbapi_connection: Any, record: Any, state: Any) -> None:
 def _sqlite_begin(conn: Any) -> None:
     """Take the write lock up front: a read-then-write unit never loses an update (docs/testing.md).
     While another process holds it, the wait (the busy timeout) is on aiosqlite's thread."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    _begin(conn, "BEGIN IMMEDIATE")
+
+
+def _begin(conn: Any, statement: str) -> None:
+    """Run BEGIN in one trip to aiosqlite's thread (a statement through SQLAlchemy takes three: open
+    a cursor, execute, close), through the driver connection SQLAlchemy hands events; a failure
+    comes out as SQLAlchemy's own error, as it would from a statement."""
+    try:
+        conn.connection.dbapi_connection.run_async(lambda driver: driver.execute_fetchall(statement))
+    except sqlite3.Error as error:
+        raise OperationalError(statement, None, error) from error
 
 
 def session_factory(engine: AsyncEngine, reader: AsyncEngine | None = None) -> async_sessionmaker[AsyncSession]:

@@ -23,6 +23,7 @@ from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+import storage.db
 from bot.services.checkins.service import record_checkin
 from bot.services.shared.attendance import CheckInContextQuery, roster_answers
 from storage.db import create_engine, session_factory
@@ -77,6 +78,27 @@ async def test_a_connection_given_back_inside_a_transaction_is_rolled_back(engin
     assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)  # and the insert was undone
     other.execute("ROLLBACK")
     other.close()
+
+
+async def test_a_unit_that_cannot_get_the_write_lock_fails_with_sqlalchemys_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """BEGIN IMMEDIATE runs in one trip to the driver's thread, outside SQLAlchemy's statements: its
+    failure still comes out as SQLAlchemy's OperationalError, and the connection stays usable."""
+    monkeypatch.setattr(storage.db, "SQLITE_BUSY_TIMEOUT_MS", 100)
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}")
+    sessions = session_factory(engine)
+    async with sessions.begin() as s:  # connected, pragmas set
+        await s.execute(text("SELECT 1"))
+    other = sqlite3.connect(tmp_path / "busy.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    with pytest.raises(OperationalError, match="locked"):
+        async with sessions.begin() as s:
+            await s.execute(text("SELECT 1"))
+    other.execute("ROLLBACK")
+    other.close()
+    async with sessions.begin() as s:
+        assert (await s.execute(text("SELECT 1"))).scalar() == 1
+    await engine.dispose()
 
 
 async def test_a_unit_of_work_waits_for_another_process_off_the_event_loop(engine: AsyncEngine,
