@@ -1,6 +1,6 @@
 """Interactions arriving at a fixed rate, as Discord delivers them: what a user waits for an answer.
 
-Run: python -m bench.burst [--rates 100,300,1000] [--seconds 10] [--with-background] [--only KIND]
+Run: python -m bench.burst [--rates 100,300,1000] [--seconds 10] [--with-background] [--only KIND] [--busy]
 
 Open loop: interactions arrive at R per second for 10 s whether or not earlier ones have been
 answered, through the real command tree (raw INTERACTION_CREATE in, captured HTTP out) against
@@ -9,11 +9,14 @@ the benchmark league (bench/league_data.py): 60% check-ins (half slash, half but
 acknowledge (feed to the interaction callback leaving for Discord) p50 / p99 / max, how many
 missed Discord's 3 s deadline, and the event loop's longest stall. `--with-background` runs R =
 300 while 1,000 queued messages go out, a 5,000-row players file goes through /import and the
-standings are posted. With SIDELINE_BENCH_PG_URL set, everything runs on PostgreSQL too.
+standings are posted. `--busy`: the same while a CPU-bound competitor process runs on every core
+(bench/machine.py; they stop by themselves), as on a machine busy with other work. Each run prints
+the machine's cores and load average beside its figures. With SIDELINE_BENCH_PG_URL set,
+everything runs on PostgreSQL too.
 
 Goals: at R = 300, p99 ≤ 50 ms and longest stall ≤ 50 ms on SQLite; no missed deadline at any
-R; with the background work, longest stall ≤ 100 ms. Capacity: the highest R tried whose p99
-stays ≤ 100 ms. Prints figures only; never asserts a timing.
+R, quiet or busy; busy, p99 ≤ 500 ms at R = 100; with the background work, longest stall ≤ 100 ms.
+Capacity: the highest R tried whose p99 stays ≤ 100 ms. Prints figures only; never asserts a timing.
 """
 
 from __future__ import annotations
@@ -26,15 +29,18 @@ import re
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from bench.league_data import NOW, TEAMS, build, player_id
-from bench.machine import describe, fresh_database, percentile, reproduce
+from bench.machine import busy_cores, describe, fresh_database, load, percentile, reproduce
 from tests.harness.fake_discord import fresh_snowflake, settle
 
 DEADLINE_S = 3.0
+#: How long the competitors of a --busy run may outlive the interactions: the answers still coming.
+BUSY_MARGIN_S = 60.0
 KINDS = ("checkin", "button", "whoisin", "schedule", "standings", "rule")
 MIX = ["checkin"] * 30 + ["button"] * 30 + ["whoisin", "schedule", "standings", "rule"] * 10
 QUESTIONS = ["can i fight", "how long is overtime", "how many girls on the floor", "offside",
@@ -158,7 +164,8 @@ async def drive(harness: Any, upcoming: Any, team_index: dict[int, int], rate: i
 
 def report(run: Run, label: str) -> None:
     print(f"\n{label}: R = {run.rate}/s, {len(run.fed_at):,} interactions, "
-          f"longest loop stall {run.longest_stall_ms:.1f} ms, missed the 3 s deadline: {run.missed()}")
+          f"longest loop stall {run.longest_stall_ms:.1f} ms, missed the 3 s deadline: {run.missed()} "
+          f"({load()})")
     print(f"  {'command':10s} {'n':>6s} {'p50 ms':>8s} {'p99 ms':>8s} {'max ms':>8s}")
     for kind in (*KINDS, "all"):
         acks = run.all_acks_ms() if kind == "all" else run.acks_ms(kind)
@@ -223,30 +230,46 @@ async def background(harness: Any, done: asyncio.Event) -> dict[str, float]:
 
 
 
-async def bench(kind: str, rates: list[int], seconds: float, with_background: bool, mix: list[str] = MIX) -> None:
+async def bench(kind: str, rates: list[int], seconds: float, with_background: bool, mix: list[str] = MIX,
+                busy: bool = False) -> None:
     async with fresh_database(None if kind == "sqlite" else os.environ["SIDELINE_BENCH_PG_URL"], "bench") as url:
         harness, upcoming, team_index = await build(url, roster_limit=80)
         rng = random.Random(7)
         try:
             await drive(harness, upcoming, team_index, 50, 2, rng)  # warm up: caches, first standings
-            capacity = 0
-            for rate in rates:
-                run = await drive(harness, upcoming, team_index, rate, seconds, rng, mix)
-                report(run, kind)
-                if percentile(run.all_acks_ms(), 99) <= 100:
-                    capacity = max(capacity, rate)
-            if rates:
-                print(f"\n{kind}: capacity (highest R tried with p99 ≤ 100 ms): {capacity}/s")
-            if with_background:
-                done = asyncio.Event()
-                work = asyncio.create_task(background(harness, done))
-                run = await drive(harness, upcoming, team_index, 300, seconds, rng)
-                timings = await work
-                report(run, f"{kind} with background work")
-                for name, took in timings.items():
-                    print(f"  background: {name} in {took:.1f} s")
+            competitors = ExitStack()
+            if busy:  # from here on: the measured runs
+                runs = len(rates) + (1 if with_background else 0)
+                started = competitors.enter_context(busy_cores(runs * seconds + BUSY_MARGIN_S))
+                label = f"{kind}, busy"
+                print(f"\n{kind}: {started} CPU-bound competitor processes, one per core, beside every run below")
+            else:
+                label = kind
+            with competitors:
+                await measure(harness, upcoming, team_index, rng, label, rates, seconds, with_background, mix)
         finally:
             await harness.close()
+
+
+async def measure(harness: Any, upcoming: Any, team_index: dict[int, int], rng: random.Random, kind: str,
+                  rates: list[int], seconds: float, with_background: bool, mix: list[str]) -> None:
+    """The runs at each rate (and with the background work), reported as they end."""
+    capacity = 0
+    for rate in rates:
+        run = await drive(harness, upcoming, team_index, rate, seconds, rng, mix)
+        report(run, kind)
+        if percentile(run.all_acks_ms(), 99) <= 100:
+            capacity = max(capacity, rate)
+    if rates:
+        print(f"\n{kind}: capacity (highest R tried with p99 ≤ 100 ms): {capacity}/s")
+    if with_background:
+        done = asyncio.Event()
+        work = asyncio.create_task(background(harness, done))
+        run = await drive(harness, upcoming, team_index, 300, seconds, rng)
+        timings = await work
+        report(run, f"{kind} with background work")
+        for name, took in timings.items():
+            print(f"  background: {name} in {took:.1f} s")
 
 
 def main() -> None:
@@ -256,15 +279,18 @@ def main() -> None:
     parser.add_argument("--with-background", action="store_true")
     parser.add_argument("--only", choices=KINDS, help="one kind of interaction instead of the mix "
                         "(e.g. rule: no database at all, the ceiling of the command tree and the loop)")
+    parser.add_argument("--busy", action="store_true", help="with a CPU-bound competitor process on every core")
     args = parser.parse_args()
     mix = [args.only] if args.only else MIX
     rates = [] if args.with_background else [int(r) for r in args.rates.split(",") if r]
     kinds = ["sqlite"] + (["postgresql"] if os.environ.get("SIDELINE_BENCH_PG_URL") else [])
     for kind in kinds:
-        asyncio.run(bench(kind, rates, args.seconds, args.with_background, mix))
+        asyncio.run(bench(kind, rates, args.seconds, args.with_background, mix, args.busy))
     print(describe())
     extra = "--with-background" if args.with_background else f"--rates {args.rates}"
+    extra += f" --seconds {args.seconds:g}"
     extra += f" --only {args.only}" if args.only else ""
+    extra += " --busy" if args.busy else ""
     print(reproduce("bench.burst", extra))
 
 

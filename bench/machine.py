@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import platform
 import resource
 import sys
+import time
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -16,9 +18,42 @@ from tempfile import TemporaryDirectory
 
 def describe() -> str:
     """The machine beside the figures: its cores and how busy it was (a busy machine is slower)."""
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
-    return (f"{datetime.now(UTC):%Y-%m-%d} · {os.cpu_count()} cores · load average {load} · {platform.machine()} · "
+    return (f"{datetime.now(UTC):%Y-%m-%d} · {load()} · {platform.machine()} · "
             f"{platform.system()} · Python {platform.python_version()}")
+
+
+def load() -> str:
+    """The cores and the load average, to print beside each figure."""
+    averages = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    return f"{os.cpu_count()} cores · load average {averages}"
+
+
+def spin(seconds: float, parent: int) -> None:
+    """A CPU-bound competitor: arithmetic until ``seconds`` have passed or its parent is gone."""
+    deadline = time.monotonic() + seconds
+    x = 0
+    while time.monotonic() < deadline and os.getppid() == parent:
+        for i in range(20_000):
+            x = (x * 31 + i) % 1_000_003
+
+
+@contextmanager
+def busy_cores(seconds: float) -> Iterator[int]:
+    """One CPU-bound competitor process per core while the block runs, as a machine busy with other
+    work: each stops by itself after ``seconds`` (or when this process is gone), and all are
+    stopped when the block ends. Yields how many were started."""
+    context = multiprocessing.get_context("spawn")  # no fork of a process with aiosqlite's threads
+    competitors = [context.Process(target=spin, args=(seconds, os.getpid()), daemon=True)
+                   for _ in range(os.cpu_count() or 1)]
+    for competitor in competitors:
+        competitor.start()
+    try:
+        yield len(competitors)
+    finally:
+        for competitor in competitors:
+            competitor.terminate()
+        for competitor in competitors:
+            competitor.join(5)
 
 
 def rss_mb() -> float:

@@ -1,11 +1,14 @@
-"""What one unit of work costs, without Discord: the ceiling under every burst figure.
+"""What one unit of work costs, without Discord and through it: the ceiling under every burst figure.
 
 Run: python -m bench.units [--count 1000]   (SIDELINE_BENCH_PG_URL set: PostgreSQL too)
 
 Against the benchmark league (bench/league_data.py), through the services the cogs call: check-ins
 one after another and 50 at a time (each its own write unit), /whoisin's read one after another,
-and the process's CPU per check-in. A check-in through the command tree costs this plus discord.py's
-parsing and the answer. Prints figures only; never asserts a timing.
+and the process's CPU per check-in. Then through discord.py's command tree, one at a time: a slash
+/checkin fed to the bot, and a minimal discord.py bot's command (a plain ``discord.Client`` with a
+plain ``CommandTree`` whose one command just answers) fed the same way to the same kind of fake
+Discord, in turns, and the ratio of their CPU: what the bot adds over discord.py's own floor.
+Prints figures only; never asserts a timing.
 """
 
 from __future__ import annotations
@@ -19,7 +22,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bench.league_data import build, player_id
-from bench.machine import describe, fresh_database, reproduce
+from bench.machine import describe, fresh_database, load, reproduce
+from tests.harness import FakeDiscord, Member, connect
+from tests.harness.fake_discord import fresh_snowflake, next_id, settle
+
+#: Turns the slash check-ins and the minimal command take, so that a change in the machine's load
+#: weighs on both alike.
+TURNS = 5
 
 
 async def timed(count: int, step: Callable[[], Awaitable[Any]], at_once: int = 1) -> tuple[float, float]:
@@ -29,6 +38,80 @@ async def timed(count: int, step: Callable[[], Awaitable[Any]], at_once: int = 1
         await asyncio.gather(*[step() for _ in range(at_once)])
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return count / wall, cpu / count * 1000
+
+
+async def minimal_bot() -> tuple[Any, Callable[[dict[str, Any]], None]]:
+    """A minimal discord.py bot logged in to a fake Discord of its own: one app command that answers.
+
+    Returns the client and how to feed it an interaction, as the gateway would."""
+    import discord
+    from discord import app_commands
+
+    fake = FakeDiscord(bot_user={"id": str(next_id()), "username": "Minimal", "discriminator": "0", "avatar": None,
+                                 "bot": True, "global_name": None}, application_id=next_id())
+    fake.validates = False  # as for the bot: real Discord checks requests on its own machines
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(name="ping", description="Answers.")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pong", ephemeral=True)
+
+    connect(client, fake)
+    await client.login("offline-bench-token")
+    return client, client._connection.parsers["INTERACTION_CREATE"]
+
+
+async def through_tree(feed: Callable[[dict[str, Any]], None], make: Callable[[], dict[str, Any]],
+                       count: int) -> float:
+    """CPU seconds for ``count`` interactions fed one at a time, each answered (and its follow-ups
+    done) before the next."""
+    payloads = [make() for _ in range(count)]  # built before the clock starts, as Discord builds them
+    cpu = time.process_time()
+    for payload in payloads:
+        payload["id"] = str(fresh_snowflake())
+        baseline = set(asyncio.all_tasks())
+        feed(payload)
+        await settle(baseline, 60)
+    return time.process_time() - cpu
+
+
+async def commands_compared(harness: Any, upcoming: Any, team_index: dict[int, int], count: int,
+                            rng: random.Random) -> None:
+    """CPU per slash /checkin through the bot's tree against a minimal bot's command, in turns."""
+    guild = harness.default_guild
+    feed_bot = harness.bot._connection.parsers["INTERACTION_CREATE"]
+    client, feed_minimal = await minimal_bot()
+    ping = {"id": str(next_id()), "name": "ping", "type": 1, "options": []}
+
+    def slash_checkin() -> dict[str, Any]:
+        game = rng.choice(upcoming)
+        member = Member(id=player_id(team_index[game.home_team_id], rng.randrange(1, 19)), name="P")
+        options = {"status": rng.choice(["in", "out", "maybe"]), "game": game.code}
+        return harness._base(2, member, guild, None, harness._command_data("/checkin", options, guild))
+
+    def minimal_command() -> dict[str, Any]:
+        member = Member(id=player_id(0, rng.randrange(1, 19)), name="P")
+        payload = harness._base(2, member, guild, None, ping)
+        payload["application_id"] = str(client.application_id)
+        return payload
+
+    try:
+        await through_tree(feed_minimal, minimal_command, 50)  # warm up
+        await through_tree(feed_bot, slash_checkin, 50)
+        per_turn = max(1, count // TURNS)
+        minimal = checkins = 0.0
+        for _ in range(TURNS):
+            minimal += await through_tree(feed_minimal, minimal_command, per_turn)
+            checkins += await through_tree(feed_bot, slash_checkin, per_turn)
+            harness.discord.clear()
+        n = per_turn * TURNS
+        minimal_ms, checkin_ms = minimal / n * 1000, checkins / n * 1000
+        print(f"  {'minimal discord.py command':30s} CPU {minimal_ms:5.3f} ms each (through its CommandTree)")
+        print(f"  {'slash /checkin':30s} CPU {checkin_ms:5.3f} ms each (through the bot's tree)")
+        print(f"  CPU per slash check-in / minimal command: {checkin_ms / minimal_ms:.1f} ({load()})")
+    finally:
+        await client.close()
 
 
 async def bench(url: str, count: int) -> None:
@@ -73,6 +156,7 @@ async def bench(url: str, count: int) -> None:
                                      ("/whoisin read, one at a time", who_is_in, 1)):
             rate, cpu_ms = await timed(count, step, at_once)
             print(f"  {label:30s} {rate:7.0f}/s  {1000 / rate:6.2f} ms each  CPU {cpu_ms:5.2f} ms each")
+        await commands_compared(harness, upcoming, team_index, count, rng)
     finally:
         await harness.close()
 

@@ -60,7 +60,6 @@ from bot.services.rulebooks.feedback import RuleFeedbackService
 from bot.services.rulebooks.lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
 from bot.services.seasons import SeasonService
-from bot.services.setup.gender_ask import GenderAskService
 from bot.services.setup.joins import JoinService
 from bot.services.setup.league_setup import LeagueSetupService
 from bot.services.setup.teams import TeamSetupService
@@ -108,7 +107,6 @@ class Services:
     goals: GoalService
     official_notices: OfficialNotices
     late_starts: LateStartPrompts
-    gender_asks: GenderAskService
     guests: GuestService
     imports: ImportService
     joins: JoinService
@@ -180,7 +178,6 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         goals=GoalService(sessions, clock, suspensions=discipline),
         official_notices=notices,
         late_starts=late_starts,
-        gender_asks=GenderAskService(sessions),
         guests=GuestService(sessions, clock, suspensions=discipline),
         imports=ImportService(sessions, on_result=on_result),
         joins=JoinService(sessions, clock),

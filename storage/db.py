@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -79,10 +80,13 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         kwargs.setdefault("pool_timeout", 120)
     else:
         kwargs.setdefault("pool_pre_ping", True)
+    if is_sqlite(url):
+        kwargs.setdefault("pool_reset_on_return", None)  # _sqlite_reset decides
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
+        event.listen(engine.sync_engine.pool, "reset", _sqlite_reset)
     return engine
 
 
@@ -119,13 +123,32 @@ def _sqlite_reader_pragmas(dbapi_connection: Any, record: Any) -> None:
 
 def _sqlite_begin_read(conn: Any) -> None:
     """A deferred BEGIN: the unit's reads share one snapshot, and no lock is taken."""
-    conn.exec_driver_sql("BEGIN")
+    _begin(conn, "BEGIN")
+
+
+def _sqlite_reset(dbapi_connection: Any, record: Any, state: Any) -> None:
+    """A connection back in the pool is rolled back only if SQLite says it is in a transaction (a
+    unit that failed half way): after a commit, the pool's unconditional ROLLBACK would cost one
+    more trip to aiosqlite's thread per unit of work, a check-in's included (bench/units.py).
+    aiosqlite's ``in_transaction`` reads SQLite's own flag without that trip."""
+    if state.asyncio_safe and not state.terminate_only and record.driver_connection.in_transaction:
+        dbapi_connection.rollback()
 
 
 def _sqlite_begin(conn: Any) -> None:
     """Take the write lock up front: a read-then-write unit never loses an update (docs/testing.md).
     While another process holds it, the wait (the busy timeout) is on aiosqlite's thread."""
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    _begin(conn, "BEGIN IMMEDIATE")
+
+
+def _begin(conn: Any, statement: str) -> None:
+    """Run BEGIN in one trip to aiosqlite's thread (a statement through SQLAlchemy takes three: open
+    a cursor, execute, close), through the driver connection SQLAlchemy hands events; a failure
+    comes out as SQLAlchemy's own error, as it would from a statement."""
+    try:
+        conn.connection.dbapi_connection.run_async(lambda driver: driver.execute_fetchall(statement))
+    except sqlite3.Error as error:
+        raise OperationalError(statement, None, error) from error
 
 
 def session_factory(engine: AsyncEngine, reader: AsyncEngine | None = None) -> async_sessionmaker[AsyncSession]:

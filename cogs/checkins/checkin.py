@@ -64,10 +64,10 @@ class CheckInCog(commands.Cog):
     async def checkin(self, interaction: discord.Interaction, status: Status, game: GameCode | None = None) -> None:
         """Say whether you're in, out or maybe for a game."""
         caller = self.bot.caller(interaction)
-        result = await self.service.check_in(caller, status, game)
+        result = await self.service.check_in(caller, status, game, ask_gender=True)
         await reply(interaction, checkin_reply(result), ephemeral=True,
                     allowed_mentions=NO_MENTIONS)
-        if await self.bot.services.gender_asks.ask_once(caller):  # once, privately, after the answer
+        if result.ask_gender:  # once, privately, after the answer
             await reply(interaction, ASK, ephemeral=True, view=gender_view(caller.league_id),
                         allowed_mentions=NO_MENTIONS)
 

@@ -20,7 +20,7 @@ from tests.harness.fake_discord import Call, FakeDiscord, Fault, fresh_snowflake
 from tests.harness.fake_gateway import FakeGateway
 from tests.harness.rate_limits import RateLimits
 
-__all__ = ["Attachment", "Call", "FakeDiscord", "FakeGateway", "Fault", "Harness", "Member", "Reply"]
+__all__ = ["Attachment", "Call", "FakeDiscord", "FakeGateway", "Fault", "Harness", "Member", "Reply", "connect"]
 
 MANAGE_GUILD = 1 << 5
 #: The deadline guard's delay in tests that don't opt in: longer than any test's interaction takes.
@@ -66,6 +66,23 @@ def discord_refuses(param: app_commands.Parameter, value: Any, *, typing: bool =
     if param.choices and not typing and value not in [c.value for c in param.choices]:
         return f"{value!r} is none of its choices"
     return None
+
+
+def connect(client: discord.Client, fake: FakeDiscord) -> None:
+    """Make any discord.py client's login talk to ``fake``: the bot, or a benchmark's minimal client."""
+
+    async def static_login(token: str) -> dict[str, Any]:
+        http = client.http
+        http._HTTPClient__session = fake  # type: ignore[attr-defined]
+        http._global_over = asyncio.Event()
+        http._global_over.set()
+        http.token = token
+        return await http.request(discord.http.Route("GET", "/users/@me"))
+
+    client.http.static_login = static_login  # type: ignore[method-assign]
+    if client.http.http_trace is not None:  # as aiohttp.ClientSession does with its trace_configs
+        client.http.http_trace.freeze()
+        fake.trace_configs = [client.http.http_trace]
 
 
 @dataclass(frozen=True)
@@ -170,20 +187,7 @@ class Harness:
 
     def install(self) -> None:
         """Make the bot's login talk to the fake Discord (whoever calls ``bot.login``)."""
-        fake = self.discord
-
-        async def static_login(token: str) -> dict[str, Any]:
-            http = self.bot.http
-            http._HTTPClient__session = fake  # type: ignore[attr-defined]
-            http._global_over = asyncio.Event()
-            http._global_over.set()
-            http.token = token
-            return await http.request(discord.http.Route("GET", "/users/@me"))
-
-        self.bot.http.static_login = static_login  # type: ignore[method-assign]
-        if self.bot.http.http_trace is not None:  # as aiohttp.ClientSession does with its trace_configs
-            self.bot.http.http_trace.freeze()
-            fake.trace_configs = [self.bot.http.http_trace]
+        connect(self.bot, self.discord)
         self.bot._connection.query_members = self._query_members  # type: ignore[method-assign]
 
     def add_league_guilds(self, extra_channels: dict[int, Iterable[int]] | None = None) -> None:

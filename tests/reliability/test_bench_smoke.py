@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = {
-    "bench.burst": ["--rates", "20", "--seconds", "0.5"],
+    "bench.burst": ["--rates", "20", "--seconds", "0.5", "--busy"],  # the competitors too (they stop at the end)
     "bench.fanout": ["--reminders", "12", "--channels", "3", "--limit", "60"],
     "bench.feed": ["--games", "200", "--clients", "3", "--requests", "2", "--idle", "0.5"],
     "bench.idle": [],

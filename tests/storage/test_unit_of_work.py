@@ -23,6 +23,7 @@ from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+import storage.db
 from bot.services.checkins.service import record_checkin
 from bot.services.shared.attendance import CheckInContextQuery, roster_answers
 from storage.db import create_engine, session_factory
@@ -61,6 +62,43 @@ async def test_a_unit_of_work_holds_the_write_lock_from_its_first_statement(engi
     other.execute("BEGIN IMMEDIATE")  # free once the unit has committed
     other.execute("ROLLBACK")
     other.close()
+
+
+async def test_a_connection_given_back_inside_a_transaction_is_rolled_back(engine: AsyncEngine,
+                                                                           tmp_path: Path) -> None:
+    """The pool rolls back only a connection SQLite says is in a transaction (none after a commit):
+    one left holding the write lock by a transaction SQLAlchemy never saw still lets it go."""
+    async with engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        await raw.driver_connection.execute("BEGIN IMMEDIATE")
+        await raw.driver_connection.execute("INSERT INTO t (name) VALUES ('left open')")
+        assert raw.driver_connection.in_transaction
+    other = sqlite3.connect(tmp_path / "unit.db", timeout=0, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # the lock is free again
+    assert other.execute("SELECT count(*) FROM t").fetchone() == (0,)  # and the insert was undone
+    other.execute("ROLLBACK")
+    other.close()
+
+
+async def test_a_unit_that_cannot_get_the_write_lock_fails_with_sqlalchemys_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """BEGIN IMMEDIATE runs in one trip to the driver's thread, outside SQLAlchemy's statements: its
+    failure still comes out as SQLAlchemy's OperationalError, and the connection stays usable."""
+    monkeypatch.setattr(storage.db, "SQLITE_BUSY_TIMEOUT_MS", 100)
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'busy.db'}")
+    sessions = session_factory(engine)
+    async with sessions.begin() as s:  # connected, pragmas set
+        await s.execute(text("SELECT 1"))
+    other = sqlite3.connect(tmp_path / "busy.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    with pytest.raises(OperationalError, match="locked"):
+        async with sessions.begin() as s:
+            await s.execute(text("SELECT 1"))
+    other.execute("ROLLBACK")
+    other.close()
+    async with sessions.begin() as s:
+        assert (await s.execute(text("SELECT 1"))).scalar() == 1
+    await engine.dispose()
 
 
 async def test_a_unit_of_work_waits_for_another_process_off_the_event_loop(engine: AsyncEngine,

@@ -10,6 +10,8 @@ Choices the spec leaves open, decided here:
   the last write wins.
 - Each check-in is its own unit of work, on SQLite and PostgreSQL alike; a refused check-in raises
   before it writes.
+- A check-in reads what it decides on in one query and writes in one unit of work, the gender
+  category's once-only ask included (``ask_gender``: the slash command asks, the buttons don't).
 - Check-ins carry no team: a player's answers count for the team they are on now, so a player
   removed from the roster simply drops out of the lineup.
 """
@@ -40,6 +42,7 @@ from bot.services.availability.guests import game_guests, guest_players
 from bot.services.discipline.cleanup import BenchMinorToServe, bench_minors_at_start
 from bot.services.people import Membership, in_game, is_captain_of, membership, own_team_id, resolve_team_ref
 from bot.services.reminders.messages import queue_edit
+from bot.services.setup.gender_ask import mark_asked, needs_gender
 from bot.services.shared.attendance import CheckInContext, CheckInContextQuery, GameRef, GameSides, roster_answers
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
@@ -68,6 +71,7 @@ class CheckInResult:
     previous: str | None
     late_dropout: bool
     over_away: bool = False  # the game is in one of the player's /away ranges: this answer counts for it
+    ask_gender: bool = False  # asked for with the answer, and the first time: ask for their gender category
 
     @property
     def changed(self) -> bool:
@@ -149,7 +153,7 @@ async def record_checkin(session: AsyncSession, *, league_id: int, game_id: int,
             if created is not None:
                 return None
             previous = await session.scalar(current.with_for_update())
-    await session.execute(_upsert(insert), values)
+    await (await session.connection()).execute(_upsert(insert), values)  # Core: no ORM path for a plain row
     return previous
 
 
@@ -188,6 +192,7 @@ class _Ask:
     clock: Clock
     suspensions: SuspensionCheck
     context: CheckInContextQuery
+    ask_gender: bool = False
 
 
 _Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
@@ -203,11 +208,14 @@ class CheckInService:
         self.context = CheckInContextQuery(self.suspensions)
         self.on_late_dropout = on_late_dropout
 
-    async def check_in(self, caller: Caller, status: str, game_code: str | None = None) -> CheckInResult:
-        """Record the caller's answer for a game (their team's next game when none is named)."""
+    async def check_in(self, caller: Caller, status: str, game_code: str | None = None, *,
+                       ask_gender: bool = False) -> CheckInResult:
+        """Record the caller's answer for a game (their team's next game when none is named);
+        ``ask_gender``: also decide, once per player, to ask for a gender category the rules need."""
         if status not in CHECKIN_STATUSES:
             raise InvalidInput(f"Answer one of: {', '.join(CHECKIN_STATUSES)}.")
-        ask = _Ask(caller, status, game_code, self.clock, self.suspensions, self.context)
+        ask = _Ask(caller, status, game_code, self.clock, self.suspensions, self.context,
+                   ask_gender and needs_gender(caller.league.rules))
         async with self.sessions.begin() as session:
             result, ids = await _check_in(session, ask)
         if result.late_dropout:
@@ -338,21 +346,28 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     caller, now = ask.caller, ask.clock.now()
     if ask.game_code is not None and ask.game_code.strip():
         ctx = await ask.context(session, caller.league_id, caller.discord_id, code=ask.game_code)
-    else:
-        member = await membership(session, caller)
-        next_game = await _next_game(session, caller, member, now)
-        ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
+    else:  # a rostered player's next game comes in the same one read
+        ctx = await ask.context(session, caller.league_id, caller.discord_id, next_after=now)
+        if ctx is None:  # on no roster, or no game ahead: the longer way finds which, and says so
+            member = await membership(session, caller)
+            next_game = await _next_game(session, caller, member, now)
+            ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
     _check_allowed(ask, ctx, now)
     assert ctx is not None and ctx.player_id is not None and ctx.team_id is not None
     if ask.status != "out" and ctx.might_be_suspended:
         await _check_eligible(session, ask, ctx)
+    # SQLite: the context was read under the write lock, so it is still true (else it is read again).
+    exact = writers_take_turns(session)
     previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
                                     player_id=ctx.player_id, status=ask.status, now=answered_over_away(now, ctx),
-                                    previous=ctx.previous if writers_take_turns(session) else UNREAD)
-    if previous != ask.status:  # the team's reminder message shows the new count (one edit for a burst)
+                                    previous=ctx.previous if exact else UNREAD)
+    # The team's reminder message shows the new count (one edit for a burst).
+    if previous != ask.status and (ctx.edit_wanted or not exact):
         await queue_edit(session, league_id=caller.league_id, game_id=ctx.game_id, team_id=ctx.team_id, now=now,
                          expires_at=ctx.game.starts_at)
-    return _answer(ask, ctx, previous, now)
+    asked = ask.ask_gender and ctx.gender_unasked and await mark_asked(session, caller.league_id, ctx.player_id)
+    result, ids = _answer(ask, ctx, previous, now)
+    return replace(result, ask_gender=asked), ids
 
 
 def answered_over_away(now: datetime, ctx: CheckInContext) -> datetime:

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, func, select, true
+from sqlalchemy import Select, and_, bindparam, case, exists, false, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.league.vocabulary import Gender, Position
 from bot.services.shared.eligibility import SuspensionCheck
 from storage.lookups import TeamRef, teams_as
-from storage.models import AwayRange, CheckIn, Division, Game, Player, RosterEntry
+from storage.models import AwayRange, CheckIn, Division, Game, GenderAsk, Player, ReminderMessage, RosterEntry
 from storage.text import printable
 
 
@@ -80,8 +80,10 @@ async def game_sides(session: AsyncSession, league_id: int, code: str) -> GameSi
 class CheckInContext:
     """Everything a check-in decides on, read in one query: the game, the caller's roster place
     in the league (None when not on a roster), the answer they gave before (None when none) and
-    whether they might be suspended (only then is the suspension check asked why), and when the
-    latest away range covering the game was set (None: the caller is not away for it)."""
+    whether they might be suspended (only then is the suspension check asked why), when the
+    latest away range covering the game was set (None: the caller is not away for it), whether they
+    have no gender category and were never asked for one, and whether their team's reminder message
+    for the game is posted with no edit queued (an answer that changes something queues one)."""
 
     game_id: int
     game: GameRef
@@ -93,12 +95,16 @@ class CheckInContext:
     previous: str | None
     might_be_suspended: bool
     away_since: datetime | None = None
+    gender_unasked: bool = False
+    edit_wanted: bool = False
 
 
-def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
+def _context_query(by: str, suspensions: SuspensionCheck) -> Select[Any]:
+    """By ``code``, by ``id``, or the ``next`` scheduled game (from ``now``) of the caller's roster team."""
     home, away = teams_as("home", "away")
     # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
-    place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"))
+    place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"),
+                    Player.gender.label("player_gender"))
              .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
                                                          RosterEntry.player_id == Player.id))
              .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
@@ -108,18 +114,39 @@ def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
                   .where(AwayRange.league_id == Game.league_id, AwayRange.player_id == place.c.player_id,
                          AwayRange.starts_at <= Game.starts_at, AwayRange.ends_at > Game.starts_at)
                   .scalar_subquery())
+    # Looked up only for a player with no category (CASE stops there): most have one.
+    gender_unasked = case((place.c.player_gender.is_(None),
+                           ~exists().where(GenderAsk.league_id == Game.league_id,
+                                           GenderAsk.player_id == place.c.player_id)), else_=false())
+    edit_wanted = exists().where(ReminderMessage.game_id == Game.id, ReminderMessage.team_id == place.c.team_id,
+                                 ReminderMessage.league_id == Game.league_id, ReminderMessage.message_id.is_not(None),
+                                 ReminderMessage.edit_due_at.is_(None))
+    query = select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
+                   home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
+                   place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"),
+                   away_since.label("away_since"), gender_unasked.label("gender_unasked"),
+                   edit_wanted.label("edit_wanted"))
+    if by == "next":
+        # The roster place first, then its team's next game by the team indexes (as storage/lookups.py's
+        # upcoming_games reads it: ``league_id + 0``), then that game by its key.
+        upcoming = Game.__table__.alias("upcoming")
+        next_id = (select(upcoming.c.id)
+                   .where((upcoming.c.league_id + 0) == bindparam("league_id"), upcoming.c.status == "scheduled",
+                          upcoming.c.starts_at >= bindparam("now"),
+                          or_(upcoming.c.home_team_id == place.c.team_id, upcoming.c.away_team_id == place.c.team_id))
+                   .order_by(upcoming.c.starts_at, upcoming.c.id).limit(1).scalar_subquery())
+        query = query.select_from(place).join(Game, Game.id == next_id)
     query = (
-        select(Game.id, Game.code, Game.starts_at, Game.venue, Game.status, Game.home_team_id, Game.away_team_id,
-               home.c.name.label("home"), away.c.name.label("away"), place.c.team_id, place.c.player_id,
-               place.c.player_name, CheckIn.status.label("previous"), flagged.label("might_be_suspended"),
-               away_since.label("away_since"))
-        .join(home, Game.home_team_id == home.c.id)
+        query.join(home, Game.home_team_id == home.c.id)
         .join(away, Game.away_team_id == away.c.id)
-        .outerjoin(place, true())
-        .outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == place.c.player_id))
-        .where(Game.league_id == bindparam("league_id"))
     )
-    return query.where(Game.code == bindparam("code") if by_code else Game.id == bindparam("game_id"))
+    if by != "next":
+        query = query.outerjoin(place, true())
+    query = (query.outerjoin(CheckIn, and_(CheckIn.game_id == Game.id, CheckIn.player_id == place.c.player_id))
+             .where(Game.league_id == bindparam("league_id")))
+    if by == "code":
+        return query.where(Game.code == bindparam("code"))
+    return query.where(Game.id == bindparam("game_id")) if by == "id" else query
 
 
 class CheckInContextQuery:
@@ -127,22 +154,30 @@ class CheckInContextQuery:
     hottest path, and building a statement costs more than running it."""
 
     def __init__(self, suspensions: SuspensionCheck) -> None:
-        self.by_code, self.by_id = _context_query(True, suspensions), _context_query(False, suspensions)
+        self.by_code, self.by_id = _context_query("code", suspensions), _context_query("id", suspensions)
+        self.next = _context_query("next", suspensions)
 
     async def __call__(self, session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
-                       game_id: int | None = None) -> CheckInContext | None:
-        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game."""
+                       game_id: int | None = None, next_after: datetime | None = None) -> CheckInContext | None:
+        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game.
+        ``next_after``: the next scheduled game of the caller's roster team from then on (None: none, or
+        the caller is on no roster)."""
         params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
         if code is not None:
             query, params["code"] = self.by_code, printable(code).strip()  # no NUL for PostgreSQL
+        elif next_after is not None:
+            query, params["now"] = self.next, next_after
         else:
             query, params["game_id"] = self.by_id, game_id
-        row = (await session.execute(query, params)).first()
+        # On the unit's connection: the same transaction, without the ORM session's execution path
+        # (plain columns need none of it, and it costs a check-in more than SQLite runs the query).
+        row = (await (await session.connection()).execute(query, params)).first()
         if row is None:
             return None
         return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
                               row.home_team_id, row.away_team_id, row.team_id, row.player_id, row.player_name,
-                              row.previous, bool(row.might_be_suspended), row.away_since)
+                              row.previous, bool(row.might_be_suspended), row.away_since,
+                              bool(row.gender_unasked), bool(row.edit_wanted))
 
 
 @dataclass(frozen=True)

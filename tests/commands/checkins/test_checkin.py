@@ -81,6 +81,19 @@ async def test_checkin_defaults_to_the_teams_next_game_and_is_stored(harness: Ha
     assert await checkin_rows(harness) == [("coed", "G1", "Alice Hart", "in")]
 
 
+async def test_without_a_game_the_next_scheduled_one_counts_until_none_is_left(harness: Harness, league: SampleLeague,
+                                                                              clock: FixedClock) -> None:
+    """The next game comes with the check-in's one read: a cancelled one is skipped, and with none
+    ahead the player is told so and nothing is written."""
+    await set_game_status(harness, "G1", "cancelled")
+    reply = await harness.slash("/checkin", as_=league.player("Alice Hart"), status="in")
+    assert reply.content.startswith("You're **in** ✅ for Owls vs Hawks") and "(`G3`)" in reply.content
+    clock.set(datetime(2031, 1, 1, tzinfo=UTC))  # after every game
+    late = await harness.slash("/checkin", as_=league.player("Alice Hart"), status="out")
+    assert late.ephemeral and "Hawks has no upcoming games" in late.content
+    assert await checkin_rows(harness) == [("coed", "G3", "Alice Hart", "in")]
+
+
 async def test_changing_the_answer_overwrites_it(harness: Harness, league: SampleLeague) -> None:
     carl = league.player("Carl Diaz")
     await harness.slash("/checkin", as_=carl, status="in", game="G3")

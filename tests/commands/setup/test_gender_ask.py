@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.config.settings import Settings
+from cogs.checkins._buttons import custom_id_for
 from storage.models import GenderAsk, Player
 from tests.conftest import SampleLeague, league_config, make_settings
 from tests.harness import Harness, Member, Reply
@@ -45,6 +46,20 @@ async def test_not_asked_again_when_the_first_ask_went_unanswered(harness: Harne
     assert select_of(await harness.slash("/checkin", as_=NEW, status="maybe", game="G1")) == []
     async with harness.bot.sessions() as s:
         assert len((await s.scalars(select(GenderAsk))).all()) == 1
+
+
+async def test_a_refused_check_in_or_a_button_press_asks_nothing_and_the_next_slash_check_in_does(
+        harness: Harness, league: SampleLeague) -> None:
+    """The ask is decided and recorded in the check-in's own unit of work: a refusal writes neither."""
+    await add_without_gender(harness, league)
+    refused = await harness.slash("/checkin", as_=NEW, status="in", game="G2")  # not a Hawks game
+    assert "Only players on" in refused.content and select_of(refused) == []
+    league_id = harness.bot.league_ids[harness.bot.settings.leagues[0].guild_id]
+    pressed = await harness.press(custom_id_for("G1", "in", league_id), as_=NEW)
+    assert "**in**" in pressed.text and select_of(pressed) == []
+    async with harness.bot.sessions() as s:
+        assert (await s.scalars(select(GenderAsk))).all() == []
+    assert select_of(await harness.slash("/checkin", as_=NEW, status="maybe", game="G1"))
 
 
 async def test_a_player_with_a_gender_is_never_asked(harness: Harness, league: SampleLeague) -> None:
