@@ -21,7 +21,7 @@ class League(Base):
     preset: Mapped[str] = mapped_column(String(64))
     # The public league page's address (/setup web; bot/services/league_page): None while it is off;
     # a new random one each time it is turned on, so turning it off revokes the old link for good.
-    public_slug: Mapped[str | None] = mapped_column(String(64), unique=True)
+    public_slug: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
 
 
 class Division(Base):

@@ -18,14 +18,13 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('leagues', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('public_slug', sa.String(length=64), nullable=True))
-        batch_op.create_unique_constraint(batch_op.f('uq_leagues_public_slug'), ['public_slug'])
-
+    # A plain ADD COLUMN and a unique index: a batch rebuild of `leagues` would drop the table on SQLite,
+    # and with foreign keys on that cascades to every league's rows.
+    op.add_column('leagues', sa.Column('public_slug', sa.String(length=64), nullable=True))
+    op.create_index(op.f('ix_leagues_public_slug'), 'leagues', ['public_slug'], unique=True)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('leagues', schema=None) as batch_op:
-        batch_op.drop_constraint(batch_op.f('uq_leagues_public_slug'), type_='unique')
-        batch_op.drop_column('public_slug')
+    op.drop_index(op.f('ix_leagues_public_slug'), table_name='leagues')
+    op.drop_column('leagues', 'public_slug')  # SQLite 3.35+ drops a column in place
 
