@@ -71,6 +71,9 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         kwargs.setdefault("pool_timeout", 120)
     else:
         kwargs.setdefault("pool_pre_ping", True)
+        from storage.models.base import add_postgresql_options  # the models' PostgreSQL-only DDL, on PostgreSQL only
+
+        add_postgresql_options()
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
