@@ -78,10 +78,12 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         kwargs.setdefault("pool_size", 1)
         kwargs.setdefault("max_overflow", 0)
         kwargs.setdefault("pool_timeout", 120)
+        kwargs.setdefault("pool_reset_on_return", None)  # _sqlite_reset decides
     else:
         kwargs.setdefault("pool_pre_ping", True)
-    if is_sqlite(url):
-        kwargs.setdefault("pool_reset_on_return", None)  # _sqlite_reset decides
+        from storage.models.base import add_postgresql_options  # the models' PostgreSQL-only DDL, on PostgreSQL only
+
+        add_postgresql_options()
     engine = create_async_engine(url, **kwargs)
     if is_sqlite(url):
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

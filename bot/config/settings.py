@@ -15,6 +15,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -110,11 +111,18 @@ class Settings:
         files = {lg.guild_id for lg in self.leagues}
         return self.leagues + tuple(lg for g, lg in self.in_discord.items() if g not in files)
 
+    @cached_property
+    def _file_leagues(self) -> dict[int, LeagueSettings]:
+        """The file's leagues by server: a thousand leagues are asked for per message and interaction."""
+        return {lg.guild_id: lg for lg in self.leagues}
+
     def from_file(self, guild_id: int | None) -> bool:
-        return any(lg.guild_id == guild_id for lg in self.leagues)
+        return guild_id in self._file_leagues
 
     def league_for_guild(self, guild_id: int | None) -> LeagueSettings | None:
-        return next((lg for lg in self.all_leagues if lg.guild_id == guild_id), None)
+        if guild_id is None:
+            return None
+        return self._file_leagues.get(guild_id) or self.in_discord.get(guild_id)
 
     def league(self, key: str) -> LeagueSettings:
         for lg in self.all_leagues:

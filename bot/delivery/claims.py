@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from sqlalchemy import ColumnElement, Select, func, or_, select, text, update
+from sqlalchemy import ColumnElement, Select, func, literal, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
@@ -255,17 +255,18 @@ class Claims:
             return rowcount(result) or 0
 
     async def claim(self, limit: int, *, send_key: str | None = None, spread: bool = False) -> list[Claimed]:
-        """Claim up to ``limit`` pending rows, the longest due first; ``spread``: among the earliest
-        due, each channel's first before any channel's second, and so on, and no more than ``BATCH``
-        of one channel (which go out in about 10 s at Discord's 5 per 5 s), as unspread claims take."""
+        """Claim up to ``limit`` pending rows, leagues taking turns: each league's longest due row
+        before any league's second, so one league's thousands of rows don't hold the others' up.
+        ``spread``: within a league, each channel's (or DM's) first before any channel's second, and
+        no more than ``BATCH`` of one channel (which go out in about 10 s at Discord's 5 per 5 s)."""
         now = self.bot.clock.now()
         async with self.bot.sessions.begin() as session:
             postgres = session.get_bind().dialect.name == "postgresql"
             due = (OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now)
             rows: list[OutboxMessage] = []
-            if spread and send_key is None:
-                rows = list((await session.scalars(self._spread(due, limit, lock=postgres))).all())
-            if not rows:  # not spread; or another process locked the spread ones first (SKIP LOCKED)
+            if send_key is None:
+                rows = list((await session.scalars(self._in_turns(due, limit, spread=spread, lock=postgres))).all())
+            if not rows:  # one row by its key; or another process locked the ranked ones first (SKIP LOCKED)
                 which = due if send_key is None else (OutboxMessage.status == "pending",
                                                       OutboxMessage.send_key == send_key)
                 query = select(OutboxMessage).where(*which)
@@ -281,16 +282,20 @@ class Claims:
                             r.expires_at, r.attempts) for r in rows]
 
     @staticmethod
-    def _spread(due: tuple[ColumnElement[bool], ...], limit: int, *, lock: bool) -> Select[OutboxMessage]:
-        """The earliest due rows (a window of a few claims' worth, so a large backlog costs no sort
-        of all of it), ranked within their channel (or DM), lowest rank first."""
-        window = (select(OutboxMessage.id, OutboxMessage.channel_id, OutboxMessage.user_id,
-                         OutboxMessage.next_attempt_at).where(*due)
-                  .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id).limit(limit * 8).subquery())
-        rank = func.row_number().over(partition_by=(window.c.channel_id, window.c.user_id),
-                                      order_by=(window.c.next_attempt_at, window.c.id)).label("rank")
-        ranked = select(window.c.id, rank).subquery()
-        chosen = select(ranked.c.id).where(ranked.c.rank <= BATCH).order_by(ranked.c.rank, ranked.c.id).limit(limit)
+    def _in_turns(due: tuple[ColumnElement[bool], ...], limit: int, *, spread: bool,
+                  lock: bool) -> Select[OutboxMessage]:
+        """The due rows ranked within their league (``spread``: by their rank within their channel
+        first, then by due time), lowest rank first: the leagues take turns. A window function on
+        SQLite and PostgreSQL alike; PostgreSQL skips rows another process is claiming."""
+        order = (OutboxMessage.next_attempt_at, OutboxMessage.id)
+        in_channel = (func.row_number().over(partition_by=(OutboxMessage.channel_id, OutboxMessage.user_id),
+                                             order_by=order) if spread else literal(1))
+        rows = select(OutboxMessage.id, OutboxMessage.league_id, OutboxMessage.next_attempt_at,
+                      in_channel.label("in_channel")).where(*due).subquery()
+        turn = func.row_number().over(partition_by=rows.c.league_id,
+                                      order_by=(rows.c.in_channel, rows.c.next_attempt_at, rows.c.id)).label("turn")
+        ranked = select(rows.c.id, rows.c.next_attempt_at, turn).where(rows.c.in_channel <= BATCH).subquery()
+        chosen = select(ranked.c.id).order_by(ranked.c.turn, ranked.c.next_attempt_at, ranked.c.id).limit(limit)
         query = (select(OutboxMessage).where(OutboxMessage.id.in_(chosen), OutboxMessage.status == "pending")
                  .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id))
         return query.with_for_update(skip_locked=True) if lock else query

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from bot.league.discipline.appeals import APPEAL_OUTCOMES, AppealOutcome
@@ -14,7 +14,7 @@ from bot.league.discipline.cleanup import DUTIES, Duty
 from bot.league.discipline.infractions import CATEGORIES, Category
 from bot.league.discipline.reviews import REVIEW_ACTIONS, ReviewAction
 from bot.league.discipline.suspensions import SuspensionStatus
-from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
+from storage.models.base import Base, Snowflake, UTCDateTime, partial_index, utcnow
 from storage.models.core import Game, Player, Team
 
 SUSPENSION_STATUSES = ("active", "served", "overturned")
@@ -150,8 +150,8 @@ class MissedCleanup(Base):
         CheckConstraint("minutes > 0", name="minutes"),
         CheckConstraint(f"duty IN {DUTIES!r}", name="duty"),
         # One standing record per team, game and duty: a second one finds it on record.
-        Index("uq_missed_cleanups_standing", "league_id", "game_id", "team_id", "duty", unique=True,
-              sqlite_where=text("withdrawn_at IS NULL"), postgresql_where=text("withdrawn_at IS NULL")),
+        partial_index("uq_missed_cleanups_standing", "league_id", "game_id", "team_id", "duty", unique=True,
+                      where="withdrawn_at IS NULL"),
         Index("ix_missed_cleanups_team", "league_id", "team_id"),
     )
 

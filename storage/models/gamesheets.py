@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.league.gamesheets.sheet import SOURCES, Source
 from bot.league.vocabulary import POSITIONS, Position
-from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
+from storage.models.base import Base, Snowflake, UTCDateTime, partial_index, utcnow
 
 SHEET_ACTIONS = ("added", "removed", "confirmed")
 
@@ -44,8 +44,8 @@ class GameSheetEntry(Base):
         CheckConstraint(f"position IN {POSITIONS!r}", name="position"),
         Index("ix_game_sheet_entries_game_team", "game_id", "team_id"),
         # Games played and attendance: a player's lines, read per player.
-        Index("ix_game_sheet_entries_player", "league_id", "player_id", "game_id",
-              sqlite_where=text("removed_at IS NULL"), postgresql_where=text("removed_at IS NULL")),
+        partial_index("ix_game_sheet_entries_player", "league_id", "player_id", "game_id",
+                      where="removed_at IS NULL"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -95,12 +95,9 @@ class Goal(Base):
     __table_args__ = (
         Index("ix_goals_game", "game_id", "team_id"),
         # A player's goals and assists, read per player (/stats player) and per game set (/stats leaders).
-        Index("ix_goals_scorer", "scorer_id", sqlite_where=text("removed_at IS NULL AND NOT disallowed"),
-              postgresql_where=text("removed_at IS NULL AND NOT disallowed")),
-        Index("ix_goals_assist1", "assist1_id", sqlite_where=text("removed_at IS NULL AND NOT disallowed"),
-              postgresql_where=text("removed_at IS NULL AND NOT disallowed")),
-        Index("ix_goals_assist2", "assist2_id", sqlite_where=text("removed_at IS NULL AND NOT disallowed"),
-              postgresql_where=text("removed_at IS NULL AND NOT disallowed")),
+        partial_index("ix_goals_scorer", "scorer_id", where="removed_at IS NULL AND NOT disallowed"),
+        partial_index("ix_goals_assist1", "assist1_id", where="removed_at IS NULL AND NOT disallowed"),
+        partial_index("ix_goals_assist2", "assist2_id", where="removed_at IS NULL AND NOT disallowed"),
         CheckConstraint("period IS NULL OR period >= 1", name="period"),
     )
 
@@ -130,8 +127,8 @@ class LateStart(Base):
     __tablename__ = "late_starts"
     __table_args__ = (
         CheckConstraint("action IN ('minor', 'forfeit')", name="action"),
-        Index("uq_late_starts_standing", "game_id", "team_id", "action", unique=True,
-              sqlite_where=text("undone_at IS NULL"), postgresql_where=text("undone_at IS NULL")),
+        partial_index("uq_late_starts_standing", "game_id", "team_id", "action", unique=True,
+                      where="undone_at IS NULL"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -8,6 +8,7 @@ import random
 import time
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from bot.clock import FixedClock
@@ -18,7 +19,7 @@ from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage.db import create_engine
 from storage.models import OutboxMessage
-from tests.conftest import CHANNELS, GUILD
+from tests.conftest import CHANNELS, GUILD, OTHER_CHANNELS, OTHER_GUILD, OTHER_ROLES, league_config, make_settings
 from tests.harness import Call, Fault, Harness
 from tests.harness.rate_limits import RateLimits
 
@@ -345,6 +346,28 @@ async def test_a_paced_claim_takes_each_channels_first_rows_first_and_a_batch_of
     unspread = await harness.bot.courier._claim(9)
     assert [row.send_key for row in unspread] == [f"busy-{i}" for i in range(BATCH, BATCH + 9)], \
         "the plain claim: oldest first"
+
+
+@pytest.mark.parametrize("spread", [False, True], ids=["unpaced", "paced"])
+async def test_a_big_leagues_backlog_does_not_hold_up_a_small_leagues_one_row(
+        db_url: str, clock: FixedClock, spread: bool) -> None:
+    settings = make_settings(league_config("big"), league_config("small", OTHER_GUILD, roles=OTHER_ROLES,
+                                                                  channels=OTHER_CHANNELS))
+    h = await Harness(create_bot(settings, engine=create_engine(db_url), clock=clock, run_scheduler=False)).start()
+    try:
+        now = clock.now()
+        async with h.bot.sessions.begin() as s, outbox.batched(s):
+            for i in range(500):  # the big league's rows are all due before the small league's one
+                await outbox.enqueue(s, league_id=h.bot.league_ids[GUILD], guild_id=GUILD, key=f"big-{i}",
+                                     due_at=now - timedelta(minutes=10), message=Outgoing(content=f"big {i}"),
+                                     channel_id=TEAM_CHANNEL + i % 50)
+            await outbox.enqueue(s, league_id=h.bot.league_ids[OTHER_GUILD], guild_id=OTHER_GUILD, key="small",
+                                 due_at=now, message=Outgoing(content="small"), channel_id=TEAM_CHANNEL + 99)
+        first = await h.bot.courier._claim(40, spread=spread)  # a batch: 40 of the 501 rows
+        assert "small" in [row.send_key for row in first], "the small league's row is in the first batch"
+        assert sum(row.league_id == h.bot.league_ids[GUILD] for row in first) == 39, "and the big one goes on"
+    finally:
+        await h.close()
 
 
 async def test_a_graceful_stop_among_paced_lanes_hands_the_rest_back(harness: Harness) -> None:

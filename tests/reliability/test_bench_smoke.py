@@ -21,6 +21,7 @@ SMOKE = {
     "bench.imports": ["--rows", "40"],
     "bench.pictures": ["--runs", "2"],
     "bench.rule_lookup": ["--repeats", "1", "--no-service", "--leagues", "3"],
+    "bench.scale": ["--leagues", "5", "--messages", "20", "--limit", "60"],
     "bench.scheduler": ["--rows", "100"],
     "bench.standings": ["--repeat", "1", "--teams", "8"],
     "bench.stats": ["--rates", "10", "--seconds", "0.5", "--players", "400", "--games", "40"],

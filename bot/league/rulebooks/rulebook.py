@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+MAX_QUERY_CHARS = 300  # the longest question the search reads (bot/league/rulebooks/search.py)
+
 
 def _word_set(text: str) -> frozenset[str]:
     """A set of words written as one block of text (easier to read and edit than a list)."""

@@ -37,7 +37,7 @@ from bot.league.rulebooks.lexicon import (
     stem,
     words,
 )
-from bot.league.rulebooks.rulebook import Section
+from bot.league.rulebooks.rulebook import MAX_QUERY_CHARS, Section
 from bot.league.rulebooks.suggest import Labels, citation_key
 from bot.league.typos import closest
 
@@ -57,7 +57,6 @@ TOGETHER_BOOST = 0.25
 _PAIRS: dict[tuple[str, str], tuple[str, str]] = {}
 _PASSAGE_BREAK = re.compile(r"\n|(?<=[.;!?])\s+")
 COVERAGE_BOOST = 0.5
-MAX_QUERY_CHARS = 300
 MAX_QUERY_WORDS = 40
 MAX_CORRECTED_LENGTH = 24  # longer "words" are noise, not typos
 #: A question shares at least this part of its words with a linked one (Jaccard) to take its section.

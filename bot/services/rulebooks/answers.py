@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.league.rulebooks.rulebook import Section
-from bot.league.rulebooks.search import Confidence
+
+if TYPE_CHECKING:
+    from bot.league.rulebooks.search import Confidence
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 

@@ -23,7 +23,6 @@ from bot.clock import Clock
 from bot.config.settings import Settings
 from bot.discord_text import clean_user_text, clip
 from bot.errors import InvalidInput, NotFound
-from bot.league.rulebooks.lexicon import STOPWORDS, words
 from bot.services.rulebooks.answers import CitedSection, RuleAnswer
 from bot.services.rulebooks.digest import ensure_digest
 from bot.services.rulebooks.lookup import RulesLookupService
@@ -65,6 +64,8 @@ def _word(text: str, what: str) -> str:
     if not word or len(word) > MAX_WORD or not _WORD.fullmatch(word):
         raise InvalidInput(f"“{shown}” can't be {what}: use letters, numbers, spaces, hyphens or apostrophes, "
                            f"at most {MAX_WORD} characters. Nothing changed.")
+    from bot.league.rulebooks.lexicon import STOPWORDS, words  # the stemmer loads at the first use of /rule
+
     if all(w in STOPWORDS for w in words(word)):
         raise InvalidInput(f"“{shown}” is too common a word to stand for anything in the rulebook. Nothing changed.")
     return word

@@ -16,12 +16,12 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -31,14 +31,16 @@ from bot.config.settings import LeagueSettings
 from bot.discord_text import quote
 from bot.errors import InvalidInput, NotFound
 from bot.league.rulebooks.facts import fact_lines
-from bot.league.rulebooks.lexicon import Lexicon, lexicon_for
 from bot.league.rulebooks.presets import preset_rulebook
-from bot.league.rulebooks.rulebook import Section, parse_rulebook, rulebook_fingerprint
-from bot.league.rulebooks.search import MAX_QUERY_CHARS, Link, RuleIndex
+from bot.league.rulebooks.rulebook import MAX_QUERY_CHARS, Section, parse_rulebook, rulebook_fingerprint
 from bot.league.rules import PRESET_NAMES, Rules
 from bot.services.rulebooks.answers import CitedSection, RuleAnswer
 from storage.models import League, LeagueSetup, Rulebook, RuleLink, RuleSection, RuleWord
 from storage.text import printable
+
+if TYPE_CHECKING:
+    from bot.league.rulebooks.lexicon import Lexicon
+    from bot.league.rulebooks.search import Link, RuleIndex
 
 log = logging.getLogger("sideline.rules")
 
@@ -143,12 +145,20 @@ def _row_of(league_id: int, section: Section) -> RuleSection:
 
 def _lexicon(preset: str | None) -> Lexicon:
     """The preset's players' words (every sport's for a league of no known preset)."""
+    from bot.league.rulebooks.lexicon import lexicon_for  # the search and its stemmer load when first used
+
     return lexicon_for(preset if preset in PRESET_NAMES else None)
+
+
+def _build_index(sections: Sequence[Section], preset: str | None) -> RuleIndex:
+    from bot.league.rulebooks.search import RuleIndex  # the search (2 MB with its stemmer) loads when first used
+
+    return RuleIndex.build(sections, _lexicon(preset))
 
 
 def _parse_and_index(text: str, preset: str | None) -> tuple[list[Section], RuleIndex]:
     sections = parse_rulebook(text)
-    return sections, RuleIndex.build(sections, _lexicon(preset))
+    return sections, _build_index(sections, preset)
 
 
 @cache
@@ -180,7 +190,7 @@ def preset_index(preset: str) -> tuple[str, RuleIndex] | None:
     if data is None:
         return None
     text = data.decode("utf-8")
-    return _PRESET_MARK + rulebook_fingerprint(text), RuleIndex.build(parse_rulebook(text), _lexicon(preset))
+    return _PRESET_MARK + rulebook_fingerprint(text), _build_index(parse_rulebook(text), preset)
 
 
 #: Called inside an import's (or a reset's) transaction, e.g. to write the audit row with it.
@@ -347,7 +357,7 @@ class RulesLookupService:
                 sections = [_section_of(r) for r in rows]
             # If an import committed between the two reads, the next lookup sees a new fingerprint
             # and rebuilds: the cache never keeps stale sections for long.
-            index = await asyncio.to_thread(RuleIndex.build, sections, _lexicon(preset))
+            index = await asyncio.to_thread(_build_index, sections, preset)
             self._indexes[league_id] = (fingerprint, index)
             self._checked[league_id] = time.monotonic()
             return index
@@ -404,7 +414,7 @@ class RulesLookupService:
         """The league's numbers its preset names per section, when it reads that preset's rulebook."""
         fingerprint = self._indexes.get(league_id, ("", index))[0].removeprefix(_PRESET_MARK)
         preset = _preset_fingerprints().get(fingerprint)
-        return lexicon_for(preset).vocabulary.facts if preset is not None else {}
+        return _lexicon(preset).vocabulary.facts if preset is not None else {}
 
     async def _league_view(self, league_id: int) -> tuple[RuleIndex, Lexicon, tuple[Link, ...]]:
         """The league's index, with its own words and linked questions (read again every few seconds)."""
@@ -417,6 +427,8 @@ class RulesLookupService:
                                            .where(RuleWord.league_id == league_id).order_by(RuleWord.id))).all()
             linked = (await session.execute(select(RuleLink.question, RuleLink.citation)
                                             .where(RuleLink.league_id == league_id).order_by(RuleLink.id))).all()
+        from bot.league.rulebooks.search import Link  # loaded with the index
+
         lexicon = index.lexicon.with_words([(word, means) for word, means in words])
         links = tuple(Link(index.signature(question, lexicon), citation) for question, citation in linked)
         if words or links:
