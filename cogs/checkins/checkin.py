@@ -12,7 +12,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, answers, reply
 from bot.discord_text import clip, timestamp
 from bot.services.checkins.service import Attendance, AttendanceLine
-from cogs._common import GameCode, game_autocomplete
+from cogs._common import GameCode, bot_of, game_autocomplete, suggesting_for
 from cogs.checkins._buttons import CheckInButton, checkin_reply
 from cogs.setup._gender_ask import ASK, GenderSelect, gender_view
 
@@ -46,6 +46,20 @@ def attendance_embed(att: Attendance) -> discord.Embed:
     return embed
 
 
+PlayerName = app_commands.Range[str, 1, 100]
+
+
+async def my_players_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Only the players the caller manages: nobody else's appear."""
+    caller = suggesting_for(interaction)
+    if caller is None:
+        return []
+    mine = await bot_of(interaction).services.checkins.my_players(caller)
+    typed = current.strip().casefold()
+    return [app_commands.Choice(name=clip(m.name, 100), value=str(m.player_id))
+            for m in mine if typed in m.name.casefold()][:25]
+
+
 class CheckInCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
@@ -58,16 +72,18 @@ class CheckInCog(commands.Cog):
         self.bot.remove_dynamic_items(CheckInButton, GenderSelect)
 
     @app_commands.command(name="checkin")
-    @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game")
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game",
+                           player="A player you manage (no Discord account); needed when you manage several")
+    @app_commands.autocomplete(game=game_autocomplete, player=my_players_autocomplete)
     @app_commands.guild_only()
-    async def checkin(self, interaction: discord.Interaction, status: Status, game: GameCode | None = None) -> None:
+    async def checkin(self, interaction: discord.Interaction, status: Status, game: GameCode | None = None,
+                      player: PlayerName | None = None) -> None:
         """Say whether you're in, out or maybe for a game."""
         caller = self.bot.caller(interaction)
-        result = await self.service.check_in(caller, status, game)
+        result = await self.service.check_in(caller, status, game, player=player)
         await reply(interaction, checkin_reply(result), ephemeral=True,
                     allowed_mentions=NO_MENTIONS)
-        if await self.bot.services.gender_asks.ask_once(caller):  # once, privately, after the answer
+        if not result.managed and await self.bot.services.gender_asks.ask_once(caller):  # once, privately
             await reply(interaction, ASK, ephemeral=True, view=gender_view(caller.league_id),
                         allowed_mentions=NO_MENTIONS)
 

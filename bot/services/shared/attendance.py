@@ -95,13 +95,15 @@ class CheckInContext:
     away_since: datetime | None = None
 
 
-def _context_query(by_code: bool, suspensions: SuspensionCheck) -> Select[Any]:
+def _context_query(by_code: bool, suspensions: SuspensionCheck, by_player: bool = False) -> Select[Any]:
     home, away = teams_as("home", "away")
-    # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
+    # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters. A guardian
+    # answering for a player without a Discord account names the player's id instead.
+    who = Player.id == bindparam("player_id") if by_player else Player.discord_id == bindparam("discord_id")
     place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"))
              .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
                                                          RosterEntry.player_id == Player.id))
-             .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
+             .where(Player.league_id == bindparam("league_id"), who)
              .subquery())
     flagged = suspensions.might_be_suspended(Game.league_id, place.c.player_id)
     away_since = (select(func.max(AwayRange.created_at))
@@ -128,15 +130,22 @@ class CheckInContextQuery:
 
     def __init__(self, suspensions: SuspensionCheck) -> None:
         self.by_code, self.by_id = _context_query(True, suspensions), _context_query(False, suspensions)
+        self.player_by_code = _context_query(True, suspensions, by_player=True)
+        self.player_by_id = _context_query(False, suspensions, by_player=True)
 
     async def __call__(self, session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
-                       game_id: int | None = None) -> CheckInContext | None:
-        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game."""
-        params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
+                       game_id: int | None = None, player_id: int | None = None) -> CheckInContext | None:
+        """The game (by code or id, in this league) with the caller's roster place and answer (with
+        ``player_id``: that player's, whom the caller manages); None: no game."""
+        by_player = player_id is not None
+        params: dict[str, Any] = {"league_id": league_id}
+        params.update({"player_id": player_id} if by_player else {"discord_id": discord_id})
         if code is not None:
-            query, params["code"] = self.by_code, printable(code).strip()  # no NUL for PostgreSQL
+            params["code"] = printable(code).strip()  # no NUL for PostgreSQL
+            query = self.player_by_code if by_player else self.by_code
         else:
-            query, params["game_id"] = self.by_id, game_id
+            params["game_id"] = game_id
+            query = self.player_by_id if by_player else self.by_id
         row = (await session.execute(query, params)).first()
         if row is None:
             return None

@@ -1,0 +1,58 @@
+"""players without a Discord account and their guardians
+
+``players.discord_id`` becomes nullable (a junior too young for Discord has no account) and
+``player_guardians`` says which members manage such a player: they check in and hear reminders for
+them. Existing rows are untouched. Downgrading deletes the players without an account first (with
+their roster places, check-ins and statistics, by cascade), since the column cannot be NOT NULL with them.
+
+Revision ID: 079062a7e639
+Revises: 2f5d936bab4a
+Create Date: 2026-12-05 01:20:07.892942
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+
+revision = '079062a7e639'
+down_revision = '2f5d936bab4a'
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table('player_guardians',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('league_id', sa.Integer(), nullable=False),
+    sa.Column('player_id', sa.Integer(), nullable=False),
+    sa.Column('discord_id', sa.BigInteger(), nullable=False),
+    sa.Column('added_by', sa.BigInteger(), nullable=False),
+    sa.Column('added_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['league_id'], ['leagues.id'], name=op.f('fk_player_guardians_league_id_leagues'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['player_id'], ['players.id'], name=op.f('fk_player_guardians_player_id_players'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_player_guardians')),
+    sa.UniqueConstraint('player_id', 'discord_id', name=op.f('uq_player_guardians_player_id_discord_id'))
+    )
+    with op.batch_alter_table('player_guardians', schema=None) as batch_op:
+        batch_op.create_index('ix_player_guardians_discord_id_league_id', ['discord_id', 'league_id'], unique=False)
+
+    with op.batch_alter_table('players', schema=None) as batch_op:
+        batch_op.alter_column('discord_id',
+               existing_type=sa.BIGINT(),
+               nullable=True)
+
+
+
+def downgrade() -> None:
+    op.execute("DELETE FROM players WHERE discord_id IS NULL")
+    with op.batch_alter_table('players', schema=None) as batch_op:
+        batch_op.alter_column('discord_id',
+               existing_type=sa.BIGINT(),
+               nullable=False)
+
+    with op.batch_alter_table('player_guardians', schema=None) as batch_op:
+        batch_op.drop_index('ix_player_guardians_discord_id_league_id')
+
+    op.drop_table('player_guardians')
