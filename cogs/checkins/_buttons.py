@@ -28,7 +28,7 @@ from bot.access import Caller
 from bot.client.tree import NO_MENTIONS, ReportingItem, reply
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import NotAllowed
-from bot.services.checkins.presses import leagues_where_they_play
+from bot.services.checkins.presses import guards_in, leagues_where_they_play
 from bot.services.checkins.service import CheckInResult
 from bot.services.shared.checkin_buttons import managed_button_id
 from cogs._common import bot_of
@@ -135,7 +135,8 @@ class CheckInButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]
             return caller
         if self.player_id is not None and self.league_id is not None:
             member = bot.member_in(interaction, self.league_id)
-            if member is None:
+            if member is None or not await guards_in(bot.sessions, member.discord_id, self.player_id,
+                                                     self.game_code, self.league_id):
                 raise NotAllowed(NOT_FOR_YOU)
             return member
         candidates = [known for known in bot.league_ids.values() if self.league_id in (None, known)]

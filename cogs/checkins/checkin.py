@@ -12,7 +12,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, answers, reply
 from bot.discord_text import clip, timestamp
 from bot.services.checkins.service import Attendance, AttendanceLine
-from cogs._common import GameCode, bot_of, game_autocomplete, suggesting_for
+from cogs._common import GameCode, ManagedName, game_autocomplete, my_players_autocomplete
 from cogs.checkins._buttons import CheckInButton, checkin_reply
 from cogs.setup._gender_ask import ASK, GenderSelect, gender_view
 
@@ -46,20 +46,6 @@ def attendance_embed(att: Attendance) -> discord.Embed:
     return embed
 
 
-PlayerName = app_commands.Range[str, 1, 100]
-
-
-async def my_players_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Only the players the caller manages: nobody else's appear."""
-    caller = suggesting_for(interaction)
-    if caller is None:
-        return []
-    mine = await bot_of(interaction).services.checkins.my_players(caller)
-    typed = current.strip().casefold()
-    return [app_commands.Choice(name=clip(m.name, 100), value=str(m.player_id))
-            for m in mine if typed in m.name.casefold()][:25]
-
-
 class CheckInCog(commands.Cog):
     def __init__(self, bot: SidelineBot) -> None:
         self.bot = bot
@@ -77,7 +63,7 @@ class CheckInCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete, player=my_players_autocomplete)
     @app_commands.guild_only()
     async def checkin(self, interaction: discord.Interaction, status: Status, game: GameCode | None = None,
-                      player: PlayerName | None = None) -> None:
+                      player: ManagedName | None = None) -> None:
         """Say whether you're in, out or maybe for a game."""
         caller = self.bot.caller(interaction)
         result = await self.service.check_in(caller, status, game, player=player)

@@ -289,7 +289,7 @@ async def _managed_by_name(session: AsyncSession, league_id: int, name: str, *,
     text = name.strip()
     found = select(Player, RosterEntry).outerjoin(RosterEntry, RosterEntry.player_id == Player.id).where(
         Player.league_id == league_id, Player.discord_id.is_(None))
-    if id_text and text.isdigit():
+    if id_text and text.isascii() and text.isdigit() and len(text) <= 18:  # a row id, never past 64 bits
         row = (await session.execute(found.where(Player.id == int(text)))).first()
         if row is not None:
             return row[0], row[1]
