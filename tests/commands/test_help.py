@@ -89,7 +89,7 @@ async def test_a_commissioners_help_takes_pages_turned_by_buttons(harness: Harne
     assert last.embeds[-1]["footer"]["text"] == "Page 3 of 3 · the buttons below turn the page"
     assert "`/setup league preset:coed-ball-hockey name:a name timezone:America/Toronto`" in last.text
     back = (await harness.press("sideline:help:0", as_=commissioner, ephemeral=True)).first
-    assert back.embeds == first.embeds and "`/standings show`" in back.text
+    assert back.embeds == first.embeds and "`/checkin status:in`" in back.text
 
 
 async def test_help_groups_commands_by_task(harness: Harness, league: SampleLeague) -> None:
