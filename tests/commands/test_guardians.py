@@ -174,3 +174,32 @@ async def test_a_guardian_sets_away_for_one_junior_and_nobody_else_can(harness: 
     assert "🧳 Out (away) (1)\nJunior Max" in whoisin.text, whoisin.text
     cleared = await harness.slash("/away clear", as_=parent, player="Junior Max")
     assert cleared.content.startswith("For **Junior Max**: Cleared 1 away range."), cleared.content
+
+
+async def test_a_junior_checked_in_is_on_the_game_sheet_and_in_the_statistics(harness: Harness,
+                                                                             league: SampleLeague) -> None:
+    parent = await two_juniors(harness, league)
+    await harness.slash("/checkin", as_=parent, status="in", game="G1", player="Junior Jo")
+    sheet = await harness.slash("/gamesheet show", as_=league.captain("Hawks"), game="G1", team="Hawks")
+    assert "Junior Jo" in sheet.text and "Junior Max" not in sheet.text and "<@None>" not in sheet.text, sheet.text
+    harness.bot.clock.set(G1_START + timedelta(hours=2))  # type: ignore[attr-defined]
+    entered = await harness.slash("/result enter", as_=league.referee(), game="G1", home=1, away=0,
+                                  decided="regulation")
+    assert "Recorded game G1" in entered.text, entered.text
+    stats = await harness.slash("/stats team", as_=league.captain("Hawks"), team="Hawks")
+    rows = [r for r in stats.text.split("```")[1].strip().split("\n") if r.startswith("Junior Jo")]
+    assert len(rows) == 1 and rows[0].split()[2] == "1", stats.text  # one game played
+    assert "<@None>" not in stats.text
+
+
+async def test_the_team_reminders_buttons_answer_for_a_guardians_only_junior(harness: Harness,
+                                                                            league: SampleLeague) -> None:
+    parent = harness.member("Parent Pam")
+    await harness.slash("/roster add", as_=league.commissioner(), name="Junior Lu", guardian=parent, team="Hawks")
+    league_id = harness.bot.league_ids[harness.default_guild]
+    reply = await harness.press(f"sideline:checkin@{league_id}:G1:maybe", as_=parent)
+    assert reply.ephemeral and reply.content.startswith("**Junior Lu** is a **maybe** ❔"), reply.content
+    await harness.slash("/roster add", as_=league.commissioner(), name="Junior Lea", guardian=parent, team="Hawks")
+    two = await harness.press(f"sideline:checkin@{league_id}:G1:in", as_=parent)
+    assert two.ephemeral and "You manage 2 players: pick whom you answer for" in two.content, two.content
+    assert (await state(harness))[2] == [("Junior Lu", "maybe")]

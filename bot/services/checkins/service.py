@@ -410,8 +410,8 @@ async def _only_managed(session: AsyncSession, caller: Caller) -> ManagedPlayer 
     """A caller on no roster who manages exactly one player answers for them; several: they must pick."""
     mine = await managed_players(session, caller.league_id, caller.discord_id)
     if len(mine) > 1:
-        raise InvalidInput(f"You manage {len(mine)} players: pick whom you answer for with the player option "
-                           "(you're not on a roster yourself). Nothing changed.")
+        raise InvalidInput(f"You manage {len(mine)} players: pick whom you answer for with /checkin's player "
+                           "option, or the buttons in the reminder DM about that player. Nothing changed.")
     return mine[0] if mine else None
 
 
