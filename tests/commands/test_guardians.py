@@ -203,3 +203,15 @@ async def test_the_team_reminders_buttons_answer_for_a_guardians_only_junior(har
     two = await harness.press(f"sideline:checkin@{league_id}:G1:in", as_=parent)
     assert two.ephemeral and "You manage 2 players: pick whom you answer for" in two.content, two.content
     assert (await state(harness))[2] == [("Junior Lu", "maybe")]
+
+
+async def test_a_guardian_sees_their_own_players_profile_and_nobody_elses(harness: Harness,
+                                                                         league: SampleLeague) -> None:
+    parent = await two_juniors(harness, league)
+    mine = await harness.slash("/profile show", as_=parent, player="Junior Jo")
+    assert mine.ephemeral and "**Junior Jo's profile in Coed League** (only you, as their guardian" in mine.text
+    assert "Team: Hawks (skater)" in mine.text and "Gender: woman" in mine.text, mine.text
+    for other in (league.player("Alice Hart"), harness.member("Other Parent")):
+        refused = await harness.slash("/profile show", as_=other, player="Junior Jo")
+        assert refused.ephemeral and "You don't manage a player called “Junior Jo”" in refused.text
+        assert "woman" not in refused.text
