@@ -111,11 +111,18 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
         )
 
     @app_commands.command(name="remove", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
-    @app_commands.describe(player="The server member to remove")
+    @app_commands.describe(player="The server member to remove",
+                           name="Or a player without a Discord account, by name")
+    @app_commands.autocomplete(name=managed_autocomplete)
     @app_commands.guild_only()
-    async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+    async def remove(self, interaction: discord.Interaction, player: discord.User | None = None,
+                     name: PlayerName | None = None) -> None:
         """Remove a player from your team's roster."""
-        change = await self.service.remove(self.bot.caller(interaction), discord_id=player.id)
+        if (player is None) == (name is None):
+            raise InvalidInput("Pick the server member to remove with player, or a player without a Discord "
+                               "account with name (one of them). Nothing changed.")
+        change = await self.service.remove(self.bot.caller(interaction), discord_id=player.id if player else None,
+                                           managed=name)
         await reply(
             interaction, f"{change.player} was removed from {change.team} ({change.size} players left).",
             ephemeral=True, allowed_mentions=NO_MENTIONS,

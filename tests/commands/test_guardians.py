@@ -215,3 +215,21 @@ async def test_a_guardian_sees_their_own_players_profile_and_nobody_elses(harnes
         refused = await harness.slash("/profile show", as_=other, player="Junior Jo")
         assert refused.ephemeral and "You don't manage a player called “Junior Jo”" in refused.text
         assert "woman" not in refused.text
+
+
+async def test_a_captain_removes_a_junior_by_name_and_nobody_else_can(harness: Harness,
+                                                                     league: SampleLeague) -> None:
+    await two_juniors(harness, league)
+    before = await state(harness)
+    for who in (league.player("Alice Hart"), league.captain("Owls")):
+        refused = await harness.slash("/roster remove", as_=who, name="Junior Max")
+        assert refused.ephemeral and "Only Hawks's captain or a commissioner can do that." in refused.text, refused.text
+    neither = await harness.slash("/roster remove", as_=league.captain("Hawks"))
+    assert neither.ephemeral and "Nothing changed." in neither.text
+    assert await state(harness) == before
+    suggested = await harness.autocomplete("/roster remove", focused="name", as_=league.captain("Hawks"), name="max")
+    (choice,) = suggested.autocomplete_choices
+    removed = await harness.slash("/roster remove", as_=league.captain("Hawks"), name=choice["value"])
+    assert removed.ephemeral and removed.text.startswith("Junior Max was removed from Hawks"), removed.text
+    roster = await harness.slash("/roster show", as_=league.captain("Hawks"))
+    assert "Junior Jo" in roster.text and "Junior Max" not in roster.text, roster.text

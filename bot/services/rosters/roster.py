@@ -260,10 +260,17 @@ class RosterService:
                        f"{rules.trade_deadline_week} of {season.name} (<t:{int(deadline.timestamp())}:F>) ({cite}). "
                        "A commissioner can move the deadline with `/setup rule key:trade_deadline_week`.")
 
-    async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
+    async def remove(self, caller: Caller, *, discord_id: int | None, team_name: str | None = None,
+                     managed: str | None = None) -> RosterChange:
+        """Take a player off their team; ``managed`` names a player without a Discord account instead."""
         async with self.sessions.begin() as session:
             member = await membership(session, caller)
-            entry = await lookups.roster_entry(session, caller.league_id, discord_id)
+            if managed is not None:
+                found = await _managed_by_name(session, caller.league_id, managed, id_text=True)
+                entry = found[1] if found is not None else None
+            else:
+                assert discord_id is not None
+                entry = await lookups.roster_entry(session, caller.league_id, discord_id)
             if entry is None:
                 raise NotFound("That player isn't on any roster in this league.")
             team = await lookups.team_by_id(session, caller.league_id, entry.team_id)
@@ -277,7 +284,9 @@ class RosterService:
             roster_history.leave(session, entry, self.clock.now(), REMOVED)
             await session.delete(entry)
             await session.flush()
-            await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
+            if discord_id is not None:  # a player without a Discord account holds no team role
+                await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id,
+                                        self.clock.now())
             size = await lookups.roster_size(session, caller.league_id, team.id)
             return RosterChange(team.name, name, "removed", size, caller.league.rules.lineup.roster_limit)
 
