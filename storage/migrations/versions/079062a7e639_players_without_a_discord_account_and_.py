@@ -69,10 +69,10 @@ def _discord_id_nullable(nullable: bool) -> None:
         return
     table = bind.exec_driver_sql("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'players'").scalar()
     found = _COLUMN.search(table or "")
-    if found is None:
+    if table is None or found is None:
         raise RuntimeError("players.discord_id not found in the stored table definition")
     changed = table[:found.start()] + found.group(1) + ("" if nullable else " NOT NULL") + table[found.end():]
-    version = bind.exec_driver_sql("PRAGMA schema_version").scalar()
+    version = bind.exec_driver_sql("PRAGMA schema_version").scalar() or 0
     bind.exec_driver_sql("PRAGMA writable_schema = ON")
     bind.exec_driver_sql("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'players'", (changed,))
     bind.exec_driver_sql(f"PRAGMA schema_version = {int(version) + 1}")
