@@ -50,7 +50,7 @@ from bot.league.seasons import season_index_at
 from bot.services import outbox
 from bot.services.deadlines.service import complete_deadline
 from bot.services.outbox import Outgoing
-from bot.services.shared.guardians import reach
+from bot.services.shared.guardians import reach, whose
 from storage.models import Appeal, Game, League, Penalty, Result, RosterDeparture, RosterEntry, Season, Suspension
 
 log = logging.getLogger("sideline.discipline")
@@ -278,8 +278,10 @@ async def _tell_served(session: AsyncSession, row: Suspension, when: datetime | 
         await outbox.enqueue(
             session, league_id=row.league_id, guild_id=league.guild_id, key=f"suspension:{row.id}:served{suffix}",
             due_at=when, user_id=user,
-            message=Outgoing(content=f"✅ Suspension #{row.id} in {clip(league.name, 100)} is served "
-                                     f"({plural(row.games, 'game')}). Check-ins for games are open again."))
+            message=Outgoing(content=f"✅ {whose(row.player)} suspension #{row.id} in {clip(league.name, 100)} is "
+                                     f"served ({plural(row.games, 'game')}). "
+                                     + ("You can check in for games again." if row.player.discord_id is not None
+                                        else "They can be checked in for games again.")))
     await complete_deadline(session, row.league_id, window_ref(row.id), now=when, note="served")
 
 

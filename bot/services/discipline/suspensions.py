@@ -54,7 +54,7 @@ from bot.services.discipline.core import (
 )
 from bot.services.outbox import Outgoing
 from bot.services.people import membership
-from bot.services.shared.guardians import reach
+from bot.services.shared.guardians import reach, whose
 from storage import lookups
 from storage.models import Player, Suspension, Team
 
@@ -268,8 +268,9 @@ class SuspensionService:
                     suffix = "" if user == entry.player.discord_id else f":{user}"
                     await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
                                          key=f"suspension:{replaced}:replaced:dm{suffix}", due_at=now, user_id=user,
-                                         message=Outgoing(content=f"Suspension #{replaced} from the referee's call "
-                                                                  f"is replaced by the commissioners' #{issued.id}."))
+                                         message=Outgoing(content=f"{whose(entry.player)} suspension #{replaced} from "
+                                                                  f"the referee's call is replaced by the "
+                                                                  f"commissioners' #{issued.id}."))
             return replace(issued, replaced=replaced, note=length.note)
 
     async def active(self, caller: Caller) -> tuple[SuspensionLine, ...]:

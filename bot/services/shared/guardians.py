@@ -87,6 +87,11 @@ async def reach(session: AsyncSession, league_id: int, player: Player) -> tuple[
     return (await guardians_of(session, league_id, [player.id])).get(player.id, ())
 
 
+def whose(player: Player) -> str:
+    """"Your" in a DM to the player; the player's name in one to their guardians."""
+    return "Your" if player.discord_id is not None else f"{clean_user_text(player.name, 100)}'s"
+
+
 def mention(discord_id: int | None, name: str) -> str:
     """A player as text: their mention, or their name when they have no Discord account."""
     return f"<@{discord_id}>" if discord_id is not None else f"**{clean_user_text(name, 100)}**"
