@@ -27,6 +27,8 @@ GameCode = app_commands.Range[str, 1, 64]
 TeamName = app_commands.Range[str, 1, 100]
 DivisionName = app_commands.Range[str, 1, 100]
 SeasonName = app_commands.Range[str, 1, 100]
+#: A player's name (storage/models/core.py: a player's name holds 100).
+ManagedName = app_commands.Range[str, 1, 100]
 
 
 def bot_of(interaction: discord.Interaction) -> SidelineBot:
@@ -87,3 +89,14 @@ async def season_autocomplete(interaction: discord.Interaction, current: str) ->
         return []
     names = await bot.services.seasons.names(caller, current[:100])
     return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names[:25]]
+
+
+async def my_players_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The players without a Discord account the caller manages (a guardian's): nobody else's appear."""
+    caller = suggesting_for(interaction)
+    if caller is None:
+        return []
+    mine = await bot_of(interaction).services.checkins.my_players(caller)
+    typed = current.strip().casefold()
+    return [app_commands.Choice(name=clip(m.name, 100), value=str(m.player_id))
+            for m in mine if typed in m.name.casefold()][:25]

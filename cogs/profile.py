@@ -10,7 +10,9 @@ from discord.ext import commands
 
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply
+from bot.discord_text import clean_user_text
 from bot.services.profile import Forgotten, Profile, ReminderSettings
+from cogs._common import ManagedName, my_players_autocomplete
 
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
 Delivery = Literal["channel", "dm"]
@@ -21,7 +23,9 @@ def profile_text(profile: Profile) -> str:
     team = f"{profile.team} ({profile.position})" if profile.team else "not on a roster"
     gender = profile.gender or "not set"
     counts = " (counts toward the women/non-binary minimum)" if profile.counts_toward_minimum else ""
-    text = (f"**Your profile in {profile.league}** (only you see this)\n"
+    whose = (f"{clean_user_text(profile.name, 100)}'s profile in {profile.league}** (only you, as their guardian, "
+             "see this)" if profile.managed else f"Your profile in {profile.league}** (only you see this)")
+    text = (f"**{whose}\n"
             f"Name: {profile.name}\nTeam: {team}\nGender: {gender}{counts}\n"
             f"Check-in answers kept: {profile.checkins}\n")
     seen = profile.attendance
@@ -31,6 +35,9 @@ def profile_text(profile: Profile) -> str:
             text += f", missed {seen.missed}" + (f" ({seen.missed_without_spare} with no spare in your place)"
                                                   if seen.missed_without_spare else "")
         text += ".\n"
+    if profile.managed:
+        return text + ("Their gender and games missed are shown only to their guardians, their team's captains "
+                       "and commissioners.")
     return text + ("Your gender and games missed are shown only to you, your team's captains and "
                    "commissioners.")
 
@@ -76,10 +83,12 @@ class ProfileCog(commands.GroupCog, group_name="profile", group_description="You
         self.service = bot.services.profile
 
     @app_commands.command(name="show")
+    @app_commands.describe(player="A player you manage (no Discord account): what the league keeps about them")
+    @app_commands.autocomplete(player=my_players_autocomplete)
     @app_commands.guild_only()
-    async def show(self, interaction: discord.Interaction) -> None:
+    async def show(self, interaction: discord.Interaction, player: ManagedName | None = None) -> None:
         """See what the league keeps about you (only you see it)."""
-        profile = await self.service.show(self.bot.caller(interaction))
+        profile = await self.service.show(self.bot.caller(interaction), player)
         await reply(interaction, profile_text(profile), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="gender")

@@ -1,4 +1,4 @@
-"""/roster show|add|remove for a team's captain or a commissioner."""
+"""/roster show|add|remove and /roster guardian add, for a team's captain or a commissioner."""
 
 from __future__ import annotations
 
@@ -12,15 +12,20 @@ from bot.access import Role
 from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip, timestamp
+from bot.errors import InvalidInput
 from bot.services.rosters.roster import RosterLine, RosterView
-from cogs._common import SeasonName, TeamName, season_autocomplete, team_autocomplete
+from cogs._common import SeasonName, TeamName, bot_of, season_autocomplete, suggesting_for, team_autocomplete
 
 Position = Literal["skater", "goalie"]
 Gender = Literal["woman", "non-binary", "man", "prefer-not-to-say"]
+PlayerName = app_commands.Range[str, 1, 100]
 
 
 def _line(line: RosterLine) -> str:
-    return (f"{'🥅' if line.position == 'goalie' else '🏒'} <@{line.discord_id}> {line.name}"
+    who = (f"<@{line.discord_id}> {line.name}" if line.discord_id is not None else
+           f"{line.name} (no Discord account; guardian{'s' * (len(line.guardians) != 1)}: "
+           f"{' '.join(f'<@{g}>' for g in line.guardians) or 'none'})")
+    return (f"{'🥅' if line.position == 'goalie' else '🏒'} {who}"
             + (f" · {line.gender}" if line.gender else "")
             + (f" · left {timestamp(line.left_at, 'D')}" if line.left_at else ""))
 
@@ -36,6 +41,15 @@ def roster_embed(view: RosterView) -> discord.Embed:
                         value=clip("\n".join(_line(line) for line in view.left), 1024), inline=False)
     embed.set_footer(text="Private: gender categories are shown only to captains and commissioners.")
     return embed
+
+
+async def managed_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Players without a Discord account on the teams the caller captains (commissioners: all)."""
+    caller = suggesting_for(interaction)
+    if caller is None:
+        return []
+    found = await bot_of(interaction).services.roster.managed_names(caller, current[:100])
+    return [app_commands.Choice(name=clip(label, 100), value=value) for label, value in found]
 
 
 @app_commands.guild_only()
@@ -56,20 +70,38 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
         await reply(interaction, embed=roster_embed(view), ephemeral=True,
                     allowed_mentions=NO_MENTIONS)
 
+    guardian_group = app_commands.Group(name="guardian", description="Guardians of players without a Discord account.",
+                                        guild_only=True)
+
     @app_commands.command(name="add", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
-    @app_commands.describe(player="The server member to add", position="Skater or goalie",
+    @app_commands.describe(player="The server member to add (or give name and guardian instead)",
+                           position="Skater or goalie",
                            gender="Gender category (counts toward on-court minimums)",
-                           team="Team (commissioners; captains default to their own team)")
+                           team="Team (commissioners; captains default to their own team)",
+                           name="A player without a Discord account (a junior): their name",
+                           guardian="The member who manages that player: checks in and gets reminders for them")
     @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
-    async def add(self, interaction: discord.Interaction, player: discord.Member,
+    async def add(self, interaction: discord.Interaction, player: discord.Member | None = None,
                   position: Position | None = None, gender: Gender | None = None,
-                  team: TeamName | None = None) -> None:
+                  team: TeamName | None = None, name: PlayerName | None = None,
+                  guardian: discord.Member | None = None) -> None:
         """Add a player to your team's roster."""
-        change = await self.service.add(
-            self.bot.caller(interaction), discord_id=player.id, name=player.display_name,
-            position=position, gender=gender, team_name=team,
-        )
+        caller = self.bot.caller(interaction)
+        if player is not None and (name or guardian is not None):
+            raise InvalidInput("Give either player (a server member) or name and guardian (a player without a "
+                               "Discord account), not both. Nothing changed.")
+        if player is not None:
+            change = await self.service.add(caller, discord_id=player.id, name=player.display_name,
+                                            position=position, gender=gender, team_name=team)
+        elif name and guardian is not None:
+            if guardian.bot:
+                raise InvalidInput("A guardian must be a person, not a bot. Nothing changed.")
+            change = await self.service.add_managed(caller, name=name, guardian_id=guardian.id, position=position,
+                                                    gender=gender, team_name=team)
+        else:
+            raise InvalidInput("Pick the server member to add with player; for a player without a Discord "
+                               "account give their name and their guardian. Nothing changed.")
         limit = f" of {change.limit}" if change.limit else ""
         players = "player" if change.size == 1 and not change.limit else "players"
         verb = "is now on" if change.action == "added" else "was already on"
@@ -79,15 +111,39 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
         )
 
     @app_commands.command(name="remove", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
-    @app_commands.describe(player="The server member to remove")
+    @app_commands.describe(player="The server member to remove",
+                           name="Or a player without a Discord account, by name")
+    @app_commands.autocomplete(name=managed_autocomplete)
     @app_commands.guild_only()
-    async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+    async def remove(self, interaction: discord.Interaction, player: discord.User | None = None,
+                     name: PlayerName | None = None) -> None:
         """Remove a player from your team's roster."""
-        change = await self.service.remove(self.bot.caller(interaction), discord_id=player.id)
+        if (player is None) == (name is None):
+            raise InvalidInput("Pick the server member to remove with player, or a player without a Discord "
+                               "account with name (one of them). Nothing changed.")
+        change = await self.service.remove(self.bot.caller(interaction), discord_id=player.id if player else None,
+                                           managed=name)
         await reply(
             interaction, f"{change.player} was removed from {change.team} ({change.size} players left).",
             ephemeral=True, allowed_mentions=NO_MENTIONS,
         )
+
+
+    @guardian_group.command(name="add", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.describe(player="A player without a Discord account on your team",
+                           guardian="The member who will also manage them")
+    @app_commands.autocomplete(player=managed_autocomplete)
+    async def guardian_add(self, interaction: discord.Interaction, player: PlayerName,
+                           guardian: discord.Member) -> None:
+        """Add a guardian to a player without a Discord account."""
+        if guardian.bot:
+            raise InvalidInput("A guardian must be a person, not a bot. Nothing changed.")
+        added = await self.service.add_guardian(self.bot.caller(interaction), player=player, guardian_id=guardian.id)
+        text = (f"{guardian.mention} now manages {added.player}" if added.added
+                else f"{guardian.mention} already managed {added.player}")
+        await reply(interaction, clip(f"{text} ({added.guardians} guardian{'s' * (added.guardians != 1)}): they "
+                                      "check in and get reminders for them.", 2000),
+                    ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

@@ -22,10 +22,11 @@ from bot.league.stats import Attendance
 from bot.league.vocabulary import COUNTS_TOWARD_WOMEN_MINIMUM, GENDERS
 from bot.services.checkins.service import forget_checkins
 from bot.services.shared.attendance import checkin_count_for_player
+from bot.services.shared.guardians import managed_players, pick_managed
 from bot.services.stats.service import own_attendance
 from storage import lookups
 from storage.db import retried_on_disconnect, rowcount
-from storage.models import AwayRange, Player, ReminderPreference
+from storage.models import AwayRange, Player, ReminderPreference, RosterEntry
 from storage.models.availability import DELIVERIES
 
 
@@ -40,6 +41,7 @@ class Profile:
     gender: str | None
     checkins: int
     attendance: Attendance | None = None  # this season's games of their team: played, missed (from the sheets)
+    managed: bool = False  # a player without a Discord account, shown to their guardian
 
     @property
     def counts_toward_minimum(self) -> bool:
@@ -78,8 +80,21 @@ class ProfileService:
         self.sessions = sessions
         self.clock = clock
 
-    async def show(self, caller: Caller) -> Profile:
+    async def show(self, caller: Caller, managed: str | None = None) -> Profile:
+        """The caller's profile; with ``managed``, that of a player without a Discord account they manage
+        (only their own players are looked up)."""
         async with self.sessions() as session:
+            if managed is not None and managed.strip():
+                mine = pick_managed(await managed_players(session, caller.league_id, caller.discord_id), managed)
+                player = await session.get(Player, mine.player_id)
+                assert player is not None and player.league_id == caller.league_id
+                entry = await session.scalar(select(RosterEntry).where(RosterEntry.league_id == caller.league_id,
+                                                                       RosterEntry.player_id == player.id))
+                team = await lookups.team_by_id(session, caller.league_id, entry.team_id) if entry else None
+                return Profile(league=caller.league.name, name=player.name, team=team.name if team else None,
+                               position=entry.position if entry else None, gender=player.gender,
+                               checkins=await checkin_count_for_player(session, caller.league_id, player.id),
+                               attendance=await own_attendance(session, caller.league_id, player.id), managed=True)
             player = await self._player(session, caller)
             return await self._profile(session, caller, player)
 

@@ -12,7 +12,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, answers, reply
 from bot.discord_text import clip, timestamp
 from bot.services.checkins.service import Attendance, AttendanceLine
-from cogs._common import GameCode, game_autocomplete
+from cogs._common import GameCode, ManagedName, game_autocomplete, my_players_autocomplete
 from cogs.checkins._buttons import CheckInButton, checkin_reply
 from cogs.setup._gender_ask import ASK, GenderSelect, gender_view
 
@@ -58,16 +58,18 @@ class CheckInCog(commands.Cog):
         self.bot.remove_dynamic_items(CheckInButton, GenderSelect)
 
     @app_commands.command(name="checkin")
-    @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game")
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.describe(status="Are you playing?", game="The game; leave empty for your team's next game",
+                           player="A player you manage (no Discord account); needed when you manage several")
+    @app_commands.autocomplete(game=game_autocomplete, player=my_players_autocomplete)
     @app_commands.guild_only()
-    async def checkin(self, interaction: discord.Interaction, status: Status, game: GameCode | None = None) -> None:
+    async def checkin(self, interaction: discord.Interaction, status: Status, game: GameCode | None = None,
+                      player: ManagedName | None = None) -> None:
         """Say whether you're in, out or maybe for a game."""
         caller = self.bot.caller(interaction)
-        result = await self.service.check_in(caller, status, game, ask_gender=True)
+        result = await self.service.check_in(caller, status, game, ask_gender=True, player=player)
         await reply(interaction, checkin_reply(result), ephemeral=True,
                     allowed_mentions=NO_MENTIONS)
-        if result.ask_gender:  # once, privately, after the answer
+        if result.ask_gender:  # once, privately, after the answer (never for a guardian's junior)
             await reply(interaction, ASK, ephemeral=True, view=gender_view(caller.league_id),
                         allowed_mentions=NO_MENTIONS)
 

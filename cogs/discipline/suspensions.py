@@ -46,7 +46,8 @@ def review_reply(reviewed: SuspensionReviewed) -> str:
 def suspension_text(line: SuspensionLine) -> str:
     left = f"{line.remaining} of {plural(line.games, 'game')} left"
     when = f"through the game of {timestamp(line.through, 'f')}" if line.through else "not all its games are scheduled"
-    text = (f"**#{line.id}** <@{line.player_discord_id}> {clean_user_text(line.player, 100)} "
+    mention = f"<@{line.player_discord_id}> " if line.player_discord_id else ""  # none: no Discord account
+    text = (f"**#{line.id}** {mention}{clean_user_text(line.player, 100)} "
             f"({clean_user_text(line.team, 100)}) · {left} · {when}")
     if line.ahead:
         text += "\n  Sits out: " + ", ".join(

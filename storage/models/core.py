@@ -65,7 +65,11 @@ class TeamCaptain(Base):
 
 
 class Player(Base):
-    """A person in one league; the same Discord user in another league is another row."""
+    """A person in one league; the same Discord user in another league is another row.
+
+    ``discord_id`` is NULL for a player without a Discord account (a junior under Discord's minimum
+    age): their guardians (``PlayerGuardian``) answer and hear reminders for them.
+    """
 
     __tablename__ = "players"
     __table_args__ = (
@@ -75,9 +79,25 @@ class Player(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
-    discord_id: Mapped[int] = mapped_column(Snowflake)
+    discord_id: Mapped[int | None] = mapped_column(Snowflake)
     name: Mapped[str] = mapped_column(String(100))
     gender: Mapped[Gender | None] = mapped_column(String(32))
+
+
+class PlayerGuardian(Base):
+    """A member who manages a player without a Discord account: checks in and hears reminders for them."""
+
+    __tablename__ = "player_guardians"
+    # (discord_id, league_id): "whom does this member manage here", asked by /checkin, is a seek.
+    __table_args__ = (UniqueConstraint("player_id", "discord_id"),
+                      Index("ix_player_guardians_discord_id_league_id", "discord_id", "league_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    discord_id: Mapped[int] = mapped_column(Snowflake)
+    added_by: Mapped[int] = mapped_column(Snowflake)
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class RosterEntry(Base):

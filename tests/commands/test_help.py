@@ -81,12 +81,15 @@ async def test_a_commissioners_help_takes_pages_turned_by_buttons(harness: Harne
     commissioner = league.commissioner()
     first = (await harness.slash("/help", as_=commissioner)).first
     assert first.custom_ids() == ["sideline:help:0", "sideline:help:1"]
-    assert first.embeds[-1]["footer"]["text"] == "Page 1 of 2 · the buttons below turn the page"
+    assert first.embeds[-1]["footer"]["text"] == "Page 1 of 3 · the buttons below turn the page"
     second = (await harness.press("sideline:help:1", as_=commissioner, ephemeral=True)).first
-    assert second.embeds[-1]["footer"]["text"] == "Page 2 of 2 · the buttons below turn the page"
-    assert "`/setup league preset:coed-ball-hockey name:a name timezone:America/Toronto`" in second.text
+    assert second.embeds[-1]["footer"]["text"] == "Page 2 of 3 · the buttons below turn the page"
+    assert second.custom_ids() == ["sideline:help:0", "sideline:help:2"]
+    last = (await harness.press("sideline:help:2", as_=commissioner, ephemeral=True)).first
+    assert last.embeds[-1]["footer"]["text"] == "Page 3 of 3 · the buttons below turn the page"
+    assert "`/setup league preset:coed-ball-hockey name:a name timezone:America/Toronto`" in last.text
     back = (await harness.press("sideline:help:0", as_=commissioner, ephemeral=True)).first
-    assert back.embeds == first.embeds and "`/standings show`" in back.text
+    assert back.embeds == first.embeds and "`/checkin status:in`" in back.text
 
 
 async def test_help_groups_commands_by_task(harness: Harness, league: SampleLeague) -> None:

@@ -31,6 +31,7 @@ AFTER_P1 = datetime(2030, 1, 13, 2, 0, tzinfo=UTC)  # the indoor playoff game P1
 INDOOR = make_settings(league_config("indoor", preset="indoor-soccer"))
 YOUTH = make_settings(league_config("youth", preset="youth-ball-hockey"))  # cleanup duty (2.15), disputes (2.2)
 NEWCOMER = Member(id=800_000_000_000_000_003, name="New Nell")
+PARENT = Member(id=800_000_000_000_000_004, name="Parent Pat")  # a junior's guardian
 WINTER_2030 = {"name": "Winter 2030", "first_day": "2030-01-07", "weeks": 8}
 HAWKS_IN = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Gus Lee")
 OWLS_IN = ("Omar Fox", "Pia Lund", "Quin Ash", "Ray Moss", "Uma Reed")
@@ -327,6 +328,9 @@ SCENARIOS: dict[str, Scenario] = {
                                 ("results",), setup=(at(AFTER_G1),)),
     "/roster add": Scenario(by("captain", "commissioner"), {"player": NEWCOMER, "team": "Hawks"},
                             "New Nell is now on Hawks", ("roster_entries",)),
+    "/roster guardian add": Scenario(by("captain", "commissioner"), {"player": "Junior Jo", "guardian": NEWCOMER},
+                                     "> now manages Junior Jo (2 guardians)", ("player_guardians",),
+                                     setup=(do("/roster add", captain, {"name": "Junior Jo", "guardian": PARENT}),)),
     "/roster remove": Scenario(by("captain", "commissioner"), lambda lg: {"player": lg.player("Bea Quinn")},
                                "Bea Quinn was removed from Hawks", ("roster_entries",)),
     "/roster show": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Gus Lee"),

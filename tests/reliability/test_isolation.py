@@ -44,6 +44,8 @@ from storage.models import (
     Game,
     Goal,
     LateStart,
+    Player,
+    PlayerGuardian,
     Relay,
     RuleQuestion,
     SpareOffer,
@@ -68,6 +70,7 @@ ALICE = 500_000_000_000_000_001  # Hawks' captain in the first league, plays for
 BEA = 500_000_000_000_000_002  # only in the first league
 OLGA = 800_000_000_000_000_001  # the second server's commissioner, captain of Ravens there
 KOFI = 800_000_000_000_000_002
+JUNIOR = "Junior Jozef"  # a first-league player without a Discord account, managed by Alice
 QUIET_QUINN = 500_000_000_000_000_099  # only in the first league, no gender category
 SPARE_SIA = 500_000_000_000_000_098  # on the first league's spare list, on no roster
 LYNX_CHANNEL, RAVENS_CHANNEL = 4101, 4102
@@ -133,7 +136,7 @@ def first_server_markers(world: IsolationWorld) -> list[Marker]:
     found += [Marker("venue", word(v)) for v in ("Rink A", "Rink B")]
     found += [Marker(f"game {c}", word(c)) for c in ("G2", "G3", "G4", "G5", "G6")]
     found += [Marker("league name", word("Coed League")), Marker("stored text", re.compile(re.escape(SECRET)))]
-    found += [Marker("league word", word(LEAGUE_WORD))]
+    found += [Marker("league word", word(LEAGUE_WORD)), Marker("managed player", word(JUNIOR))]
     found += [Marker("referee name", word("Ref Rita")), Marker("commissioner name", word("Commish Kay"))]
     people = {int(r["discord_id"]) for r in sample.players.values()} | {700_000_000_000_000_001,
                                                                        700_000_000_000_000_002}
@@ -354,6 +357,9 @@ class IsolationWorld(World):
         quiet = Member(QUIET_QUINN, "Quiet Quinn")
         await self.ok("/roster add", hawks, player=quiet)
         await self.ok("/checkin", quiet, status="maybe", game="G1")
+        # A junior without a Discord account, managed by Alice (who plays in both leagues): a guardian's row.
+        await self.ok("/roster add", hawks, name=JUNIOR, guardian=hawks)  # Hawks's captain is Alice
+        await self.ok("/checkin", hawks, status="in", game="G1", player=JUNIOR)
         for member_id, name in LYNX_IN:
             await self.ok("/checkin", Member(member_id, name), guild=OTHER_GUILD, status="in", game="G1")
         await self.ok("/deadline add", kay, name=f"{SECRET} team fees", due="2030-02-01 12:00", audience="team:Hawks")
@@ -453,10 +459,12 @@ class IsolationWorld(World):
         async with bot.sessions() as session:
             for kind, model in (("suspension", Suspension), ("appeal", Appeal), ("dispute", Dispute),
                                 ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer),
-                                ("rule_question", RuleQuestion), ("goal", Goal)):
+                                ("rule_question", RuleQuestion), ("goal", Goal), ("guardian", PlayerGuardian)):
                 self.ids[kind] = list((await session.scalars(
                     select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
                 assert self.ids[kind], f"the first league has no {kind} to aim at"
+            self.junior_id = await session.scalar(select(Player.id).where(Player.league_id == self.l1,
+                                                                          Player.name == JUNIOR))
         rows = await league_rows(self, self.l1)
         empty = sorted(name for name, found in rows.items() if not found)
         # Every table the first league could lose data from has data to lose.
@@ -671,7 +679,10 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
     return {
         # as sent today (naming the league, as a press in a DM needs) and before buttons named one
         "CheckInButton": [f"sideline:checkin{league}:{code}:{status}" for league in ("", f"@{world.l1}")
-                          for code in ("G1", "G2", "G5") for status in ("in", "out")],
+                          for code in ("G1", "G2", "G5") for status in ("in", "out")]
+        # a guardian's buttons for the first league's junior, named by either league
+        + [f"sideline:checkin@{league}:{code}:out:p{world.junior_id}" for league in (world.l1, world.l2)
+           for code in ("G1", "G5", "L1")],
         "RelayButton": [f"sideline:relay:{action}:{relay}" for relay in world.ids["relay"]
                         for action in ("ack", "reply")],
         "RuleButton": [f"sideline:rule:{world.l1}:{citation}" for citation in ("1.1", "1.3", "2.2", "Section 1")],
@@ -770,6 +781,7 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
     # G1 stays refused, as she plays a G1 in both leagues), see test_a_dm_press_answers_only_for_...
     hers = {f"sideline:checkin{league}:{code}:{status}" for status in ("in", "out")
             for league, code in ((f"@{world.l1}", "G1"), (f"@{world.l1}", "G5"), ("", "G5"))}
+    hers |= {f"sideline:checkin@{world.l1}:{code}:out:p{world.junior_id}" for code in ("G1", "G5")}  # her junior
     cases = [(custom_id, actor, guild, False) for template, ids in forged_presses(world).items() for custom_id in ids
              for actor, guild in elsewhere + ([(not_entitled[template], GUILD)] if template in not_entitled else [])
              if not (custom_id.endswith((":G5:in", ":G5:out")) and guild == GUILD)  # G5 is open to Walt's Bears
@@ -811,6 +823,42 @@ def test_a_dm_press_answers_only_for_the_pressers_own_game(world: IsolationWorld
         assert await first_league_changes(world) == ["changed the first league's checkins"]
 
     world.loop.run_until_complete(presses())
+    assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
+
+
+def test_a_guardian_reaches_their_junior_only_from_the_juniors_own_server(world: IsolationWorld,
+                                                                           error_log: ErrorLog) -> None:
+    """Alice manages a first-league junior: from the second server her /checkin and its suggestions know
+    no such player, and her DM button for the junior answers only in the junior's league."""
+    alice, l1, l2, junior = world.alice, world.l1, world.l2, world.junior_id
+
+    async def probes() -> None:
+        suggested = await world.h.autocomplete("/checkin", focused="player", as_=alice, guild_id=OTHER_GUILD,
+                                               status="in", player="")
+        assert suggested.autocomplete_choices == []
+        for typed in (JUNIOR, str(junior)):
+            reply = await world.h.slash("/checkin", as_=alice, guild_id=OTHER_GUILD, status="out", player=typed)
+            assert reply.ephemeral and "You don't manage a player called" in reply.text, reply.text
+            assert leaks(world, reply.calls, [typed]) == []
+        for custom_id, guild in ((f"sideline:checkin@{l2}:L3:out:p{junior}", None),
+                                 (f"sideline:checkin@{l2}:L3:out:p{junior}", OTHER_GUILD),
+                                 (f"sideline:checkin@{l1}:G5:out:p{junior}", OTHER_GUILD)):
+            reply = await press(world, custom_id, alice, guild)
+            refused = ("isn't for you", "you don't manage", "another server")
+            assert reply.ephemeral and any(r in reply.text for r in refused), reply.text
+            assert leaks(world, reply.calls, [custom_id]) == []
+        assert await first_league_changes(world) == []
+        # In a DM, the button naming the junior's own league answers for the junior.
+        reply = await press(world, f"sideline:checkin@{l1}:G5:out:p{junior}", alice, None)
+        assert reply.ephemeral and f"**{JUNIOR}** is **out** ❌ for Hawks vs Bears" in reply.text, reply.text
+        assert await first_league_changes(world) == ["changed the first league's checkins"]
+        async with world.h.bot.sessions.begin() as session:  # the probes after this one expect the setup's rows
+            checkins = Base.metadata.tables["checkins"]
+            g5 = select(Game.id).where(Game.league_id == l1, Game.code == "G5").scalar_subquery()
+            await session.execute(delete(checkins).where(checkins.c.league_id == l1, checkins.c.game_id == g5))
+        assert await first_league_changes(world) == ["changed the first league's checkins"]
+
+    world.loop.run_until_complete(probes())
     assert not error_log.records, [r.getMessage() for r in error_log.records][:3]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import delete, func, select
@@ -22,6 +22,7 @@ from bot.discord_text import clean_user_text
 from bot.errors import InvalidInput, NotFound
 from bot.league.availability import AWAY, AvailabilityError, away_range, parse_day, status_with_away
 from bot.league.calendar import Away
+from bot.services.shared.guardians import managed_players, pick_managed
 from storage import lookups
 from storage.db import retried_on_disconnect, rowcount
 from storage.models import AwayRange, CheckIn, Game
@@ -127,12 +128,14 @@ class AwayLine:
     last_day: date
     note: str
     games: tuple[CoveredGame, ...]
+    player: str | None = None  # a player the caller manages (None: the caller's own range)
 
 
 @dataclass(frozen=True)
 class AwayCleared:
     ranges: int
     games: int
+    player: str | None = None  # a player the caller manages (None: the caller's own ranges)
 
 
 #: Awaited with (league_id, game_id, player_id) for each game a new range takes a checked-in player out
@@ -149,8 +152,9 @@ class AwayService:
         self.on_late_dropout = on_late_dropout
         self.late_window = late_window
 
-    async def set(self, caller: Caller, first: str, last: str, note: str = "") -> AwayLine:
-        """Mark the caller away from ``first`` to ``last`` (league-local days, both included)."""
+    async def set(self, caller: Caller, first: str, last: str, note: str = "", player: str | None = None) -> AwayLine:
+        """Mark the caller (or ``player``, whom they manage) away from ``first`` to ``last`` (league-local
+        days, both included)."""
         tz = caller.league.timezone
         now = self.clock.now()
         try:
@@ -159,20 +163,21 @@ class AwayService:
             raise InvalidInput(str(exc)) from None
         text = clean_user_text(note or "", NOTE_LIMIT).strip()
         async with self.sessions.begin() as session:
-            entry = await self._entry(session, caller)
+            entry = await self._entry(session, caller, player)
             await session.execute(delete(AwayRange).where(AwayRange.league_id == caller.league_id,
                                                           AwayRange.player_id == entry.player_id,
                                                           AwayRange.ends_at <= now))
             count = await session.scalar(select(func.count()).select_from(AwayRange).where(
                 AwayRange.league_id == caller.league_id, AwayRange.player_id == entry.player_id)) or 0
             if count >= MAX_RANGES:
-                raise InvalidInput(f"You already have {count} away ranges; clear some with /away clear first.")
+                raise InvalidInput(f"{entry.who} already {'has' if entry.name else 'have'} {count} away ranges; "
+                                   "clear some with /away clear first.")
             row = AwayRange(league_id=caller.league_id, player_id=entry.player_id, first_day=days.first,
                             last_day=days.last, starts_at=days.starts_at, ends_at=days.ends_at, note=text,
                             created_at=now)
             session.add(row)
             await session.flush()
-            line = await self._line(session, caller, entry.team_id, row, now)
+            line = replace(await self._line(session, caller, entry.team_id, row, now), player=entry.name)
             dropped = (await session.scalars(select(CheckIn.game_id).join(Game, CheckIn.game_id == Game.id).where(
                 CheckIn.league_id == caller.league_id, CheckIn.player_id == entry.player_id, CheckIn.status == "in",
                 Game.code.in_([g.code for g in line.games if g.starts_at - now <= self.late_window])))).all()
@@ -183,18 +188,20 @@ class AwayService:
                 log.exception("late drop-out alert failed for game %s player %s", game_id, entry.player_id)
         return line
 
-    async def list_ranges(self, caller: Caller) -> tuple[AwayLine, ...]:
-        """The caller's ranges not over yet, soonest first, with the games in each."""
+    async def list_ranges(self, caller: Caller, player: str | None = None) -> tuple[AwayLine, ...]:
+        """The caller's (or their managed ``player``'s) ranges not over yet, soonest first, with the games in each."""
         now = self.clock.now()
         async with self.sessions() as session:
-            entry = await self._entry(session, caller)
+            entry = await self._entry(session, caller, player)
             rows = (await session.scalars(select(AwayRange).where(
                 AwayRange.league_id == caller.league_id, AwayRange.player_id == entry.player_id,
                 AwayRange.ends_at > now).order_by(AwayRange.starts_at, AwayRange.id))).all()
-            return tuple([await self._line(session, caller, entry.team_id, r, now) for r in rows])
+            return tuple([replace(await self._line(session, caller, entry.team_id, r, now), player=entry.name)
+                          for r in rows])
 
-    async def clear(self, caller: Caller, day: str | None = None) -> AwayCleared:
-        """Remove the caller's ranges not over yet (only those covering ``day`` when given)."""
+    async def clear(self, caller: Caller, day: str | None = None, player: str | None = None) -> AwayCleared:
+        """Remove the caller's (or their managed ``player``'s) ranges not over yet (only those covering
+        ``day`` when given)."""
         now = self.clock.now()
         query = delete(AwayRange).where(AwayRange.league_id == caller.league_id, AwayRange.ends_at > now)
         if day is not None and day.strip():
@@ -204,10 +211,10 @@ class AwayService:
                 raise InvalidInput(str(exc)) from None
             query = query.where(AwayRange.first_day <= picked, AwayRange.last_day >= picked)
         async with self.sessions.begin() as session:
-            entry = await self._entry(session, caller)
+            entry = await self._entry(session, caller, player)
             lines = await self._lines_for(session, caller, entry.team_id, entry.player_id, now, day)
             removed = rowcount(await session.execute(query.where(AwayRange.player_id == entry.player_id))) or 0
-            return AwayCleared(removed, len({g.code for line in lines for g in line.games}))
+            return AwayCleared(removed, len({g.code for line in lines for g in line.games}), entry.name)
 
     async def _lines_for(self, session: AsyncSession, caller: Caller, team_id: int, player_id: int,
                          now: datetime, day: str | None) -> list[AwayLine]:
@@ -220,11 +227,27 @@ class AwayService:
         return [await self._line(session, caller, team_id, r, now) for r in rows]
 
     @staticmethod
-    async def _entry(session: AsyncSession, caller: Caller) -> _Entry:
-        entry = await lookups.roster_entry(session, caller.league_id, caller.discord_id)
-        if entry is None:
+    async def _entry(session: AsyncSession, caller: Caller, player: str | None = None) -> _Entry:
+        """The caller's roster place; a guardian's player's (named, or their only one when the caller
+        plays on no team)."""
+        managed = None
+        if player is not None and player.strip():
+            managed = pick_managed(await managed_players(session, caller.league_id, caller.discord_id), player)
+        else:
+            entry = await lookups.roster_entry(session, caller.league_id, caller.discord_id)
+            if entry is not None:
+                return _Entry(entry.team_id, entry.player_id)
+            mine = await managed_players(session, caller.league_id, caller.discord_id)
+            if len(mine) > 1:
+                raise InvalidInput(f"You manage {len(mine)} players: pick whom with the player option. "
+                                   "Nothing changed.")
+            managed = mine[0] if mine else None
+        if managed is None:
             raise NotFound(f"You're not on a team in {caller.league.name}, so there are no games to be away for.")
-        return _Entry(entry.team_id, entry.player_id)
+        if managed.team_id is None:
+            raise NotFound(f"{managed.name} isn't on a team in {caller.league.name}, so there are no games to be "
+                           "away for.")
+        return _Entry(managed.team_id, managed.player_id, managed.name)
 
     @staticmethod
     async def _line(session: AsyncSession, caller: Caller, team_id: int, row: AwayRange, now: datetime) -> AwayLine:
@@ -239,3 +262,8 @@ class AwayService:
 class _Entry:
     team_id: int
     player_id: int
+    name: str | None = None  # a player the caller manages (None: the caller themselves)
+
+    @property
+    def who(self) -> str:
+        return self.name or "You"

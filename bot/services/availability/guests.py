@@ -78,7 +78,7 @@ async def guest_players(session: AsyncSession, check: SuspensionCheck, league_id
     if members:
         found = await session.scalars(select(Player).where(Player.league_id == league_id,
                                                            Player.discord_id.in_(members)))
-        players = {p.discord_id: p for p in found.all()}
+        players = {p.discord_id: p for p in found.all() if p.discord_id is not None}
     # Any game still to serve, not only this one: a suspension counts the player's own team's games, and
     # guesting for another team must not be a way around it.
     suspended = await suspension_reasons(check, session, league_id, [p.id for p in players.values()], None)

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from storage.models import Game, Player, RosterEntry
+from storage.models import Game, Player, PlayerGuardian, RosterEntry
 from storage.text import printable
 
 
@@ -34,3 +34,22 @@ async def leagues_where_they_play(sessions: async_sessionmaker[AsyncSession], di
     )
     async with sessions() as session:
         return list((await session.scalars(query)).all())
+
+
+async def guards_in(sessions: async_sessionmaker[AsyncSession], discord_id: int, player_id: int, game_code: str,
+                    league_id: int) -> bool:
+    """Whether ``discord_id`` manages ``player_id`` in the league, on a team playing the game ``game_code``:
+    a guardian's button pressed in a DM answers only then, and says nothing about the game otherwise."""
+    query = (
+        select(Game.id)
+        .join(RosterEntry, and_(RosterEntry.league_id == Game.league_id,
+                                or_(RosterEntry.team_id == Game.home_team_id,
+                                    RosterEntry.team_id == Game.away_team_id)))
+        .join(PlayerGuardian, and_(PlayerGuardian.league_id == RosterEntry.league_id,
+                                   PlayerGuardian.player_id == RosterEntry.player_id))
+        .where(PlayerGuardian.discord_id == discord_id, RosterEntry.player_id == player_id,
+               Game.code == printable(game_code).strip(), Game.league_id == league_id)
+        .limit(1)
+    )
+    async with sessions() as session:
+        return await session.scalar(query) is not None

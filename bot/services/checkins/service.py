@@ -14,6 +14,10 @@ Choices the spec leaves open, decided here:
   category's once-only ask included (``ask_gender``: the slash command asks, the buttons don't).
 - Check-ins carry no team: a player's answers count for the team they are on now, so a player
   removed from the roster simply drops out of the lineup.
+- A guardian answers for a player without a Discord account they manage (``player``); without it, a
+  member on no roster who manages exactly one player answers for that one, and one who manages several
+  is asked to pick. Only the caller's own players are looked up, so another member's answer for
+  them reads as "you don't manage a player called …" and changes nothing.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from bot.services.shared.attendance import CheckInContext, CheckInContextQuery, 
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
 from bot.services.shared.games import find_game_sides
+from bot.services.shared.guardians import ManagedPlayer, managed_players, pick_managed
 from storage import lookups
 from storage.db import retried_on_disconnect, rowcount, upsert_insert, writers_take_turns
 from storage.lookups import TeamRef
@@ -72,6 +77,7 @@ class CheckInResult:
     late_dropout: bool
     over_away: bool = False  # the game is in one of the player's /away ranges: this answer counts for it
     ask_gender: bool = False  # asked for with the answer, and the first time: ask for their gender category
+    managed: bool = False  # answered by a guardian for a player without a Discord account
 
     @property
     def changed(self) -> bool:
@@ -193,6 +199,8 @@ class _Ask:
     suspensions: SuspensionCheck
     context: CheckInContextQuery
     ask_gender: bool = False
+    player: str | None = None  # a managed player, as typed or suggested
+    player_id: int | None = None  # a managed player, as a reminder's button names them
 
 
 _Answer = tuple[CheckInResult, tuple[int, int, int]]  # the result, and (league, game, player) ids
@@ -209,13 +217,16 @@ class CheckInService:
         self.on_late_dropout = on_late_dropout
 
     async def check_in(self, caller: Caller, status: str, game_code: str | None = None, *,
-                       ask_gender: bool = False) -> CheckInResult:
+                       ask_gender: bool = False, player: str | None = None,
+                       player_id: int | None = None) -> CheckInResult:
         """Record the caller's answer for a game (their team's next game when none is named);
-        ``ask_gender``: also decide, once per player, to ask for a gender category the rules need."""
+        ``ask_gender``: also decide, once per player, to ask for a gender category the rules need; with
+        ``player`` or ``player_id``, a guardian's answer for a player they manage."""
         if status not in CHECKIN_STATUSES:
             raise InvalidInput(f"Answer one of: {', '.join(CHECKIN_STATUSES)}.")
         ask = _Ask(caller, status, game_code, self.clock, self.suspensions, self.context,
-                   ask_gender and needs_gender(caller.league.rules))
+                   ask_gender and needs_gender(caller.league.rules),
+                   player.strip() if player and player.strip() else None, player_id)
         async with self.sessions.begin() as session:
             result, ids = await _check_in(session, ask)
         if result.late_dropout:
@@ -225,13 +236,17 @@ class CheckInService:
                 log.exception("late drop-out alert failed for game %s player %s", ids[1], ids[2])
         return result
 
+    async def my_players(self, caller: Caller) -> list[ManagedPlayer]:
+        """The players without a Discord account the caller manages in this league."""
+        async with self.sessions() as session:
+            return await managed_players(session, caller.league_id, caller.discord_id)
+
     async def who_is_in(self, caller: Caller, game_code: str | None = None) -> Attendance:
         """The caller's team's answers for a game: in, out, maybe, no reply."""
         async with self.sessions() as session:
             member = await membership(session, caller)
             if member.team_id is None and not member.captain_of:
-                raise NotFound("You're not on a team in this league, so there's no team to list. "
-                               "Ask your captain to add you.")
+                member = await _as_guardian(session, caller, member, game_code)
             team, game = await self._own_team_and_game(session, caller, member, game_code)
             groups: dict[str | None, list[AttendanceLine]] = {s: [] for s in (*CHECKIN_STATUSES, AWAY, None)}
             answers = await roster_answers(session, caller.league_id, team.id, game.id)
@@ -344,18 +359,29 @@ async def team_lineup(session: AsyncSession, suspensions: SuspensionCheck, leagu
 async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     """Decide and record one check-in in the caller's unit of work; raises before writing if refused."""
     caller, now = ask.caller, ask.clock.now()
-    if ask.game_code is not None and ask.game_code.strip():
-        ctx = await ask.context(session, caller.league_id, caller.discord_id, code=ask.game_code)
-    else:  # a rostered player's next game comes in the same one read
-        ctx = await ask.context(session, caller.league_id, caller.discord_id, next_after=now)
-        if ctx is None:  # on no roster, or no game ahead: the longer way finds which, and says so
-            member = await membership(session, caller)
-            next_game = await _next_game(session, caller, member, now)
-            ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
+    named = ask.game_code is not None and ask.game_code.strip() != ""
+    managed = await _asked_for(session, ask) if ask.player is not None or ask.player_id is not None else None
+    ctx: CheckInContext | None = None
+    if managed is None:
+        if named:
+            ctx = await ask.context(session, caller.league_id, caller.discord_id, code=ask.game_code)
+        else:  # a rostered player's next game comes in the same one read
+            ctx = await ask.context(session, caller.league_id, caller.discord_id, next_after=now)
+            if ctx is None:  # on no roster, or no game ahead: the longer way finds which, and says so
+                member = await membership(session, caller)
+                if member.team_id is None:  # not playing: perhaps a guardian answering for their one player
+                    managed = await _only_managed(session, caller)
+                if managed is None:
+                    next_game = await _next_game(session, caller, member, now)
+                    ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
+        if ctx is not None and ctx.team_id is None and managed is None:
+            managed = await _only_managed(session, caller)
+    if managed is not None:
+        ctx = await _managed_context(session, ask, managed, named, now)
     _check_allowed(ask, ctx, now)
     assert ctx is not None and ctx.player_id is not None and ctx.team_id is not None
     if ask.status != "out" and ctx.might_be_suspended:
-        await _check_eligible(session, ask, ctx)
+        await _check_eligible(session, ask, ctx, managed is not None)
     # SQLite: the context was read under the write lock, so it is still true (else it is read again).
     exact = writers_take_turns(session)
     previous = await record_checkin(session, league_id=caller.league_id, game_id=ctx.game_id,
@@ -365,9 +391,63 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     if previous != ask.status and (ctx.edit_wanted or not exact):
         await queue_edit(session, league_id=caller.league_id, game_id=ctx.game_id, team_id=ctx.team_id, now=now,
                          expires_at=ctx.game.starts_at)
-    asked = ask.ask_gender and ctx.gender_unasked and await mark_asked(session, caller.league_id, ctx.player_id)
-    result, ids = _answer(ask, ctx, previous, now)
+    # The gender category is the player's own to give: a guardian answering for a junior isn't asked.
+    asked = (ask.ask_gender and managed is None and ctx.gender_unasked
+             and await mark_asked(session, caller.league_id, ctx.player_id))
+    result, ids = _answer(ask, ctx, previous, now, managed is not None)
     return replace(result, ask_gender=asked), ids
+
+
+async def _as_guardian(session: AsyncSession, caller: Caller, member: Membership, game_code: str | None) -> Membership:
+    """A member on no team who manages players sees their players' team (the one in the named game)."""
+    teams = sorted({m.team_id for m in await managed_players(session, caller.league_id, caller.discord_id)
+                    if m.team_id is not None})
+    if not teams:
+        raise NotFound("You're not on a team in this league, so there's no team to list. "
+                       "Ask your captain to add you.")
+    if len(teams) > 1 and game_code is not None and game_code.strip():
+        game = await find_game_sides(session, caller, game_code)
+        teams = [t for t in teams if t in (game.home.id, game.away.id)] or teams
+    return replace(member, team_id=teams[0])
+
+
+async def _asked_for(session: AsyncSession, ask: _Ask) -> ManagedPlayer:
+    """The managed player the caller named; only their own players are searched."""
+    mine = await managed_players(session, ask.caller.league_id, ask.caller.discord_id)
+    if ask.player_id is not None:
+        found = next((m for m in mine if m.player_id == ask.player_id), None)
+        if found is None:
+            raise NotAllowed("That button answers for a player you don't manage; nothing changed. "
+                             "Use /checkin in your league's server.")
+        return found
+    assert ask.player is not None
+    return pick_managed(mine, ask.player)
+
+
+async def _only_managed(session: AsyncSession, caller: Caller) -> ManagedPlayer | None:
+    """A caller on no roster who manages exactly one player answers for them; several: they must pick."""
+    mine = await managed_players(session, caller.league_id, caller.discord_id)
+    if len(mine) > 1:
+        raise InvalidInput(f"You manage {len(mine)} players: pick whom you answer for with /checkin's player "
+                           "option, or the buttons in the reminder DM about that player. Nothing changed.")
+    return mine[0] if mine else None
+
+
+async def _managed_context(session: AsyncSession, ask: _Ask, managed: ManagedPlayer, named: bool,
+                           now: datetime) -> CheckInContext | None:
+    """The check-in context of a player the caller manages, for the named game or their team's next one."""
+    caller = ask.caller
+    if named:
+        return await ask.context(session, caller.league_id, caller.discord_id, code=ask.game_code,
+                                 player_id=managed.player_id)
+    if managed.team_id is None:
+        raise NotFound(f"{managed.name} isn't on a team in this league yet, so there's no game to answer for. "
+                       "Ask their team's captain to add them.")
+    games = await lookups.upcoming_games(session, caller.league_id, [managed.team_id], now, limit=1)
+    if not games:
+        raise NotFound(f"{managed.name}'s team has no upcoming games. Name a game to pick one.")
+    return await ask.context(session, caller.league_id, caller.discord_id, game_id=games[0].id,
+                             player_id=managed.player_id)
 
 
 def answered_over_away(now: datetime, ctx: CheckInContext) -> datetime:
@@ -392,20 +472,22 @@ def _check_allowed(ask: _Ask, ctx: CheckInContext | None, now: datetime) -> None
     _require_open(game, now)
 
 
-async def _check_eligible(session: AsyncSession, ask: _Ask, ctx: CheckInContext) -> None:
+async def _check_eligible(session: AsyncSession, ask: _Ask, ctx: CheckInContext, managed: bool) -> None:
     assert ctx.player_id is not None
     reason = await ask.suspensions.reason(session, league_id=ask.caller.league_id, player_id=ctx.player_id,
                                          game_id=ctx.game_id)
     if reason:
-        raise NotAllowed(f"You can't check in for {ctx.game.code}: {reason}")
+        who = ctx.player_name if managed else "You"
+        raise NotAllowed(f"{who} can't check in for {ctx.game.code}: {reason}")
 
 
-def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime) -> _Answer:
+def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime, managed: bool) -> _Answer:
     assert ctx.player_id is not None and ctx.player_name is not None
     game = ctx.game
     team = game.home if ctx.home_team_id == ctx.team_id else game.away
     late = previous == "in" and ask.status == "out" and game.starts_at - now <= LATE_DROPOUT_WINDOW
-    return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late, ctx.away_since is not None),
+    return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late, ctx.away_since is not None,
+                          managed),
             (ask.caller.league_id, ctx.game_id, ctx.player_id))
 
 

@@ -43,6 +43,7 @@ from bot.services.discipline.core import (
 )
 from bot.services.outbox import Outgoing
 from bot.services.people import is_captain_of, membership
+from bot.services.shared.guardians import reach
 from storage import lookups
 from storage.db import rowcount
 from storage.models import Appeal, Player, Suspension
@@ -111,7 +112,7 @@ class AppealService:
                 await self._tell_commissioners(session, caller, appeal, row, due)
                 if not by_player:
                     league = clip(caller.league.name, 100)
-                    await self._dm(session, caller, f"appeal:{appeal.id}:filed", row.player.discord_id,
+                    await self._dm_player(session, caller, f"appeal:{appeal.id}:filed", row.player,
                                    f"📨 Your captain appealed your suspension #{row.id} in {league} "
                                    f"(appeal #{appeal.id}). The commissioners decide by {timestamp(due)}.", now)
                 return AppealFiled(appeal.id, row.id, row.player.name, due, not by_player)
@@ -155,7 +156,7 @@ class AppealService:
             final = is_final(pure_suspension(row), now, decided, rules=rules)
             text = (f"⚖️ {decision.summary} (appeal #{appeal.id} of your suspension #{row.id} in "
                     f"{clip(caller.league.name, 100)})" + (" This decision is final." if final else ""))
-            await self._dm(session, caller, f"appeal:{appeal.id}:decided", row.player.discord_id, text, now)
+            await self._dm_player(session, caller, f"appeal:{appeal.id}:decided", row.player, text, now)
             if appeal.filed_by != row.player.discord_id:
                 await self._dm(session, caller, f"appeal:{appeal.id}:decided:filer", appeal.filed_by,
                                text.replace("your suspension", f"{clean_user_text(row.player.name, 100)}'s suspension"),
@@ -220,6 +221,14 @@ class AppealService:
     async def _dm(session: AsyncSession, caller: Caller, key: str, user_id: int, text: str, now: datetime) -> None:
         await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id, key=key,
                              due_at=now, user_id=user_id, message=Outgoing(content=text))
+
+    @staticmethod
+    async def _dm_player(session: AsyncSession, caller: Caller, key: str, player: Player, text: str,
+                         now: datetime) -> None:
+        """A DM to the player, or to each guardian of a player without a Discord account."""
+        for user in await reach(session, caller.league_id, player):
+            suffix = "" if user == player.discord_id else f":{user}"
+            await AppealService._dm(session, caller, key + suffix, user, text, now)
 
     @staticmethod
     async def _tell_commissioners(session: AsyncSession, caller: Caller, appeal: Appeal, row: Suspension,

@@ -50,6 +50,7 @@ from bot.league.seasons import season_index_at
 from bot.services import outbox
 from bot.services.deadlines.service import complete_deadline
 from bot.services.outbox import Outgoing
+from bot.services.shared.guardians import reach, whose
 from storage.models import Appeal, Game, League, Penalty, Result, RosterDeparture, RosterEntry, Season, Suspension
 
 log = logging.getLogger("sideline.discipline")
@@ -260,11 +261,20 @@ async def _tell_countdown(session: AsyncSession, serving: Serving, now: datetime
     league = await session.get(League, row.league_id)
     if league is None:
         return
-    await outbox.enqueue(
-        session, league_id=row.league_id, guild_id=league.guild_id,
-        key=f"suspension:{row.id}:served:{serving.served}", due_at=last, user_id=row.player.discord_id,
-        message=Outgoing(content=f"⏳ Suspension #{row.id} in {clip(league.name, 100)}: {serving.served} of "
-                                 f"{plural(row.games, 'game')} served. Still to sit out: {games_left_text(serving)}."))
+    for user, suffix in await _reach(session, row):
+        await outbox.enqueue(
+            session, league_id=row.league_id, guild_id=league.guild_id,
+            key=f"suspension:{row.id}:served:{serving.served}{suffix}", due_at=last, user_id=user,
+            message=Outgoing(content=f"⏳ Suspension #{row.id} in {clip(league.name, 100)}: {serving.served} of "
+                                     f"{plural(row.games, 'game')} served. Still to sit out: "
+                                     f"{games_left_text(serving)}."))
+
+
+async def _reach(session: AsyncSession, row: Suspension) -> list[tuple[int, str]]:
+    """(user, key suffix) for a DM about a suspension: the player, or each guardian of a player without
+    a Discord account (their own key each)."""
+    return [(u, "" if u == row.player.discord_id else f":{u}")
+            for u in await reach(session, row.league_id, row.player)]
 
 
 async def _tell_served(session: AsyncSession, row: Suspension, when: datetime | None) -> None:
@@ -274,11 +284,14 @@ async def _tell_served(session: AsyncSession, row: Suspension, when: datetime | 
     league = await session.get(League, row.league_id)
     if league is None:
         return
-    await outbox.enqueue(
-        session, league_id=row.league_id, guild_id=league.guild_id, key=f"suspension:{row.id}:served",
-        due_at=when, user_id=row.player.discord_id,
-        message=Outgoing(content=f"✅ Your suspension #{row.id} in {clip(league.name, 100)} is served "
-                                 f"({plural(row.games, 'game')}). You can check in for games again."))
+    for user, suffix in await _reach(session, row):
+        await outbox.enqueue(
+            session, league_id=row.league_id, guild_id=league.guild_id, key=f"suspension:{row.id}:served{suffix}",
+            due_at=when, user_id=user,
+            message=Outgoing(content=f"✅ {whose(row.player)} suspension #{row.id} in {clip(league.name, 100)} is "
+                                     f"served ({plural(row.games, 'game')}). "
+                                     + ("You can check in for games again." if row.player.discord_id is not None
+                                        else "They can be checked in for games again.")))
     await complete_deadline(session, row.league_id, window_ref(row.id), now=when, note="served")
 
 

@@ -38,6 +38,7 @@ from bot.services import outbox
 from bot.services.deadlines.service import complete_deadline
 from bot.services.discipline.core import REASON_LIMIT, plural, refresh_player, refusal, window_ref
 from bot.services.outbox import Outgoing
+from bot.services.shared.guardians import mention, reach
 from storage import lookups
 from storage.models import Appeal, LeagueSetup, SetupChange, Suspension, SuspensionReview
 
@@ -176,9 +177,11 @@ class SuspensionReviewService:
                 f"{summary}. It is final now: only an appeal's decision can shorten it.")
         if note:
             text += f"\nNote: {note}"
-        await outbox.enqueue(session, league_id=caller.league_id, guild_id=league.guild_id,
-                             key=f"suspension:{row.id}:review:dm", due_at=now, user_id=row.player.discord_id,
-                             message=Outgoing(content=text))
+        for user in await reach(session, caller.league_id, row.player):  # a player, or their guardians
+            suffix = "" if user == row.player.discord_id else f":{user}"
+            await outbox.enqueue(session, league_id=caller.league_id, guild_id=league.guild_id,
+                                 key=f"suspension:{row.id}:review:dm{suffix}", due_at=now, user_id=user,
+                                 message=Outgoing(content=text))
         channel = league.channels.announcements
         if channel is None:
             return False
@@ -187,7 +190,9 @@ class SuspensionReviewService:
                 else f"stands at {plural(row.games, 'game')}, final")
         await outbox.enqueue(session, league_id=caller.league_id, guild_id=league.guild_id,
                              key=f"suspension:{row.id}:review:announce", due_at=now, channel_id=channel,
-                             message=Outgoing(content=f"🔎 After the commissioners' review, <@{row.player.discord_id}>"
-                                                      f" ({name})'s suspension #{row.id} {what}.",
-                                              ping_user_ids=(row.player.discord_id,)))
+                             message=Outgoing(content=f"🔎 After the commissioners' review, "
+                                                      f"{mention(row.player.discord_id, name)}"
+                                                      f"{f' ({name})' if row.player.discord_id else ''}"
+                                                      f"'s suspension #{row.id} {what}.",
+                                              ping_user_ids=(row.player.discord_id,) if row.player.discord_id else ()))
         return True

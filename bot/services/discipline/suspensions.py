@@ -54,6 +54,7 @@ from bot.services.discipline.core import (
 )
 from bot.services.outbox import Outgoing
 from bot.services.people import membership
+from bot.services.shared.guardians import reach, whose
 from storage import lookups
 from storage.db import retried_on_disconnect
 from storage.models import Player, Suspension, Team
@@ -66,7 +67,7 @@ WINDOW_REMINDERS = (timedelta(hours=24),)
 @dataclass(frozen=True)
 class SuspensionIssued:
     id: int
-    player_discord_id: int
+    player_discord_id: int | None  # None: a player without a Discord account (their guardians hear)
     player: str
     team: str
     games: int
@@ -101,7 +102,7 @@ class GameAhead:
 @dataclass(frozen=True)
 class SuspensionLine:
     id: int
-    player_discord_id: int
+    player_discord_id: int | None  # None: a player without a Discord account (their guardians hear)
     player: str
     team: str  # the team the player is on now (where the suspension is served), else the one it was issued on
     games: int
@@ -115,7 +116,8 @@ class SuspensionLine:
 def announcement(issued: SuspensionIssued) -> str:
     name = clean_user_text(issued.player, 100)
     team = clean_user_text(issued.team, 100)
-    return (f"🚫 <@{issued.player_discord_id}> ({name}, {team}) is suspended for {plural(issued.games, 'game')}, "
+    who = f"<@{issued.player_discord_id}> ({name}, {team})" if issued.player_discord_id else f"{name} ({team})"
+    return (f"🚫 {who} is suspended for {plural(issued.games, 'game')}, "
             f"served in the next games of the team they play for.")
 
 
@@ -156,15 +158,20 @@ async def issue_suspension(session: AsyncSession, league: LeagueSettings, league
     if channel is not None:
         await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id,
                              key=f"suspension:{row.id}:announce", due_at=now, channel_id=channel,
-                             message=Outgoing(content=announcement(issued), ping_user_ids=(player.discord_id,)))
-    await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=f"suspension:{row.id}:dm",
-                         due_at=now, user_id=player.discord_id,
-                         message=Outgoing(content=private_notice(league, issued, reason,
-                                                                 by_referee=penalty_id is not None)))
-    if closes is not None:
+                             message=Outgoing(content=announcement(issued),
+                                              ping_user_ids=(player.discord_id,) if player.discord_id else ()))
+    recipients = await reach(session, league_id, player)  # a player without an account: their guardians
+    notice = private_notice(league, issued, reason, by_referee=penalty_id is not None)
+    if player.discord_id is None:
+        notice = f"For {clean_user_text(player.name, 100)}, whom you manage:\n{notice}"
+    for user in recipients:
+        key = f"suspension:{row.id}:dm" + ("" if user == player.discord_id else f":{user}")
+        await outbox.enqueue(session, league_id=league_id, guild_id=league.guild_id, key=key, due_at=now,
+                             user_id=user, message=Outgoing(content=notice))
+    if closes is not None and recipients:
         await create_deadline(session, league, league_id, kind="appeal_window",
                               subject=f"Last day to appeal your suspension #{row.id} (/appeal file)",
-                              due_at=closes, audience_kind="player", audience_id=player.discord_id, now=now,
+                              due_at=closes, audience_kind="player", audience_id=recipients[0], now=now,
                               offsets=WINDOW_REMINDERS, ref=window_ref(row.id), created_by=issued_by)
     return issued
 
@@ -259,11 +266,13 @@ class SuspensionService:
             if replaced is not None:
                 await refresh_player(session, caller.league_id, entry.player_id, caller.league.rules.discipline,
                                      now=now)
-                await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
-                                     key=f"suspension:{replaced}:replaced:dm", due_at=now,
-                                     user_id=entry.player.discord_id,
-                                     message=Outgoing(content=f"Your suspension #{replaced} from the referee's call "
-                                                              f"is replaced by the commissioners' #{issued.id}."))
+                for user in await reach(session, caller.league_id, entry.player):
+                    suffix = "" if user == entry.player.discord_id else f":{user}"
+                    await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                                         key=f"suspension:{replaced}:replaced:dm{suffix}", due_at=now, user_id=user,
+                                         message=Outgoing(content=f"{whose(entry.player)} suspension #{replaced} from "
+                                                                  f"the referee's call is replaced by the "
+                                                                  f"commissioners' #{issued.id}."))
             return replace(issued, replaced=replaced, note=length.note)
 
     async def active(self, caller: Caller) -> tuple[SuspensionLine, ...]:

@@ -86,7 +86,7 @@ async def follow_roster(session: AsyncSession, league: LeagueSettings, league_id
         return 0
     desired = {(team_id, discord_id) for team_id, discord_id in (await session.execute(
         select(RosterEntry.team_id, Player.discord_id).join(Player, Player.id == RosterEntry.player_id)
-        .where(RosterEntry.league_id == league_id))).all()}
+        .where(RosterEntry.league_id == league_id))).all() if discord_id is not None}
     applied = {(team_id, discord_id) for team_id, discord_id in (await session.execute(
         select(TeamRoleMember.team_id, TeamRoleMember.discord_id)
         .where(TeamRoleMember.league_id == league_id))).all()}

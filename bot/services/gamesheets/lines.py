@@ -54,7 +54,7 @@ async def candidates(session: AsyncSession, league: LeagueSettings, league_id: i
     players: dict[int, Player] = {}
     if members:
         players = {p.discord_id: p for p in (await session.scalars(select(Player).where(
-            Player.league_id == league_id, Player.discord_id.in_(members)))).all()}
+            Player.league_id == league_id, Player.discord_id.in_(members)))).all() if p.discord_id is not None}
     for g in guests:
         player = players.get(g.discord_id) if g.discord_id is not None else None
         found.append(Candidate(player.id if player else None, g.id, player.name if player else g.name, "skater",

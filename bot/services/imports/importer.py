@@ -147,7 +147,7 @@ class Importer:
                                           for r in parsed.rows if r.team.lower() not in teams]
             rows = [r for r in parsed.rows if r.team.lower() in teams]
             players = {p.discord_id: p for p in (await session.scalars(
-                select(Player).where(Player.league_id == league_id))).all()}
+                select(Player).where(Player.league_id == league_id))).all() if p.discord_id is not None}
             entries = {e.player_id: e for e in (await session.scalars(
                 select(RosterEntry).where(RosterEntry.league_id == league_id))).all()}
             rosters = self._rosters_after(rows, teams, players, entries)
@@ -161,7 +161,7 @@ class Importer:
                 await session.execute(insert(Player), new_rows)
                 fresh = await session.scalars(select(Player).where(
                     Player.league_id == league_id, Player.discord_id.in_([r["discord_id"] for r in new_rows])))
-                players.update((p.discord_id, p) for p in fresh.all())
+                players.update((p.discord_id, p) for p in fresh.all() if p.discord_id is not None)
             created_ids = {r["discord_id"] for r in new_rows}
             new_entries: list[dict[str, object]] = []
             now = now or datetime.now(UTC)

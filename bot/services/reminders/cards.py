@@ -114,7 +114,7 @@ class GameReminders:
             body = "Nobody is on the roster yet, so nobody can answer: captains, add your players with `/roster add`."
             return Card(clip(head + body + cleanup, CONTENT_LIMIT), waiting, (), captains)
         head += _counts(statuses) + "\n"
-        others = len(waiting.dm) + waiting.quiet
+        others = len(waiting.dm) + waiting.quiet + len(waiting.managed)
         ask = "\nAre you in? Tap a button below; this message keeps count as answers come in."
         named: tuple[int, ...] = ()
         if waiting.pinged:
@@ -171,7 +171,9 @@ class GameReminders:
         if row.user_id == FANOUT_USER:  # no team channel: a DM to each who hasn't answered, first and last
             message = Outgoing(content=dm_text, checkin_game=game.code)
             everyone = view.waiting.everyone
-            return FanOut(tuple((str(u), u, message) for u in everyone)) if pinging and everyone else None
+            children = tuple((str(u), u, message) for u in everyone)
+            children += tuple(c for m in view.waiting.managed for c in m.dms("", team, game))
+            return FanOut(children) if pinging and children else None
         assert row.channel_id is not None
         if pinging:  # players who asked for DMs hear it there, once each, instead of a ping here
             for user in view.waiting.dm:
@@ -179,6 +181,10 @@ class GameReminders:
                                      key=f"{row.send_key}:dm:{user}", due_at=now,
                                      message=Outgoing(content=dm_text, checkin_game=game.code), user_id=user,
                                      expires_at=row.expires_at)
+            for managed in view.waiting.managed:  # guardians answer for players without an account
+                for suffix, guardian, message in managed.dms(f"{row.send_key}:dm:", team, game):
+                    await outbox.enqueue(session, league_id=row.league_id, guild_id=row.guild_id, key=suffix,
+                                         due_at=now, message=message, user_id=guardian, expires_at=row.expires_at)
         posted = await reminder_message(session, game.id, team.id)
         if posted is None or posted.message_id is None or posted.channel_id != row.channel_id:
             await record_post(session, row, game_id=game.id, team_id=team.id, channel_id=row.channel_id,
@@ -196,7 +202,7 @@ class GameReminders:
         head = (f"⏰ Last call for **{game.home.name} vs {game.away.name}** `{game.code}`, "
                 f"{timestamp(game.starts_at, 'R')}: ")
         tail = f". Are you in? Tap a button below. Who's coming so far: {link}"
-        others = len(view.waiting.dm) + view.waiting.quiet
+        others = len(view.waiting.dm) + view.waiting.quiet + len(view.waiting.managed)
         names, named = mention_list(view.waiting.pinged, CONTENT_LIMIT - len(head) - len(tail), others)
         return Outgoing(content=clip(head + names + tail, CONTENT_LIMIT), checkin_game=game.code,
                         ping_user_ids=named)

@@ -48,7 +48,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.config.settings import LeagueSettings, Settings
-from bot.discord_text import clip, timestamp
+from bot.discord_text import clean_user_text, clip, timestamp
 from bot.league.checkins.lineup import BELOW_MINIMUM_TO_START, NO_GOALIE, SHORT_OF_WOMEN, CheckedInPlayer, check_lineup
 from bot.league.checkins.presets import lineup_rules_for
 from bot.league.checkins.status import lineup_status
@@ -63,8 +63,10 @@ from bot.services.gamesheets.officials import plan_notices
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.reminders.messages import queue_edit
 from bot.services.shared.attendance import checkins_for_game
+from bot.services.shared.checkin_buttons import managed_buttons
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
+from bot.services.shared.guardians import guardians_of
 from bot.services.shared.spare_buttons import request_button_id
 from storage import lookups
 from storage.models import CaptainAlert, Game, OutboxMessage, Team
@@ -283,10 +285,30 @@ class Waiting:
     pinged: tuple[int, ...]
     dm: tuple[int, ...]
     quiet: int  # no answer yet, but muted game reminders
+    # Players without a Discord account who have not answered: their guardians hear by DM, one per player,
+    # with buttons that answer for that player.
+    managed: tuple[ManagedWaiting, ...] = ()
 
     @property
     def everyone(self) -> tuple[int, ...]:
         return self.pinged + self.dm
+
+
+@dataclass(frozen=True)
+class ManagedWaiting:
+    """A player without a Discord account who has not answered, and the guardians who answer for them."""
+
+    player_id: int
+    name: str
+    guardians: tuple[int, ...]
+
+    def dms(self, key: str, team: Team, game: Game) -> tuple[tuple[str, int, Outgoing], ...]:
+        """One DM to each guardian: (key suffix, guardian, message with this player's buttons)."""
+        text = clip(f"🏒 {team.name}: {game_heading(game)}\nIs **{clean_user_text(self.name, 100)}** in? "
+                    "Tap a button below to answer for them.", CONTENT_LIMIT)
+        buttons = managed_buttons(game.code, game.league_id, self.player_id, self.name)
+        return tuple((f"{key}{g}:p{self.player_id}", g, Outgoing(content=text, buttons=buttons))
+                     for g in self.guardians)
 
 
 async def waiting_players(session: AsyncSession, league_id: int, game: Game, team: Team) -> Waiting:
@@ -298,18 +320,23 @@ async def waiting_players(session: AsyncSession, league_id: int, game: Game, tea
     read = await answers_as_read(session, league_id, game.starts_at, [
         (i, answers[i].status, answers[i].updated_at) if i in answers else (i, None, None) for i in ids])
     prefs = await preferences(session, league_id, ids)
+    guardians = await guardians_of(session, league_id, [e.player_id for e in roster if e.player.discord_id is None])
     pinged: dict[int, None] = {}
     dm: dict[int, None] = {}
+    managed: list[ManagedWaiting] = []
     quiet = 0
     for entry in roster:
         if read.status[entry.player_id] is not None:
             continue
         pref = prefs.get(entry.player_id, DEFAULT)
+        discord_id = entry.player.discord_id
         if pref.mute_game_reminders:
             quiet += 1
+        elif discord_id is None:
+            managed.append(ManagedWaiting(entry.player_id, entry.player.name, guardians.get(entry.player_id, ())))
         else:
-            (dm if pref.delivery == "dm" else pinged).setdefault(entry.player.discord_id)
-    return Waiting(tuple(pinged), tuple(u for u in dm if u not in pinged), quiet)
+            (dm if pref.delivery == "dm" else pinged).setdefault(discord_id)
+    return Waiting(tuple(pinged), tuple(u for u in dm if u not in pinged), quiet, tuple(managed))
 
 
 async def non_responders(session: AsyncSession, league_id: int, game: Game, team: Team) -> list[int]:
@@ -343,7 +370,11 @@ async def render_notice(session: AsyncSession, row: OutboxMessage, now: datetime
 
 async def _to_roster(session: AsyncSession, row: OutboxMessage, team: Team, message: Outgoing) -> Rendered:
     """A team without a channel hears by DM, each rostered player once."""
-    players = [e.player.discord_id for e in await lookups.roster(session, row.league_id, team.id)]
+    roster = await lookups.roster(session, row.league_id, team.id)
+    guardians = await guardians_of(session, row.league_id, [e.player_id for e in roster if e.player.discord_id is None])
+    # a player without a Discord account hears through their guardians (each member once)
+    players = [u for e in roster for u in ((e.player.discord_id,) if e.player.discord_id is not None
+                                           else guardians.get(e.player_id, ()))]
     return FanOut(tuple((str(u), u, message) for u in dict.fromkeys(players))) if players else None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -18,21 +18,23 @@ from bot.league.deadlines import trade_deadline
 from bot.league.rosters import REMOVED, SEASON, Stint
 from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.discord_sync import team_roles
-from bot.services.people import membership, require_captain_or_commissioner, resolve_team
+from bot.services.people import is_captain_of, membership, require_captain_or_commissioner, resolve_team
 from bot.services.rosters import history as roster_history
+from bot.services.shared.guardians import guardians_of, is_guardian
 from bot.services.shared.seasons import running_season, season_range
 from storage import lookups
 from storage.db import retried_on_disconnect
-from storage.models import Player, RosterDeparture, RosterEntry
+from storage.models import Player, PlayerGuardian, RosterDeparture, RosterEntry
 
 
 @dataclass(frozen=True)
 class RosterLine:
-    discord_id: int
+    discord_id: int | None  # None: a player without a Discord account, managed by ``guardians``
     name: str
     position: str
     gender: str | None
     left_at: datetime | None = None  # in ``RosterView.left``: when they left the team
+    guardians: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,13 @@ class RosterView:
     season: str | None = None  # the season the view is of (None: the league has no seasons)
     past: bool = False  # an earlier season's roster (``lines``: as it finished)
     left: tuple[RosterLine, ...] = ()  # on the team during the season, gone by its end (or by now)
+
+
+@dataclass(frozen=True)
+class GuardianAdded:
+    player: str
+    added: bool  # False: they already managed the player
+    guardians: int  # how many the player has now
 
 
 @dataclass(frozen=True)
@@ -76,11 +85,13 @@ class RosterService:
             players = {p.id: p for p in (await session.scalars(select(Player).where(
                 Player.league_id == caller.league_id,
                 Player.id.in_([s.player_id for s in roster.finished + roster.left])))).all()}
+            guardians = await guardians_of(session, caller.league_id,
+                                           [p.id for p in players.values() if p.discord_id is None])
 
             def line(stint: Stint, left: bool) -> RosterLine:
                 who = players[stint.player_id]
                 return RosterLine(who.discord_id, who.name, stint.position or "skater", who.gender,
-                                  stint.left_at if left else None)
+                                  stint.left_at if left else None, guardians.get(who.id, ()))
 
             lines = sorted((line(s, False) for s in roster.finished),
                            key=lambda r: (r.position == "goalie", r.name.casefold()))
@@ -142,6 +153,93 @@ class RosterService:
             await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
             return RosterChange(team.name, player.name, "added", size + 1, limit)
 
+    async def add_managed(self, caller: Caller, *, name: str, guardian_id: int, position: str | None,
+                          gender: str | None, team_name: str | None = None) -> RosterChange:
+        """Put a player without a Discord account on a team, managed by ``guardian_id``; the same name
+        on the same team is the same player (the guardian is added, position and category updated)."""
+        if position is not None and position not in POSITIONS:
+            raise InvalidInput(f"Position must be one of: {', '.join(POSITIONS)}.")
+        if gender is not None and gender not in GENDERS:
+            raise InvalidInput(f"Gender must be one of: {', '.join(GENDERS)}.")
+        clean = clean_text(name)[:100]
+        if not clean:
+            raise InvalidInput("Give the player's name (they have no Discord account, so the name is how "
+                               "everyone sees them).")
+        try:
+            async with self.sessions.begin() as session:
+                return await self._add_managed(session, caller, clean, guardian_id, position, gender, team_name)
+        except IntegrityError:
+            raise Conflict("Someone changed that roster at the same moment. Check it with /roster show "
+                           "and try again.") from None
+
+    async def _add_managed(self, session: AsyncSession, caller: Caller, name: str, guardian_id: int,
+                           position: Position | None, gender: Gender | None, team_name: str | None) -> RosterChange:
+        member = await membership(session, caller)
+        team = await resolve_team(session, caller, team_name, member)
+        require_captain_or_commissioner(caller, member, team)
+        limit = caller.league.rules.lineup.roster_limit
+        same = await _managed_by_name(session, caller.league_id, name)
+        if same is not None:
+            player, entry = same
+            if entry is not None and entry.team_id != team.id:
+                other = await lookups.team_by_id(session, caller.league_id, entry.team_id)
+                raise Conflict(f"A player called {player.name} is already on {other.name if other else 'another team'}"
+                               "; a player can be on one team per league. Give this one another name (a last "
+                               "initial) or remove them there first.")
+            if gender is not None:
+                player.gender = gender
+            await _add_guardian_row(session, caller, player.id, guardian_id)
+            if entry is not None:
+                entry.position = position or entry.position
+                size = await lookups.roster_size(session, caller.league_id, team.id)
+                return RosterChange(team.name, player.name, "updated", size, limit)
+        else:
+            player = Player(league_id=caller.league_id, discord_id=None, name=name, gender=gender)
+            session.add(player)
+            await session.flush()
+            await _add_guardian_row(session, caller, player.id, guardian_id)
+        await self._check_trade_deadline(session, caller, player.id, team.id)
+        size = await lookups.roster_size(session, caller.league_id, team.id)
+        breach = check_roster_limit(caller.league.rules.lineup, size + 1)
+        if breach is not None:
+            raise Conflict(f"{team.name} already has {size} players: {breach.message}")
+        session.add(RosterEntry(league_id=caller.league_id, team_id=team.id, player_id=player.id,
+                                position=position or "skater", added_at=self.clock.now()))
+        return RosterChange(team.name, player.name, "added", size + 1, limit)
+
+    async def add_guardian(self, caller: Caller, *, player: str, guardian_id: int) -> GuardianAdded:
+        """Another guardian for a player without a Discord account (their team's captains, commissioners)."""
+        try:
+            async with self.sessions.begin() as session:
+                member = await membership(session, caller)
+                found = await _managed_by_name(session, caller.league_id, player, id_text=True)
+                team_id = found[1].team_id if found is not None and found[1] is not None else None
+                allowed = caller.is_commissioner or (team_id is not None and is_captain_of(caller, member, team_id))
+                if found is None or not allowed:  # one answer for both: nothing said about whose player it is
+                    raise NotFound(f"You can't add a guardian to “{quote(player)}”: it must be a player without "
+                                   "a Discord account on a team you captain (commissioners: any team). "
+                                   "Nothing changed.")
+                added = await _add_guardian_row(session, caller, found[0].id, guardian_id)
+                count = len((await guardians_of(session, caller.league_id, [found[0].id])).get(found[0].id, ()))
+                return GuardianAdded(found[0].name, added, count)
+        except IntegrityError:
+            raise Conflict("Someone changed that player's guardians at the same moment; try again.") from None
+
+    async def managed_names(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """(label, value) suggestions: players without an account on the teams the caller captains
+        (every team for a commissioner), for /roster guardian add."""
+        async with self.sessions() as session:
+            member = await membership(session, caller)
+            rows = (await session.execute(
+                select(Player.id, Player.name, RosterEntry.team_id)
+                .join(RosterEntry, RosterEntry.player_id == Player.id)
+                .where(Player.league_id == caller.league_id, Player.discord_id.is_(None))
+                .order_by(Player.name, Player.id))).all()
+            typed = current.strip().casefold()
+            return [(r.name, str(r.id)) for r in rows
+                    if (caller.is_commissioner or is_captain_of(caller, member, r.team_id))
+                    and typed in r.name.casefold()][:25]
+
     async def _check_trade_deadline(self, session: AsyncSession, caller: Caller, player_id: int, team_id: int) -> None:
         """A player who left another team this season and joins this one is traded: refused after the
         trade deadline week (youth 1.9: "the deadline for trades is at the end of week 10")."""
@@ -164,10 +262,17 @@ class RosterService:
                        f"{rules.trade_deadline_week} of {season.name} (<t:{int(deadline.timestamp())}:F>) ({cite}). "
                        "A commissioner can move the deadline with `/setup rule key:trade_deadline_week`.")
 
-    async def remove(self, caller: Caller, *, discord_id: int, team_name: str | None = None) -> RosterChange:
+    async def remove(self, caller: Caller, *, discord_id: int | None, team_name: str | None = None,
+                     managed: str | None = None) -> RosterChange:
+        """Take a player off their team; ``managed`` names a player without a Discord account instead."""
         async with self.sessions.begin() as session:
             member = await membership(session, caller)
-            entry = await lookups.roster_entry(session, caller.league_id, discord_id)
+            if managed is not None:
+                found = await _managed_by_name(session, caller.league_id, managed, id_text=True)
+                entry = found[1] if found is not None else None
+            else:
+                assert discord_id is not None
+                entry = await lookups.roster_entry(session, caller.league_id, discord_id)
             if entry is None:
                 raise NotFound("That player isn't on any roster in this league.")
             team = await lookups.team_by_id(session, caller.league_id, entry.team_id)
@@ -181,6 +286,33 @@ class RosterService:
             roster_history.leave(session, entry, self.clock.now(), REMOVED)
             await session.delete(entry)
             await session.flush()
-            await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id, self.clock.now())
+            if discord_id is not None:  # a player without a Discord account holds no team role
+                await team_roles.follow(session, caller.league, caller.league_id, team.id, discord_id,
+                                        self.clock.now())
             size = await lookups.roster_size(session, caller.league_id, team.id)
             return RosterChange(team.name, name, "removed", size, caller.league.rules.lineup.roster_limit)
+
+
+async def _managed_by_name(session: AsyncSession, league_id: int, name: str, *,
+                           id_text: bool = False) -> tuple[Player, RosterEntry | None] | None:
+    """The league's player without a Discord account called ``name`` (or, with ``id_text``, whose id it
+    is, as suggestions carry), with their roster place."""
+    text = name.strip()
+    found = select(Player, RosterEntry).outerjoin(RosterEntry, RosterEntry.player_id == Player.id).where(
+        Player.league_id == league_id, Player.discord_id.is_(None))
+    if id_text and text.isascii() and text.isdigit() and len(text) <= 18:  # a row id, never past 64 bits
+        row = (await session.execute(found.where(Player.id == int(text)))).first()
+        if row is not None:
+            return row[0], row[1]
+    row = (await session.execute(found.where(func.lower(Player.name) == text.lower()).order_by(Player.id))).first()
+    return (row[0], row[1]) if row is not None else None
+
+
+async def _add_guardian_row(session: AsyncSession, caller: Caller, player_id: int, guardian_id: int) -> bool:
+    """Record ``guardian_id`` as managing the player; False when they already did."""
+    if await is_guardian(session, caller.league_id, player_id, guardian_id):
+        return False
+    session.add(PlayerGuardian(league_id=caller.league_id, player_id=player_id, discord_id=guardian_id,
+                               added_by=caller.discord_id))
+    await session.flush()
+    return True

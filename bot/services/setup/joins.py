@@ -145,7 +145,7 @@ class JoinService:
             team = await lookups.team_by_id(session, caller.league_id, team_id)
             player = await session.scalar(select(Player).where(Player.id == player_id,
                                                                Player.league_id == caller.league_id))
-            if team is None or player is None:
+            if team is None or player is None or player.discord_id is None:  # only members ask to join
                 raise NotFound("That request is no longer open: the team or the player is gone.")
             asked_on = await _open_request(session, caller.league_id, team.id, player.id)
             if asked_on is None:

@@ -99,15 +99,17 @@ class CheckInContext:
     edit_wanted: bool = False
 
 
-def _context_query(by: str, suspensions: SuspensionCheck) -> Select[Any]:
+def _context_query(by: str, suspensions: SuspensionCheck, by_player: bool = False) -> Select[Any]:
     """By ``code``, by ``id``, or the ``next`` scheduled game (from ``now``) of the caller's roster team."""
     home, away = teams_as("home", "away")
-    # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters.
+    # From the player's (league, discord id) unique key: one row, not a scan of the league's rosters. A guardian
+    # answering for a player without a Discord account names the player's id instead.
+    who = Player.id == bindparam("player_id") if by_player else Player.discord_id == bindparam("discord_id")
     place = (select(RosterEntry.team_id, RosterEntry.player_id, Player.name.label("player_name"),
                     Player.gender.label("player_gender"))
              .select_from(Player).join(RosterEntry, and_(RosterEntry.league_id == Player.league_id,
                                                          RosterEntry.player_id == Player.id))
-             .where(Player.league_id == bindparam("league_id"), Player.discord_id == bindparam("discord_id"))
+             .where(Player.league_id == bindparam("league_id"), who)
              .subquery())
     flagged = suspensions.might_be_suspended(Game.league_id, place.c.player_id)
     away_since = (select(func.max(AwayRange.created_at))
@@ -154,24 +156,27 @@ class CheckInContextQuery:
     hottest path, and building a statement costs more than running it."""
 
     def __init__(self, suspensions: SuspensionCheck) -> None:
-        self.by_code, self.by_id = _context_query("code", suspensions), _context_query("id", suspensions)
-        self.next = _context_query("next", suspensions)
+        self.queries = {(by, by_player): _context_query(by, suspensions, by_player)
+                        for by in ("code", "id", "next") for by_player in (False, True)}
 
     async def __call__(self, session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
-                       game_id: int | None = None, next_after: datetime | None = None) -> CheckInContext | None:
-        """The game (by code or id, in this league) with the caller's roster place and answer; None: no game.
-        ``next_after``: the next scheduled game of the caller's roster team from then on (None: none, or
-        the caller is on no roster)."""
-        params: dict[str, Any] = {"league_id": league_id, "discord_id": discord_id}
+                       game_id: int | None = None, next_after: datetime | None = None,
+                       player_id: int | None = None) -> CheckInContext | None:
+        """The game (by code or id, in this league) with the caller's roster place and answer (with
+        ``player_id``: that player's, whom the caller manages); None: no game. ``next_after``: the next
+        scheduled game of the player's roster team from then on (None: none, or on no roster)."""
+        by_player = player_id is not None
+        params: dict[str, Any] = {"league_id": league_id}
+        params.update({"player_id": player_id} if by_player else {"discord_id": discord_id})
         if code is not None:
-            query, params["code"] = self.by_code, printable(code).strip()  # no NUL for PostgreSQL
+            by, params["code"] = "code", printable(code).strip()  # no NUL for PostgreSQL
         elif next_after is not None:
-            query, params["now"] = self.next, next_after
+            by, params["now"] = "next", next_after
         else:
-            query, params["game_id"] = self.by_id, game_id
+            by, params["game_id"] = "id", game_id
         # On the unit's connection: the same transaction, without the ORM session's execution path
         # (plain columns need none of it, and it costs a check-in more than SQLite runs the query).
-        row = (await (await session.connection()).execute(query, params)).first()
+        row = (await (await session.connection()).execute(self.queries[by, by_player], params)).first()
         if row is None:
             return None
         return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),

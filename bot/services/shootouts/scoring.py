@@ -317,5 +317,6 @@ class ShootoutScoringService:
                 discord_ids = {c.key: c.discord_id for c in pool.candidates}
                 for s in eligible_shooters(ctx.rules, pool.pool):
                     if needle in s.name.casefold():
-                        out.append(ShooterChoice(f"{s.name} ({pool.name})", f"<@{discord_ids[s.player_id]}>"))
+                        who = discord_ids[s.player_id]  # None: no Discord account, picked by name
+                        out.append(ShooterChoice(f"{s.name} ({pool.name})", f"<@{who}>" if who else s.name))
             return out[:25]

@@ -224,7 +224,7 @@ class StatsService:
             players = (await session.execute(select(Player.id, Player.discord_id, Player.name).where(
                 Player.id.in_(list(numbers))).order_by(Player.name, Player.id))).all()
             teams = await queries.team_names(session, league_id, list(numbers))
-            return [{"season": chosen.span.name or "", "player": p.name, "discord_id": str(p.discord_id),
+            return [{"season": chosen.span.name or "", "player": p.name, "discord_id": str(p.discord_id or ""),
                      "team": teams.get(p.id, ""), "gp": s.gp, "goals": s.goals, "assists": s.assists,
                      "points": s.points, "pim": s.pim, "shootout_goals": s.so_goals,
                      "shootout_attempts": s.so_attempts, "goalie_gp": s.goalie_gp, "goals_against": s.goals_against,

@@ -1,0 +1,97 @@
+"""Players without a Discord account and the members who manage them (their guardians).
+
+Such a player has no ``discord_id``: whatever would reach the player by Discord reaches their
+guardians instead (DMs, reminders), and text names the player instead of mentioning them. A guardian
+acts only for the players they manage in the league they were added in: every query here is scoped by
+league and by the guardian's own id, so another member (or another server) never reaches the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.discord_text import clean_user_text, quote
+from bot.errors import InvalidInput, NotFound
+from storage.models import Player, PlayerGuardian, RosterEntry
+
+
+@dataclass(frozen=True)
+class ManagedPlayer:
+    """A player the caller manages, with their roster place (``team_id`` None: on no roster)."""
+
+    player_id: int
+    name: str
+    team_id: int | None
+
+
+async def managed_players(session: AsyncSession, league_id: int, guardian_id: int) -> list[ManagedPlayer]:
+    """The players ``guardian_id`` manages in the league, by name."""
+    rows = await session.execute(
+        select(Player.id, Player.name, RosterEntry.team_id)
+        .join(PlayerGuardian, PlayerGuardian.player_id == Player.id)
+        .outerjoin(RosterEntry, RosterEntry.player_id == Player.id)
+        .where(PlayerGuardian.league_id == league_id, PlayerGuardian.discord_id == guardian_id,
+               Player.league_id == league_id)
+        .order_by(Player.name, Player.id))
+    return [ManagedPlayer(r.id, r.name, r.team_id) for r in rows]
+
+
+def pick_managed(players: Sequence[ManagedPlayer], asked: str) -> ManagedPlayer:
+    """The caller's player named ``asked`` (a name, or the id an autocomplete suggestion carries).
+
+    Only the caller's own players are searched, so a name of someone else's player reads as unknown.
+    """
+    text = asked.strip()
+    if text.isdigit():
+        for p in players:
+            if str(p.player_id) == text:
+                return p
+    named = [p for p in players if p.name.casefold() == text.casefold()]
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise InvalidInput("You manage more than one player by that name: pick one from the suggestions.")
+    raise NotFound(f"You don't manage a player called “{quote(text)}” in this league. "
+                   "Pick one of your players from the suggestions.")
+
+
+async def guardians_of(session: AsyncSession, league_id: int,
+                       player_ids: Collection[int]) -> dict[int, tuple[int, ...]]:
+    """Player id -> the Discord ids of their guardians, in the order they were added."""
+    if not player_ids:
+        return {}
+    rows = await session.execute(
+        select(PlayerGuardian.player_id, PlayerGuardian.discord_id)
+        .where(PlayerGuardian.league_id == league_id, PlayerGuardian.player_id.in_(list(player_ids)))
+        .order_by(PlayerGuardian.id))
+    found: dict[int, list[int]] = {}
+    for player_id, discord_id in rows:
+        found.setdefault(player_id, []).append(discord_id)
+    return {p: tuple(ids) for p, ids in found.items()}
+
+
+async def is_guardian(session: AsyncSession, league_id: int, player_id: int, discord_id: int) -> bool:
+    return await session.scalar(select(PlayerGuardian.id).where(
+        PlayerGuardian.league_id == league_id, PlayerGuardian.player_id == player_id,
+        PlayerGuardian.discord_id == discord_id)) is not None
+
+
+async def reach(session: AsyncSession, league_id: int, player: Player) -> tuple[int, ...]:
+    """Whom a DM to ``player`` goes to: the player, or the guardians of a player without an account."""
+    if player.discord_id is not None:
+        return (player.discord_id,)
+    return (await guardians_of(session, league_id, [player.id])).get(player.id, ())
+
+
+def whose(player: Player) -> str:
+    """"Your" in a DM to the player; the player's name in one to their guardians."""
+    return "Your" if player.discord_id is not None else f"{clean_user_text(player.name, 100)}'s"
+
+
+def mention(discord_id: int | None, name: str) -> str:
+    """A player as text: their mention, or their name when they have no Discord account."""
+    return f"<@{discord_id}>" if discord_id is not None else f"**{clean_user_text(name, 100)}**"
