@@ -92,6 +92,7 @@ async def hand_to_discord(bot: SidelineBot, index: int = 0) -> None:
             **{f"{c}_channel_id": getattr(league.channels, c) for c in CHANNEL_NAMES}))
     kept = tuple(lg for lg in bot.settings.leagues if lg is not league)
     object.__setattr__(bot.settings, "leagues", kept)  # frozen for the bot's code, not for this test's
+    vars(bot.settings).pop("_file_leagues", None)  # and its cached lookup by server follows
     await bot.services.setup.load()
     assert bot.settings.league_for_guild(league.guild_id) is not None
 

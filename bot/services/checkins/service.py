@@ -51,7 +51,7 @@ from bot.services.shared.attendance import CheckInContext, CheckInContextQuery, 
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.game_spares import team_spares
 from bot.services.shared.games import find_game_sides
-from bot.services.shared.guardians import ManagedPlayer, managed_players, pick_managed
+from bot.services.shared.guardians import ManagedPlayer, answering_for, managed_players, only_managed
 from storage import lookups
 from storage.db import retried_on_disconnect, rowcount, upsert_insert, writers_take_turns
 from storage.lookups import TeamRef
@@ -360,7 +360,8 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     """Decide and record one check-in in the caller's unit of work; raises before writing if refused."""
     caller, now = ask.caller, ask.clock.now()
     named = ask.game_code is not None and ask.game_code.strip() != ""
-    managed = await _asked_for(session, ask) if ask.player is not None or ask.player_id is not None else None
+    managed = (await answering_for(session, caller.league_id, caller.discord_id, ask.player, ask.player_id)
+               if ask.player is not None or ask.player_id is not None else None)
     ctx: CheckInContext | None = None
     if managed is None:
         if named:
@@ -370,12 +371,12 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
             if ctx is None:  # on no roster, or no game ahead: the longer way finds which, and says so
                 member = await membership(session, caller)
                 if member.team_id is None:  # not playing: perhaps a guardian answering for their one player
-                    managed = await _only_managed(session, caller)
+                    managed = await only_managed(session, caller.league_id, caller.discord_id)
                 if managed is None:
                     next_game = await _next_game(session, caller, member, now)
                     ctx = await ask.context(session, caller.league_id, caller.discord_id, game_id=next_game.id)
         if ctx is not None and ctx.team_id is None and managed is None:
-            managed = await _only_managed(session, caller)
+            managed = await only_managed(session, caller.league_id, caller.discord_id)
     if managed is not None:
         ctx = await _managed_context(session, ask, managed, named, now)
     _check_allowed(ask, ctx, now)
@@ -409,28 +410,6 @@ async def _as_guardian(session: AsyncSession, caller: Caller, member: Membership
         game = await find_game_sides(session, caller, game_code)
         teams = [t for t in teams if t in (game.home.id, game.away.id)] or teams
     return replace(member, team_id=teams[0])
-
-
-async def _asked_for(session: AsyncSession, ask: _Ask) -> ManagedPlayer:
-    """The managed player the caller named; only their own players are searched."""
-    mine = await managed_players(session, ask.caller.league_id, ask.caller.discord_id)
-    if ask.player_id is not None:
-        found = next((m for m in mine if m.player_id == ask.player_id), None)
-        if found is None:
-            raise NotAllowed("That button answers for a player you don't manage; nothing changed. "
-                             "Use /checkin in your league's server.")
-        return found
-    assert ask.player is not None
-    return pick_managed(mine, ask.player)
-
-
-async def _only_managed(session: AsyncSession, caller: Caller) -> ManagedPlayer | None:
-    """A caller on no roster who manages exactly one player answers for them; several: they must pick."""
-    mine = await managed_players(session, caller.league_id, caller.discord_id)
-    if len(mine) > 1:
-        raise InvalidInput(f"You manage {len(mine)} players: pick whom you answer for with /checkin's player "
-                           "option, or the buttons in the reminder DM about that player. Nothing changed.")
-    return mine[0] if mine else None
 
 
 async def _managed_context(session: AsyncSession, ask: _Ask, managed: ManagedPlayer, named: bool,
@@ -487,7 +466,7 @@ def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime,
     team = game.home if ctx.home_team_id == ctx.team_id else game.away
     late = previous == "in" and ask.status == "out" and game.starts_at - now <= LATE_DROPOUT_WINDOW
     return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late, ctx.away_since is not None,
-                          managed),
+                          managed=managed),
             (ask.caller.league_id, ctx.game_id, ctx.player_id))
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.discord_text import clean_user_text, quote
-from bot.errors import InvalidInput, NotFound
+from bot.errors import InvalidInput, NotAllowed, NotFound
 from storage.models import Player, PlayerGuardian, RosterEntry
 
 
@@ -57,6 +57,29 @@ def pick_managed(players: Sequence[ManagedPlayer], asked: str) -> ManagedPlayer:
         raise InvalidInput("You manage more than one player by that name: pick one from the suggestions.")
     raise NotFound(f"You don't manage a player called “{quote(text)}” in this league. "
                    "Pick one of your players from the suggestions.")
+
+
+async def answering_for(session: AsyncSession, league_id: int, guardian_id: int, player: str | None,
+                        player_id: int | None) -> ManagedPlayer:
+    """The managed player a guardian named (typed, or a reminder button's id); only their own are searched."""
+    mine = await managed_players(session, league_id, guardian_id)
+    if player_id is not None:
+        found = next((m for m in mine if m.player_id == player_id), None)
+        if found is None:
+            raise NotAllowed("That button answers for a player you don't manage; nothing changed. "
+                             "Use /checkin in your league's server.")
+        return found
+    assert player is not None
+    return pick_managed(mine, player)
+
+
+async def only_managed(session: AsyncSession, league_id: int, guardian_id: int) -> ManagedPlayer | None:
+    """A caller on no roster who manages exactly one player answers for them; several: they must pick."""
+    mine = await managed_players(session, league_id, guardian_id)
+    if len(mine) > 1:
+        raise InvalidInput(f"You manage {len(mine)} players: pick whom you answer for with /checkin's player "
+                           "option, or the buttons in the reminder DM about that player. Nothing changed.")
+    return mine[0] if mine else None
 
 
 async def guardians_of(session: AsyncSession, league_id: int,
