@@ -297,7 +297,7 @@ async def _managed_by_name(session: AsyncSession, league_id: int, name: str, *,
                            id_text: bool = False) -> tuple[Player, RosterEntry | None] | None:
     """The league's player without a Discord account called ``name`` (or, with ``id_text``, whose id it
     is, as suggestions carry), with their roster place."""
-    text = name.strip()
+    text = clean_text(name)  # as names are stored: no control characters reach the query
     found = select(Player, RosterEntry).outerjoin(RosterEntry, RosterEntry.player_id == Player.id).where(
         Player.league_id == league_id, Player.discord_id.is_(None))
     if id_text and text.isascii() and text.isdigit() and len(text) <= 18:  # a row id, never past 64 bits
