@@ -18,6 +18,7 @@ from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
 from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
+from bot.league.registration.presets import REGISTRATION_PRESETS, RegistrationRules
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
 
@@ -40,6 +41,7 @@ class Rules:
     discipline: DisciplineRules
     deadlines: DeadlineRules
     gamesheets: GameSheetRules
+    registration: RegistrationRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -50,6 +52,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "discipline": DISCIPLINE_PRESETS,
     "deadlines": DEADLINE_PRESETS,
     "gamesheets": GAMESHEET_PRESETS,
+    "registration": REGISTRATION_PRESETS,
 }
 
 
@@ -134,6 +137,9 @@ BOUNDS: dict[str, tuple[int, int]] = {
     # game sheets, officials and statistics: hours
     "warn_unassigned_hours_before": (1, 168),
     "stats_post_weekday": (0, 6),
+    # registration: ages and days
+    "division_ages": (0, 99),
+    "payment_grace_days": (0, 60),
 }
 
 # The words a list setting may hold.

@@ -30,6 +30,7 @@ SECTION_TITLES = {
     "discipline": "Discipline: penalties, suspensions, appeals",
     "deadlines": "Deadlines and reminders",
     "gamesheets": "Game sheets, officials, goals and statistics",
+    "registration": "Registration: ages and fees",
 }
 
 

@@ -69,6 +69,7 @@ CITED_BY: dict[str, str] = {
     "suspensions_carry_into_playoffs": "serving",
     "suspensions_carry_into_next_season": "serving",
     "trade_deadline_week": "trades",
+    "age_reference": "ages",
 }
 # Settings no rulebook speaks to: how the bot works for the league (docs/settings.md says so).
 LEAGUE_SETTINGS = frozenset({"default_nudge_offsets", "game_reminder_offsets", "captain_alert_lead_times",

@@ -111,6 +111,9 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "gamesheets.officials": ("official",),
     "gamesheets.off_sheet": ("game sheet",),
     "gamesheets.stats": ("statistic",),
+    # registration
+    "registration.ages": ("age",),
+    "registration.payment": ("pay",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",
