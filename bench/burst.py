@@ -133,8 +133,16 @@ def button_payload(harness: Any, custom_id: str, member: Any, guild: int) -> dic
 async def drive(harness: Any, upcoming: Any, team_index: dict[int, int], rate: int, seconds: float,
                 rng: random.Random, mix: list[str] = MIX) -> Run:
     """Feed `rate` interactions a second for `seconds`, on schedule, then wait for the answers."""
-    run = Run(rate)
     planned = list(payloads(harness, upcoming, team_index, int(rate * seconds), rng, mix))
+    # 120 s: every interaction answered, with its follow-ups (edits, captains' DMs)
+    return await open_loop(harness, planned, rate, settle_seconds=120)
+
+
+async def open_loop(harness: Any, planned: list[tuple[str, dict[str, Any]]], rate: int,
+                    settle_seconds: float) -> Run:
+    """Feed the planned (kind, interaction) pairs at ``rate`` a second whatever the answers do, each stamped
+    as Discord stamps it when it sends it; then wait up to ``settle_seconds`` for every answer."""
+    run = Run(rate)
     feed = harness.bot._connection.parsers["INTERACTION_CREATE"]
 
     def on_call(call: Any) -> None:
@@ -155,7 +163,7 @@ async def drive(harness: Any, upcoming: Any, team_index: dict[int, int], rate: i
             interaction_id = int(payload["id"])
             run.kind_of[interaction_id], run.fed_at[interaction_id] = kind, time.perf_counter()
             feed(payload)
-        await settle(baseline, 120)  # every interaction answered, with its follow-ups (edits, captains' DMs)
+        await settle(baseline, settle_seconds)
     harness.discord.hooks.remove(on_call)
     harness.discord.clear()  # the fake keeps every request for tests; a bot keeps none
     run.longest_stall_ms = stalls.longest * 1000

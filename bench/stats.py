@@ -24,7 +24,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from bench.burst import DEADLINE_S, INTERACTION_PATH, Run, StallMonitor
+from bench.burst import DEADLINE_S, INTERACTION_PATH, Run, open_loop
 from bench.idle import league
 from bench.league_data import NOW
 from bench.machine import describe, fresh_database, percentile, reproduce
@@ -219,36 +219,11 @@ async def answer_once(harness: Any, body: dict[str, Any]) -> float:
 async def drive(harness: Any, rate: int, seconds: float, rng: random.Random, played: list[Any],
                 upcoming: list[Any], team_index: dict[int, int]) -> Run:
     """Open loop: ``rate`` interactions a second, a goal every second among them, whatever the answers do."""
-    run = Run(rate)
     mix = ["leaders"] * 4 + ["player"] * 2 + ["checkin"] * 4
     count = int(rate * seconds)
     planned = [("goal" if n % rate == rate // 2 else rng.choice(mix)) for n in range(count)]
     bodies = [(kind, payload(harness, kind, rng, played, upcoming, team_index)) for kind in planned]
-    feed = harness.bot._connection.parsers["INTERACTION_CREATE"]
-
-    def on_call(call: Any) -> None:
-        match = INTERACTION_PATH.match(call.path)
-        if match:
-            run.acked_at.setdefault(int(match.group(1)), time.perf_counter())
-
-    harness.discord.hooks.append(on_call)
-    loop = asyncio.get_running_loop()
-    with StallMonitor() as stalls:
-        baseline = set(asyncio.all_tasks())
-        start = loop.time()
-        for n, (kind, body) in enumerate(bodies):
-            delay = start + n / rate - loop.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            body["id"] = str(fresh_snowflake())
-            interaction_id = int(body["id"])
-            run.kind_of[interaction_id], run.fed_at[interaction_id] = kind, time.perf_counter()
-            feed(body)
-        await settle(baseline, 300)
-    harness.discord.hooks.remove(on_call)
-    harness.discord.clear()
-    run.longest_stall_ms = stalls.longest * 1000
-    return run
+    return await open_loop(harness, bodies, rate, settle_seconds=300)
 
 
 def report(run: Run, label: str) -> None:
