@@ -36,6 +36,7 @@ from bot.league.gamesheets.late_start import NOT_READY, USEFUL_FOR, Stage, appli
 from bot.services import outbox
 from bot.services.discipline.penalties import call_bench_penalty
 from bot.services.gamesheets.lines import team_sheet
+from bot.services.gamesheets.timed import plan_game_sends
 from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.results import ResultHook, check_score, forfeit_score, record, result_for, score_of, view_of
 from bot.services.shared.eligibility import SuspensionCheck, require_check
@@ -53,41 +54,17 @@ def button_id(league_id: int, game_id: int, team_id: int, action: str) -> str:
     return f"{PREFIX}@{league_id}:{game_id}:{team_id}:{action}"
 
 
-def game_prefix(game_id: int) -> str:
-    return f"late-start:{game_id}:"
-
-
 async def plan_prompts(session: AsyncSession, league: LeagueSettings, games: Sequence[Game], now: datetime, *,
                        new: bool = False) -> int:
-    """Queue each game's prompts still to come (idempotent by key); a moved or cancelled game's pending ones
-    are dropped. Returns how many were queued."""
-    if not games or not applies(league.rules.lineup):
+    """Queue each game's prompts still to come; a moved or cancelled game's pending ones are dropped.
+    Returns how many were queued. (0 as the user: the DMs are decided when it goes.)"""
+    if not applies(league.rules.lineup):
         return 0
-    existing: dict[str, OutboxMessage] = {}
-    if not new:
-        prefix = "late-start:" if len(games) > 1 else game_prefix(games[0].id)
-        existing = {r.send_key: r for r in (await session.scalars(select(OutboxMessage).where(
-            OutboxMessage.league_id == games[0].league_id, OutboxMessage.kind == PROMPT_KIND,
-            OutboxMessage.send_key.startswith(prefix, autoescape=True)))).all()}
-    queued = 0
-    planned: set[str] = set()
-    for game in games:
-        wanted = prompts(league.rules.lineup, game.starts_at, now) if game.status == "scheduled" else ()
-        for prompt in wanted:
-            key = f"{game_prefix(game.id)}{int(game.starts_at.timestamp())}:{prompt.stage}"
-            planned.add(key)
-            if key in existing:
-                continue
-            done = await outbox.enqueue(
-                session, league_id=game.league_id, guild_id=league.guild_id, key=key, due_at=prompt.due_at,
-                kind=PROMPT_KIND, user_id=0, expires_at=prompt.expires_at,  # 0: the DMs are decided when it goes
-                args={"game_id": game.id, "starts_at": game.starts_at.isoformat(), "stage": prompt.stage})
-            queued += int(done.created)
-    ids = {str(g.id) for g in games}
-    for key, row in existing.items():
-        if key.split(":")[1] in ids and key not in planned and row.status == "pending":
-            row.status = "cancelled"
-    return queued
+    return await plan_game_sends(
+        session, guild_id=league.guild_id, games=games, kind=PROMPT_KIND, prefix="late-start", moment_arg="stage",
+        wanted=lambda game: ((p.stage, p.due_at, p.expires_at)
+                             for p in prompts(league.rules.lineup, game.starts_at, now)),
+        new=new, user_id=0)
 
 
 @dataclass(frozen=True)

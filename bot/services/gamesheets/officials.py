@@ -23,17 +23,13 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings, Settings
 from bot.discord_text import clip, timestamp
 from bot.league.gamesheets.officials import START_NOTICE_USEFUL_FOR, missing, notices, role_words
-from bot.services import outbox
+from bot.services.gamesheets.timed import plan_game_sends
 from bot.services.outbox import Outgoing, Rendered
 from storage.models import Game, OutboxMessage, RefereeAssignment
 
 log = logging.getLogger("sideline.officials")
 
 NOTICE_KIND = "officials_notice"
-
-
-def game_prefix(game_id: int) -> str:
-    return f"officials:{game_id}:"
 
 
 def notice_channel(league: LeagueSettings) -> int | None:
@@ -43,41 +39,20 @@ def notice_channel(league: LeagueSettings) -> int | None:
 
 async def plan_notices(session: AsyncSession, league: LeagueSettings, games: Sequence[Game], now: datetime, *,
                        new: bool = False) -> int:
-    """Queue each game's notices that are still to come (idempotent by key); a moved or cancelled game's
-    pending ones are dropped. ``new``: games just inserted, with nothing queued yet. Returns how many
-    were queued."""
+    """Queue each game's notices that are still to come; a moved or cancelled game's pending ones are
+    dropped. ``new``: games just inserted, with nothing queued yet. Returns how many were queued."""
     if not games:
         return 0
     rules = league.rules.gamesheets
     channel = notice_channel(league)
-    existing: dict[str, OutboxMessage] = {}
-    if not new:
-        prefix = "officials:" if len(games) > 1 else game_prefix(games[0].id)
-        existing = {r.send_key: r for r in (await session.scalars(select(OutboxMessage).where(
-            OutboxMessage.league_id == games[0].league_id, OutboxMessage.kind == NOTICE_KIND,
-            OutboxMessage.send_key.startswith(prefix, autoescape=True)))).all()}
     if rules.officials_both_required and channel is None:
         log.warning("league %s: no admin, announcements or referees channel: games lacking an official go "
                     "unannounced", league.key)
-    queued = 0
-    planned: set[str] = set()
-    for game in games:
-        wanted = notices(rules, game.starts_at, now) if game.status == "scheduled" and channel else ()
-        for notice in wanted:
-            key = f"{game_prefix(game.id)}{int(game.starts_at.timestamp())}:{notice.moment}"
-            planned.add(key)
-            if key in existing:
-                continue
-            done = await outbox.enqueue(
-                session, league_id=game.league_id, guild_id=league.guild_id, key=key, due_at=notice.due_at,
-                kind=NOTICE_KIND, channel_id=channel, expires_at=notice.expires_at,
-                args={"game_id": game.id, "starts_at": game.starts_at.isoformat(), "moment": notice.moment})
-            queued += int(done.created)
-    ids = {str(g.id) for g in games}
-    for key, row in existing.items():
-        if key.split(":")[1] in ids and key not in planned and row.status == "pending":
-            row.status = "cancelled"
-    return queued
+    return await plan_game_sends(
+        session, guild_id=league.guild_id, games=games, kind=NOTICE_KIND, prefix="officials", moment_arg="moment",
+        wanted=lambda game: ((n.moment, n.due_at, n.expires_at) for n in notices(rules, game.starts_at, now)
+                             if channel),
+        new=new, channel_id=channel)
 
 
 class OfficialNotices:
