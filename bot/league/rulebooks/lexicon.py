@@ -53,7 +53,7 @@ STOPWORDS = _word_set(
     should so some still such than that the their theirs them then there these they thing things
     this those though through to too u um under until us very want was we well were what
     whatever when where whether which while who whom whose why will with would yeah yes yet you
-    your yours happen happens happened going kind people someone somebody rule rules up off
+    your yours happen happens happened going kind people someone somebody rule rules up off per
     take takes taking took go goes went come comes came make makes made use uses used using
     tonight today yesterday actually basically literally pretty lol hey hi hello thanks thank thx
     question quick wondering wonder rulebook guess supposed anyway sure
