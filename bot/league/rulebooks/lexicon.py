@@ -123,6 +123,26 @@ def _phrase_key(phrase: str) -> tuple[str, ...]:
     return tuple(key)
 
 
+def field_terms(text: str) -> list[str]:
+    """Stems of a document field: content words plus joined hyphen compounds (shoot-out)."""
+    norm = normalise(text)
+    terms = [stem(w) for w in WORD.findall(norm) if w not in STOPWORDS]
+    terms += [stem(re.sub(r"[-‐–]", "", c)) for c in HYPHENATED.findall(norm)]
+    return terms
+
+
+def with_compounds(terms: list[str], known: set[str], prefixes: set[str]) -> list[str]:
+    """`terms` are stems; add the joined form of neighbours that the rulebook also uses."""
+    extra = []
+    for a, b in itertools.pairwise(terms):
+        if (a + b)[: len(a) + 2] not in prefixes:
+            continue  # cheap filter: stemming every pair is the slow part of building
+        joined = stem(a + b)
+        if joined in known and joined not in (a, b):
+            extra.append(joined)
+    return terms + extra
+
+
 # --- the vocabulary as written ---------------------------------------------------------------
 
 
