@@ -53,7 +53,7 @@ STOPWORDS = _word_set(
     should so some still such than that the their theirs them then there these they thing things
     this those though through to too u um under until us very want was we well were what
     whatever when where whether which while who whom whose why will with would yeah yes yet you
-    your yours happen happens happened going kind people someone somebody rule rules up off
+    your yours happen happens happened going kind people someone somebody rule rules up off per
     take takes taking took go goes went come comes came make makes made use uses used using
     tonight today yesterday actually basically literally pretty lol hey hi hello thanks thank thx
     question quick wondering wonder rulebook guess supposed anyway sure
@@ -121,6 +121,26 @@ def _phrase_key(phrase: str) -> tuple[str, ...]:
     for piece in phrase.split():
         key.extend([NUMBER] if piece == NUMBER else sequence(piece))
     return tuple(key)
+
+
+def field_terms(text: str) -> list[str]:
+    """Stems of a document field: content words plus joined hyphen compounds (shoot-out)."""
+    norm = normalise(text)
+    terms = [stem(w) for w in WORD.findall(norm) if w not in STOPWORDS]
+    terms += [stem(re.sub(r"[-‐–]", "", c)) for c in HYPHENATED.findall(norm)]
+    return terms
+
+
+def with_compounds(terms: list[str], known: set[str], prefixes: set[str]) -> list[str]:
+    """`terms` are stems; add the joined form of neighbours that the rulebook also uses."""
+    extra = []
+    for a, b in itertools.pairwise(terms):
+        if (a + b)[: len(a) + 2] not in prefixes:
+            continue  # cheap filter: stemming every pair is the slow part of building
+        joined = stem(a + b)
+        if joined in known and joined not in (a, b):
+            extra.append(joined)
+    return terms + extra
 
 
 # --- the vocabulary as written ---------------------------------------------------------------

@@ -3,7 +3,8 @@
 BM25F over title, heading and body fields of Snowball stems, with the players' vocabulary of the
 league's preset (slang, synonyms, situations: bot/league/rulebooks/vocabulary/, read by lexicon.py)
 and the league's own words, typo correction against the rulebook's own vocabulary (OSA distance),
-compound words (``slap shot``/``slapshot``/``slap-shot``) and a bonus for phrases found intact.
+compound words (``slap shot``/``slapshot``/``slap-shot``), a bonus for phrases found intact and one for a
+section whose own title names what was asked (a rulebook titles a section by what it answers).
 Each thing the player asks about is one "concept" (the word plus its synonyms) scored as a single
 BM25 term: its best alternative counts fully and the others a little, so a synonym never outscores
 the word the player typed and a rule that says the same thing three ways does not win three times.
@@ -26,15 +27,17 @@ from bot.league.rulebooks.lexicon import (
     SPELLED_NUMBERS,
     STOP_STEMS,
     STOPWORDS,
-    WORD,
+    SYNONYM_WEIGHT,
     Alternative,
     Concept,
     Lexicon,
+    field_terms,
     is_number,
     lexicon_for,
     normalise,
     sequence,
     stem,
+    with_compounds,
     words,
 )
 from bot.league.rulebooks.rulebook import MAX_QUERY_CHARS, Section
@@ -57,6 +60,8 @@ TOGETHER_BOOST = 0.25
 _PAIRS: dict[tuple[str, str], tuple[str, str]] = {}
 _PASSAGE_BREAK = re.compile(r"\n|(?<=[.;!?])\s+")
 COVERAGE_BOOST = 0.5
+#: How much a section gains when its own title names what was asked (its share of the concepts, squared).
+TITLE_COVERAGE = 0.8
 MAX_QUERY_WORDS = 40
 MAX_CORRECTED_LENGTH = 24  # longer "words" are noise, not typos
 #: A question shares at least this part of its words with a linked one (Jaccard) to take its section.
@@ -71,14 +76,6 @@ WEAK_STRENGTH = 0.5
 NONE_BELOW = 0.7
 
 Confidence = Literal["sure", "unsure", "none"]
-
-
-def _field_terms(text: str) -> list[str]:
-    """Stems of a document field: content words plus joined hyphen compounds (shoot-out)."""
-    norm = normalise(text)
-    terms = [stem(w) for w in WORD.findall(norm) if w not in STOPWORDS]
-    terms += [stem(re.sub(r"[-‐–]", "", c)) for c in HYPHENATED.findall(norm)]
-    return terms
 
 
 # --- index -----------------------------------------------------------------------------------
@@ -153,6 +150,7 @@ class RuleIndex:
         # term -> {section index: weighted, length-normalised term frequency}
         self._postings: dict[str, dict[int, float]] = {}
         self._bigrams: list[frozenset[tuple[str, str]]] = [frozenset()] * len(sections)
+        self._titled: dict[str, frozenset[int]] = {}  # term -> sections whose own title says it
         self._term_idf: dict[str, float] = {}
         self._vocabulary: dict[str, list[str]] = {}
         self._documents = 1
@@ -182,6 +180,7 @@ class RuleIndex:
         fields: list[tuple[list[str], ...]] = []
         # Sentences and list items, each with its section's title and heading: term -> passages using it.
         passages: dict[str, set[int]] = defaultdict(set)
+        titled: dict[str, set[int]] = defaultdict(set)
         self._passage_doc = []
         for i in searchable:
             s = self._sections[i]
@@ -192,10 +191,10 @@ class RuleIndex:
                 # not what the bullet says, so it weighs as a heading (its siblings all share it).
                 title = "" if s.kind in ("bullet", "paragraph") else title
                 heading = heading if not title else ""
-            title_terms, heading_terms = _field_terms(title), _field_terms(heading)
+            title_terms, heading_terms = field_terms(title), field_terms(heading)
             body: list[str] = []
             for piece in _PASSAGE_BREAK.split(s.text):
-                terms = _field_terms(piece)
+                terms = field_terms(piece)
                 if not terms:
                     continue
                 body += terms
@@ -204,6 +203,9 @@ class RuleIndex:
                 for term in (*terms, *title_terms, *heading_terms):
                     passages[term].add(number)
             fields.append((title_terms, heading_terms, body))
+            # A bullet names what it answers by its heading's title (its siblings' too).
+            for term in (title_terms if title else field_terms(s.title)):
+                titled[term].add(i)
             self._bigrams[i] = frozenset(
                 _PAIRS.setdefault(pair, pair)
                 for text in (s.title, heading, s.text)
@@ -213,7 +215,7 @@ class RuleIndex:
         # Join neighbours the rulebook also writes as one word (slap shot / slapshot).
         single = {t for f in fields for field in f for t in field}
         prefixes = {t[:k] for t in single for k in range(3, len(t) + 1)}
-        fields = [tuple(_with_compounds(field, single, prefixes) for field in f) for f in fields]
+        fields = [tuple(with_compounds(field, single, prefixes) for field in f) for f in fields]
 
         n = max(len(fields), 1)
         avg = [max(sum(len(f[k]) for f in fields) / n, 1.0) for k in range(3)]
@@ -230,6 +232,7 @@ class RuleIndex:
         self._term_idf = {t: _idf(n, len(docs)) for t, docs in postings.items()}
 
         self._passages = {t: tuple(sorted(p)) for t, p in passages.items()}
+        self._titled = {t: frozenset(d) for t, d in titled.items()}
 
         surface: Counter[str] = Counter()
         for i in searchable:
@@ -269,19 +272,22 @@ class RuleIndex:
         scores: dict[int, float] = defaultdict(float)
         matched: dict[int, int] = defaultdict(int)
         ideal = 0.0
+        titled: Counter[int] = Counter()
         for concept in concepts:
             values = self._concept_scores(concept)
             ideal += max(values.values(), default=0.0)
             for doc, value in values.items():
                 scores[doc] += value
                 matched[doc] += 1
+            titled.update(self._named(concept))
         total = max(len(concepts), 1)
         together = self._together(concepts) if len(concepts) > 1 else {}
         for doc in scores:
             bonus = sum(PHRASE_BONUS * self._pair_idf(pair) for pair in phrases if pair in self._bigrams[doc])
             coverage = 1 + COVERAGE_BOOST * (matched[doc] / total) ** 2
             near = 1 + TOGETHER_BOOST * max(together.get(doc, 1) - 1, 0) / (total - 1) if total > 1 else 1
-            scores[doc] = (scores[doc] + bonus) * coverage * near
+            named = 1 + TITLE_COVERAGE * (titled[doc] / total) ** 2
+            scores[doc] = (scores[doc] + bonus) * coverage * near * named
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
         hits = [Hit(self._sections[doc], round(score, 4)) for doc, score in ranked[:limit]]
         ideal *= 1 + COVERAGE_BOOST
@@ -330,6 +336,17 @@ class RuleIndex:
             if count > best.get(doc, 0):
                 best[doc] = count
         return best
+
+    def _named(self, concept: Concept) -> set[int]:
+        """Sections whose own title says the concept, in any of its ways."""
+        found: set[int] = set()
+        for alt in concept:
+            if alt.weight < SYNONYM_WEIGHT:  # an alias only hints at the rulebook's words
+                continue
+            sets = [self._titled.get(term, frozenset()) for term in alt.terms]
+            if sets and all(sets):
+                found.update(frozenset.intersection(*sets))
+        return found
 
     def _pair_idf(self, pair: tuple[str, str]) -> float:
         values = [self._term_idf.get(t, 0.0) for t in pair if t not in STOP_STEMS]
@@ -480,15 +497,3 @@ class RuleIndex:
         titles, then words of the text, then search results for what is typed so far."""
         return self._labels.suggest(prefix[:MAX_QUERY_CHARS], limit,
                                    lambda typed: [h.section for h in self.search(typed, limit=limit)])
-
-
-def _with_compounds(terms: list[str], known: set[str], prefixes: set[str]) -> list[str]:
-    """`terms` are stems; add the joined form of neighbours that the rulebook also uses."""
-    extra = []
-    for a, b in itertools.pairwise(terms):
-        if (a + b)[: len(a) + 2] not in prefixes:
-            continue  # cheap filter: stemming every pair is the slow part of building
-        joined = stem(a + b)
-        if joined in known and joined not in (a, b):
-            extra.append(joined)
-    return terms + extra

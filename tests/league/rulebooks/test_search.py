@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.league.rulebooks import search
 from bot.league.rulebooks.lexicon import lexicon_for
 from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.search import Link, RuleIndex
@@ -115,6 +116,24 @@ def test_questions_about_the_games_shape_find_the_section_first_in_every_ruleboo
     assert misses == []
     missing = [(p, c) for p, _, accepted in GAME_SHAPE for c in accepted if real[p].get(c) is None]
     assert missing == []
+
+
+def test_a_section_titled_by_what_was_asked_comes_before_one_that_mentions_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rulebook titles a section by what it answers: asked about a tie in the regular season, the
+    section titled so comes before the playoff one that says tie, season and overtime in its text."""
+    text = ("Section 1 - League\n"
+            "1.8 - Schedule The regular season has ten games. Every regular season game is played on Sunday.\n"
+            "1.19 - Ties in playoffs A playoff game tied at the end goes to overtime; a tie after overtime goes "
+            "to a shoot-out, unlike a regular season game.\n"
+            "Section 2 - Game Format\n"
+            "2.13 - Tie in regular season game Each team gets one point.\n")
+    asked = ("regular season tie", "regular season game tied")
+    index = RuleIndex.build(parse_rulebook(text), lexicon_for("youth-ball-hockey"))
+    assert [top(index, q) for q in asked] == ["2.13", "2.13"]
+    monkeypatch.setattr(search, "TITLE_COVERAGE", 0.0)
+    assert [top(RuleIndex.build(parse_rulebook(text), lexicon_for("youth-ball-hockey")), q) for q in asked] \
+        == ["1.19", "1.19"]
 
 
 def test_a_way_of_asking_is_not_looked_for_in_the_rulebook(small: RuleIndex) -> None:
