@@ -77,8 +77,10 @@ async def through_tree(feed: Callable[[dict[str, Any]], None], make: Callable[[]
 
 
 async def commands_compared(harness: Any, upcoming: Any, team_index: dict[int, int], count: int,
-                            rng: random.Random) -> None:
-    """CPU per slash /checkin through the bot's tree against a minimal bot's command, in turns."""
+                            rng: random.Random, statements: Callable[[], Awaitable[Any]]) -> None:
+    """CPU per slash /checkin through the bot's tree against a minimal bot's command, in turns; and
+    beside them ``statements``, a write unit with a check-in's statements and none of its work: the
+    minimal command plus that unit is the least a check-in through SQLAlchemy could cost."""
     guild = harness.default_guild
     feed_bot = harness.bot._connection.parsers["INTERACTION_CREATE"]
     client, feed_minimal = await minimal_bot()
@@ -100,16 +102,21 @@ async def commands_compared(harness: Any, upcoming: Any, team_index: dict[int, i
         await through_tree(feed_minimal, minimal_command, 50)  # warm up
         await through_tree(feed_bot, slash_checkin, 50)
         per_turn = max(1, count // TURNS)
-        minimal = checkins = 0.0
+        minimal = checkins = units_ms = 0.0
         for _ in range(TURNS):
             minimal += await through_tree(feed_minimal, minimal_command, per_turn)
             checkins += await through_tree(feed_bot, slash_checkin, per_turn)
+            units_ms += (await timed(per_turn, statements))[1]
             harness.discord.clear()
         n = per_turn * TURNS
-        minimal_ms, checkin_ms = minimal / n * 1000, checkins / n * 1000
+        minimal_ms, checkin_ms, unit_ms = minimal / n * 1000, checkins / n * 1000, units_ms / TURNS
         print(f"  {'minimal discord.py command':30s} CPU {minimal_ms:5.3f} ms each (through its CommandTree)")
         print(f"  {'slash /checkin':30s} CPU {checkin_ms:5.3f} ms each (through the bot's tree)")
+        print(f"  {'statements of a check-in':30s} CPU {unit_ms:5.3f} ms each (a write unit: BEGIN, a read, "
+              "a write, COMMIT)")
         print(f"  CPU per slash check-in / minimal command: {checkin_ms / minimal_ms:.1f} ({load()})")
+        print(f"  least it could be through SQLAlchemy, (minimal command + the statements) / minimal command: "
+              f"{(minimal_ms + unit_ms) / minimal_ms:.1f}")
     finally:
         await client.close()
 
@@ -120,6 +127,7 @@ async def bench(url: str, count: int) -> None:
     from bot.access import Caller
 
     select_1 = text("SELECT 1")
+    write_nothing = text("UPDATE checkins SET status = status WHERE id = 0")  # a write that changes no row
 
     harness, upcoming, team_index = await build(url, roster_limit=80)
     bot = harness.bot
@@ -147,16 +155,23 @@ async def bench(url: str, count: int) -> None:
         async with bot.sessions.begin() as session:
             await session.execute(select_1)
 
+    async def read_and_write() -> None:  # a check-in's statements, none of its work: the floor under it
+        async with bot.sessions.begin() as session:
+            connection = await session.connection()
+            await connection.execute(select_1)
+            await connection.execute(write_nothing)
+
     try:
         await timed(100, check_in)  # warm up
         for label, step, at_once in (("write unit, no statement", empty_unit, 1),
                                      ("write unit, one SELECT 1", select_one, 1),
+                                     ("write unit, a read and a write", read_and_write, 1),
                                      ("check-in, one at a time", check_in, 1),
                                      ("check-in, 50 at once", check_in, 50),
                                      ("/whoisin read, one at a time", who_is_in, 1)):
             rate, cpu_ms = await timed(count, step, at_once)
             print(f"  {label:30s} {rate:7.0f}/s  {1000 / rate:6.2f} ms each  CPU {cpu_ms:5.2f} ms each")
-        await commands_compared(harness, upcoming, team_index, count, rng)
+        await commands_compared(harness, upcoming, team_index, count, rng, read_and_write)
     finally:
         await harness.close()
 

@@ -152,12 +152,13 @@ def _context_query(by: str, suspensions: SuspensionCheck, by_player: bool = Fals
 
 
 class CheckInContextQuery:
-    """The check-in's one read, built once per service with its suspension check: a check-in is the
-    hottest path, and building a statement costs more than running it."""
+    """The check-in's one read, each of its six forms built once per service with its suspension
+    check, when first used: a check-in is the hottest path, and building a statement costs more than
+    running it; built at start, the six held half a megabyte of an idle bot (bench/idle.py)."""
 
     def __init__(self, suspensions: SuspensionCheck) -> None:
-        self.queries = {(by, by_player): _context_query(by, suspensions, by_player)
-                        for by in ("code", "id", "next") for by_player in (False, True)}
+        self.suspensions = suspensions
+        self.queries: dict[tuple[str, bool], Select[Any]] = {}
 
     async def __call__(self, session: AsyncSession, league_id: int, discord_id: int, *, code: str | None = None,
                        game_id: int | None = None, next_after: datetime | None = None,
@@ -176,7 +177,10 @@ class CheckInContextQuery:
             by, params["game_id"] = "id", game_id
         # On the unit's connection: the same transaction, without the ORM session's execution path
         # (plain columns need none of it, and it costs a check-in more than SQLite runs the query).
-        row = (await (await session.connection()).execute(self.queries[by, by_player], params)).first()
+        query = self.queries.get((by, by_player))
+        if query is None:
+            query = self.queries[by, by_player] = _context_query(by, self.suspensions, by_player)
+        row = (await (await session.connection()).execute(query, params)).first()
         if row is None:
             return None
         return CheckInContext(row.id, GameRef(row.code, row.starts_at, row.home, row.away, row.venue, row.status),
