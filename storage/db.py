@@ -18,6 +18,7 @@ import functools
 import inspect
 import logging
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -212,6 +213,7 @@ class _Attempt:
 
 
 _attempt: ContextVar[_Attempt | None] = ContextVar("sideline_unit_attempt", default=None)
+_retried: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -242,7 +244,14 @@ def once_more_if_disconnected(call: Callable[P, Awaitable[T]]) -> Callable[P, Aw
                 _attempt.reset(token)
         raise AssertionError("unreachable")
 
+    _retried.add(run)
     return run
+
+
+def is_retried(call: object) -> bool:
+    """Whether a service call runs again after a lost connection: the guard over bot/services asks it
+    of every public method (tests/reliability/test_connection_lost.py)."""
+    return call in _retried
 
 
 ServiceClass = TypeVar("ServiceClass", bound=type)

@@ -17,6 +17,7 @@ from bot.discord_text import blank, clean_user_text
 from bot.errors import Conflict, InvalidInput
 from bot.services import outbox
 from bot.services.outbox import Outgoing
+from storage.db import retried_on_disconnect
 
 #: Discord's message limit, less room for the heading.
 MESSAGE_LIMIT = 1900
@@ -28,6 +29,7 @@ class Announced:
     text: str
 
 
+@retried_on_disconnect
 class AnnouncementService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

@@ -40,6 +40,7 @@ from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.people import is_captain_of, membership
 from bot.services.shared.duties import duty_citations, rota_for
 from bot.services.shared.games import find_game
+from storage.db import retried_on_disconnect
 from storage.models import Game, OutboxMessage, RefereeAssignment
 
 log = logging.getLogger("sideline.officials")
@@ -116,6 +117,7 @@ async def build_card(session: AsyncSession, league: LeagueSettings, league_id: i
                     tuple(lines), tuple(pressable))
 
 
+@retried_on_disconnect
 class GameCardService:
     """/game-card for whoever may read it, and the card rows' renderer (the composition root names it)."""
 

@@ -45,6 +45,7 @@ from bot.league.standings.presets import StandingsRules
 from bot.league.standings.table import StandingsRow, compute_standings
 from bot.services.shared.seasons import season_range
 from bot.services.standings import game_results, point_adjustments, team_divisions
+from storage.db import retried_on_disconnect
 from storage.models import Game, PlayoffBracket, PlayoffDisqualification, Result, SeedingDecision, Team
 
 RENDER_WIDTH = 28
@@ -236,6 +237,7 @@ async def settled_seeds(session: AsyncSession, league_id: int, table: list[Stand
     return seeds, notes
 
 
+@retried_on_disconnect
 class PlayoffService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

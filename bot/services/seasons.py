@@ -25,6 +25,7 @@ from bot.errors import Conflict, InvalidInput
 from bot.league.seasons import MAX_WEEKS, SeasonSpan, season_start, week_label
 from bot.services.rosters import history as roster_history
 from bot.services.shared.seasons import SeasonRange, league_seasons, season_ranges
+from storage.db import retried_on_disconnect
 from storage.models import Game, Season
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -84,6 +85,7 @@ def parse_first_day(text: str) -> date:
         raise InvalidInput(f"Give the first day as YYYY-MM-DD, e.g. 2027-01-04 (not “{raw[:40]}”).") from None
 
 
+@retried_on_disconnect
 class SeasonService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

@@ -30,6 +30,7 @@ from bot.services.outbox import Outgoing
 from bot.services.people import membership
 from bot.services.shared.games import find_game
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import AssistantCoach, Game, StandInCaptain, Team
 from storage.text import printable
 
@@ -67,6 +68,7 @@ async def _tell(session: AsyncSession, caller: Caller, key: str, user_id: int, t
                          user_id=user_id, message=Outgoing(content=clip(text, 2000)))
 
 
+@retried_on_disconnect
 class StaffService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

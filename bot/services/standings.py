@@ -31,6 +31,7 @@ from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.services.shared.seasons import WHOLE_HISTORY, SeasonRange, season_range
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import (
     Division,
     Game,
@@ -133,15 +134,12 @@ class StandingsPoster(Protocol):
 
     def message(self, table: StandingsTable) -> Outgoing:
         """The standings message as it will be posted."""
-        ...
 
     async def deliver(self, send_key: str) -> None:
         """Send the queued message named by ``send_key`` now, unless another process is sending it."""
-        ...
 
     async def edit(self, channel_id: int, message_id: int, table: StandingsTable) -> bool:
         """Edit the message in place; False when it no longer exists (deleted)."""
-        ...
 
 
 # --- loading ------------------------------------------------------------------------------------
@@ -351,6 +349,7 @@ class _Locks:
         return self.by_league.setdefault(league_id, asyncio.Lock())
 
 
+@retried_on_disconnect
 class StandingsService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
@@ -430,6 +429,8 @@ class StandingsService:
         A new message goes through the outbox, its send key saved with it before Discord is asked: a
         crash between posting and saving the id leaves a message the next publish adopts.
         Serialised per league, so two results entered together never post two messages.
+        Run again on a lost connection only before a unit of work commits (storage/db.py): by then Discord
+        was asked at most to edit the message in place, which asked again shows the same table.
         """
         channel_id = league.channels.standings
         if channel_id is None:

@@ -5,34 +5,51 @@ whose connection is lost runs again once on a fresh one (storage/db.py ``once_mo
 the user sees the normal answer, or, if the connection is lost again, a polite "try again".
 
 To lose the connections while every unit of work is in flight, a second connection holds an
-ACCESS EXCLUSIVE lock on ``games`` (which every one of these commands reads): the burst's units
-queue behind it; their backends are terminated with ``pg_terminate_backend``, then the lock goes.
+ACCESS EXCLUSIVE lock on ``games`` (which most of these commands read) and on the tables the others
+need (the statistics counter, the questions /rule keeps): the burst's units queue behind it; their
+backends are terminated with ``pg_terminate_backend``, then the lock goes.
+
+Every service that reads or writes the database for an interaction is retried so: a guard below walks
+bot/services and names the few that are not, and why.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
+import inspect
 import logging
-from collections.abc import AsyncIterator
+import pkgutil
+from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
+import bot.services
 from bot.clock import FixedClock
 from bot.config.settings import Settings
 from bot.run.app import create_bot
-from storage.db import create_engine
-from storage.models import CheckIn
+from cogs.rulebooks import rules_service
+from storage.db import AsyncSession, create_engine, is_retried
+from storage.models import CheckIn, Relay, RuleQuestion
 from tests.conftest import SampleLeague
-from tests.harness import Harness, Reply
+from tests.harness import Harness, Member, Reply
 
 PLAYERS = ("Alice Hart", "Bea Quinn", "Carl Diaz", "Dan Roy", "Eli Park", "Finn Cole", "Omar Fox", "Pia Lund",
            "Quin Ash", "Ray Moss", "Sam Tate", "Tia Vale")
 READERS = ("Walt Orr", "Xena Pope", "Yuri Bell", "Zed Lowe")
 WAIT_S = 8.0  # how long to wait for the burst to queue behind the lock; never an assertion
 STEADY_S = 0.5  # no more units joined the queue for this long: all that can run are in flight
+LOCKED = ("games", "stats_versions", "rule_questions")
+G1_DAY = datetime(2030, 1, 11, 23, tzinfo=UTC)  # an hour before G1: relays for it are open
+RULES = """\
+Section 1 - Game Format
+1.1 - Periods Games are played in two 20 minute halves with a running clock.
+1.3 - Shootout Each team picks 3 shooters for the shootout.
+"""
 
 
 @pytest.fixture
@@ -46,7 +63,7 @@ async def pg_harness(settings: Settings, pg_url: str, clock: FixedClock) -> Asyn
 
 
 class Terminator:
-    """A connection of its own that blocks ``games`` and terminates the backends queued behind it."""
+    """A connection of its own that blocks ``LOCKED`` and terminates the backends queued behind it."""
 
     def __init__(self, url: str) -> None:
         self.url = make_url(url)
@@ -58,7 +75,7 @@ class Terminator:
                                           database=u.database)
         self.tx = self.conn.transaction()
         await self.tx.start()
-        await self.conn.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")
+        await self.conn.execute(f"LOCK TABLE {', '.join(LOCKED)} IN ACCESS EXCLUSIVE MODE")
         return self
 
     async def waiting(self) -> list[int]:
@@ -100,6 +117,34 @@ def burst(h: Harness, league: SampleLeague) -> list[asyncio.Future[Reply]]:
     return checkins + reads
 
 
+#: One command of each of more services: who asks, with what, how the normal answer starts, and the
+#: service call whose unit of work the lock holds up. A burst of their own: with the check-in burst's
+#: 16 they would wait for one of the pool's 15 connections rather than be in flight.
+OTHER_SERVICES: tuple[tuple[str, Callable[[SampleLeague], Member], dict[str, str], str, str], ...] = (
+    ("/standings show", lambda league: league.player("Alice Hart"), {},
+     "Standings · Coed League", "StandingsService.table"),
+    ("/stats leaders", lambda league: league.player("Bea Quinn"), {},
+     "Points leaders · Coed League", "StatsService.leaders"),
+    ("/rule", lambda league: league.player("Carl Diaz"), {"question": "how many shooters in a shootout"},
+     "1.3 Shootout", "RuleFeedbackService.record"),  # /rule keeps the question asked
+    ("/gamesheet show", lambda league: league.captain("Hawks"), {"game": "G1", "team": "Hawks"},
+     "Game sheet · Hawks vs Owls", "GameSheetService.show"),
+    ("/relay send", lambda league: league.captain("Owls"), {"game": "G1", "message": "Bench too close"},
+     "Relay #1 about `G1`", "RelayService.send"),
+)
+
+
+def other_services(h: Harness, league: SampleLeague) -> list[asyncio.Future[Reply]]:
+    return [asyncio.ensure_future(h.slash(command, as_=who(league), **options))
+            for command, who, options, _, _ in OTHER_SERVICES]
+
+
+async def before_the_burst(h: Harness) -> None:
+    """G1's day, and a rulebook for /rule to cite."""
+    h.bot.clock.set(G1_DAY)  # type: ignore[attr-defined]  # the harness runs on a FixedClock
+    await rules_service(h.bot).import_rulebook(h.bot.league_ids[h.default_guild], RULES.encode(), "rules.txt")
+
+
 def answers(h: Harness, start: int) -> list[str]:
     return [c.text for c in h.discord.calls[start:] if c.text]
 
@@ -131,6 +176,31 @@ async def test_a_burst_whose_connections_are_terminated_answers_normally(
     assert sum("running it again" in r.getMessage() for r in caplog.records) >= queued
 
 
+async def test_a_burst_across_the_other_services_answers_normally_and_writes_once(
+        pg_harness: Harness, pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    h = pg_harness
+    league = await SampleLeague(h).load()
+    await before_the_burst(h)
+    start = len(h.discord.calls)
+    caplog.set_level(logging.WARNING, logger="sideline.storage")
+    async with Terminator(pg_url) as killer:
+        running = other_services(h, league)
+        queued = await killer.terminate_when_queued()
+        await killer.release()
+        await asyncio.gather(*running)
+
+    assert queued >= len(OTHER_SERVICES), "every command's unit was in flight when its connection was terminated"
+    said = answers(h, start)
+    assert not [t for t in said if "went wrong" in t or "try again" in t], said
+    retried = [r.getMessage() for r in caplog.records if "running it again" in r.getMessage()]
+    for _, _, _, begins, call in OTHER_SERVICES:
+        assert sum(t.startswith(begins) for t in said) == 1, (begins, said)
+        assert any(f"during {call}:" in line for line in retried), (call, retried)
+    async with h.bot.sessions() as s:  # the writes among them were stored once
+        assert await s.scalar(select(func.count()).select_from(Relay)) == 1
+        assert await s.scalar(select(func.count()).select_from(RuleQuestion)) == 1
+
+
 async def test_lost_again_on_the_second_try_asks_politely_to_try_again_and_stores_nothing(
         pg_harness: Harness, pg_url: str) -> None:
     h = pg_harness
@@ -150,3 +220,52 @@ async def test_lost_again_on_the_second_try_asks_politely_to_try_again_and_store
     assert len(polite) == 6, said
     assert not [t for t in said if "went wrong" in t or "Traceback" in t or "asyncpg" in t], said
     assert await stored_checkins(h) == 0
+
+
+# --- every service is retried, or says why not --------------------------------------------------------
+#: Services (a class: every public method; or one method) that touch the database but are not run again
+#: whole when the connection is lost. Each says why; a new service belongs here only with a reason.
+NOT_RUN_AGAIN = {
+    # /import: a large file goes in one long transaction, its reminders after in batches; run again it
+    # would redo the whole file just as the database comes back. The commissioner is asked to try
+    # again, and the file imported again finds what is already stored.
+    "bot.services.imports.service.ImportService",
+    "bot.services.imports.importer.Importer",
+    "bot.services.imports.results.import_results",
+    # Opens a private thread on Discord between its two units of work, which are each run again on
+    # their own: run again whole, it could open a second thread.
+    "bot.services.messages.notes.NoteService.dm_refused",
+}
+
+
+def service_calls() -> Iterator[tuple[str, object]]:
+    """Every public coroutine of bot/services that is handed the session factory (``sessions``): the
+    methods of classes built with it, and functions taking it. Dunder methods (``__call__``) are the
+    courier's Discord actions, which the courier itself tries again later (bot/delivery/courier.py)."""
+    for found in pkgutil.walk_packages(bot.services.__path__, "bot.services."):
+        module = importlib.import_module(found.name)
+        for name, obj in vars(module).items():
+            if getattr(obj, "__module__", None) != module.__name__ or name.startswith("_"):
+                continue
+            if inspect.isclass(obj) and "sessions" in inspect.signature(obj.__init__).parameters:
+                for method, member in vars(obj).items():
+                    if not method.startswith("_") and inspect.iscoroutinefunction(member):
+                        yield f"{module.__name__}.{name}.{method}", member
+            elif inspect.iscoroutinefunction(obj) and "sessions" in inspect.signature(obj).parameters:
+                yield f"{module.__name__}.{name}", obj
+
+
+def in_its_callers_transaction(call: object) -> bool:
+    """Handed a session: it runs inside its caller's unit of work, which is the one run again."""
+    parameters = inspect.signature(call).parameters.values()  # type: ignore[arg-type]
+    return any(p.annotation in ("AsyncSession", AsyncSession) for p in parameters)
+
+
+def test_every_service_touching_the_database_is_run_again_on_a_lost_connection_or_says_why_not() -> None:
+    calls = dict(service_calls())
+    assert len(calls) > 150 and "bot.services.checkins.service.CheckInService.check_in" in calls  # the walk finds them
+    allowed = [name for name in calls if name in NOT_RUN_AGAIN or name.rsplit(".", 1)[0] in NOT_RUN_AGAIN]
+    assert allowed and all(any(name.startswith(a) for name in allowed) for a in NOT_RUN_AGAIN), allowed
+    bare = [name for name, call in calls.items()
+            if not is_retried(call) and not in_its_callers_transaction(call) and name not in allowed]
+    assert bare == []

@@ -39,6 +39,7 @@ from bot.services.shared.attendance import GameSides
 from bot.services.shared.eligibility import SuspensionCheck, require_check, suspension_reasons
 from bot.services.shared.games import find_game_sides
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.lookups import TeamRef
 from storage.models import Guest, Player, RosterEntry
 
@@ -106,6 +107,7 @@ def _no_guests(caller: Caller) -> str | None:
     return f"{caller.league.name} has no guest players: only players on a roster play ({cited})."
 
 
+@retried_on_disconnect
 class GuestService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *,
                  suspensions: SuspensionCheck) -> None:

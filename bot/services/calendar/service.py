@@ -32,6 +32,7 @@ from bot.services.calendar.feed import FORMAT, FeedLeague, build_feed
 from bot.services.calendar.files import FeedFiles
 from bot.services.people import membership, own_team_id, resolve_team_ref
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import CalendarFeed, Game, League
 
 #: A token as links carry it, the whole of it (``fullmatch``: ``$`` would let a trailing newline through);
@@ -104,6 +105,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "team"
 
 
+@retried_on_disconnect
 class CalendarService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings,
                  away: AwayReader | None = None) -> None:

@@ -13,10 +13,12 @@ from collections.abc import Collection
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from storage.db import once_more_if_disconnected
 from storage.models import Game, Player, PlayerGuardian, RosterEntry
 from storage.text import printable
 
 
+@once_more_if_disconnected
 async def leagues_where_they_play(sessions: async_sessionmaker[AsyncSession], discord_id: int, game_code: str,
                                   league_ids: Collection[int]) -> list[int]:
     """The leagues, of ``league_ids``, where ``discord_id`` is on a team playing the game ``game_code``."""
@@ -36,6 +38,7 @@ async def leagues_where_they_play(sessions: async_sessionmaker[AsyncSession], di
         return list((await session.scalars(query)).all())
 
 
+@once_more_if_disconnected
 async def guards_in(sessions: async_sessionmaker[AsyncSession], discord_id: int, player_id: int, game_code: str,
                     league_id: int) -> bool:
     """Whether ``discord_id`` manages ``player_id`` in the league, on a team playing the game ``game_code``:

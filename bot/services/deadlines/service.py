@@ -41,7 +41,7 @@ from bot.league.deadlines import Offset, format_offset, nudge_times, parse_offse
 from bot.league.local_time import parse_local_time
 from bot.services import outbox
 from storage import lookups
-from storage.db import rowcount
+from storage.db import retried_on_disconnect, rowcount
 from storage.models import Deadline, OutboxMessage, Team
 from storage.models.deadlines import AUDIENCE_KINDS
 
@@ -362,6 +362,7 @@ def _snowflake(digits: str) -> int:
     return value
 
 
+@retried_on_disconnect
 class DeadlineService:
     """/deadline add|list|done for commissioners."""
 

@@ -45,7 +45,7 @@ from bot.services.outbox import Outgoing
 from bot.services.people import is_captain_of, membership
 from bot.services.shared.guardians import reach
 from storage import lookups
-from storage.db import rowcount
+from storage.db import retried_on_disconnect, rowcount
 from storage.models import Appeal, Player, Suspension
 
 CHOICES = 25
@@ -72,6 +72,7 @@ class AppealDecided:
     final: bool
 
 
+@retried_on_disconnect
 class AppealService:
     """/appeal file for the suspended player or their captain, /appeal decide for commissioners."""
 

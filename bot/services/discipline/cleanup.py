@@ -59,6 +59,7 @@ from bot.services.shared.duties import duty_citations, rota_for
 from bot.services.shared.games import find_game, lock_game
 from bot.services.shared.seasons import later_game_in_week
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Game, GameDuty, League, MissedCleanup, RefereeAssignment, Team
 from storage.text import printable
 
@@ -328,6 +329,7 @@ async def _check_on_duty(session: AsyncSession, league: LeagueSettings, league_i
         raise refusal(exc) from None
 
 
+@retried_on_disconnect
 class CleanupService:
     """/cleanup missed for referees and commissioners (and the card's button), /cleanup withdraw and
     /game duty for commissioners."""

@@ -33,6 +33,7 @@ from bot.services.discipline.reviews import notify_commissioners
 from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, issue_suspension
 from bot.services.shared.games import find_game
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import BenchPenalty, Game, Penalty, Player, Team
 from storage.text import printable
 
@@ -186,6 +187,7 @@ async def _ask_for_review(session: AsyncSession, caller: Caller, row: Penalty, g
 PenaltyHook = Callable[[AsyncSession, int, int], Awaitable[None]]
 
 
+@retried_on_disconnect
 class PenaltyService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *,
                  on_penalty: PenaltyHook | None = None) -> None:

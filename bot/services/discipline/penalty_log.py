@@ -28,6 +28,7 @@ from bot.services.discipline.cleanup import (
     landing_game,
 )
 from bot.services.shared.games import find_game
+from storage.db import retried_on_disconnect
 from storage.models import BenchPenalty, MissedCleanup, Penalty
 
 
@@ -73,6 +74,7 @@ class PenaltyLog:
     bench: tuple[BenchLine, ...] = ()  # bench minors called in the game (late start, bench infractions)
 
 
+@retried_on_disconnect
 class PenaltyLogService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

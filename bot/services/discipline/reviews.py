@@ -40,6 +40,7 @@ from bot.services.discipline.core import REASON_LIMIT, plural, refresh_player, r
 from bot.services.outbox import Outgoing
 from bot.services.shared.guardians import mention, reach
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Appeal, LeagueSetup, SetupChange, Suspension, SuspensionReview
 
 #: At most this many commissioners get a review notice by DM (when the league has no channel for it).
@@ -111,6 +112,7 @@ def called(preset: str, row: Suspension) -> Infraction | None:
     return next((i for i in PENALTY_CATALOGUES.get(preset, ()) if i.key == row.penalty.infraction_key), None)
 
 
+@retried_on_disconnect
 class SuspensionReviewService:
     """`/suspension review` for commissioners."""
 

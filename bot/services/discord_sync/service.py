@@ -10,6 +10,7 @@ from bot.clock import Clock
 from bot.config.settings import LeagueSettings, Settings
 from bot.services.discord_sync import events as event_sync
 from bot.services.discord_sync import problems, team_roles
+from storage.db import retried_on_disconnect
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class Resynced:
     members_queued: int
 
 
+@retried_on_disconnect
 class DiscordSyncService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings) -> None:
         self.sessions = sessions

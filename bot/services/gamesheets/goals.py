@@ -39,6 +39,7 @@ from bot.services.shared.games import lock_game
 from bot.services.shared.goal_tally import recorded_goals
 from bot.services.stats.lines import refresh_game
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Game, GameSheetEntry, Goal, Player, Result, Team
 from storage.text import printable
 
@@ -92,6 +93,7 @@ def _periods(caller: Caller, game: Game) -> int:
     return fmt.periods + fmt.overtime_for(game.kind).periods
 
 
+@retried_on_disconnect
 class GoalService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *,
                  suspensions: SuspensionCheck) -> None:

@@ -41,6 +41,7 @@ from bot.services.outbox import FanOut, Outgoing, Rendered
 from bot.services.results import ResultHook, check_score, forfeit_score, record, result_for, score_of, view_of
 from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import check_change
+from storage.db import retried_on_disconnect
 from storage.models import BenchPenalty, Game, LateStart, OutboxMessage, RefereeAssignment, ResultChange, Team
 
 log = logging.getLogger("sideline.late_start")
@@ -82,6 +83,7 @@ class Pressed:
     standings_changed: bool = False
 
 
+@retried_on_disconnect
 class LateStartPrompts:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings, *,
                  suspensions: SuspensionCheck, on_result: ResultHook) -> None:

@@ -25,6 +25,7 @@ from bot.discord_text import clip, timestamp
 from bot.league.gamesheets.officials import START_NOTICE_USEFUL_FOR, missing, notices, role_words
 from bot.services.gamesheets.timed import plan_game_sends
 from bot.services.outbox import Outgoing, Rendered
+from storage.db import retried_on_disconnect
 from storage.models import Game, OutboxMessage, RefereeAssignment
 
 log = logging.getLogger("sideline.officials")
@@ -55,6 +56,7 @@ async def plan_notices(session: AsyncSession, league: LeagueSettings, games: Seq
         new=new, channel_id=channel)
 
 
+@retried_on_disconnect
 class OfficialNotices:
     """Writes each notice when it goes out, from the game's assignments then; plans at start."""
 

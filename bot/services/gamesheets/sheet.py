@@ -32,6 +32,7 @@ from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import find_game, lock_game
 from bot.services.stats.lines import refresh_game
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Game, GameSheetChange, GameSheetEntry, GameSpare, League, Player, RosterEntry, Team
 from storage.text import printable
 
@@ -95,6 +96,7 @@ def _refuse(refusal: Refusal, game: Game, team: Team, verb: str) -> NotAllowed:
     return NotAllowed(f"Only a team's captain, the officials or a commissioner can {verb} a game sheet.")
 
 
+@retried_on_disconnect
 class GameSheetService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, leagues: AllLeagues, *,
                  suspensions: SuspensionCheck) -> None:

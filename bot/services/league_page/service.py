@@ -38,6 +38,7 @@ from bot.services.playoffs import bracket_rows, rebuild
 from bot.services.shared.seasons import league_seasons
 from bot.services.standings import INPUTS_VERSION, StandingsTable, load_table
 from bot.services.stats.service import StatsService
+from storage.db import retried_on_disconnect
 from storage.models import Game, League, PlayoffBracket, Result, RosterEntry, Team
 
 #: A slug as the page's address carries it; anything else is unknown without a query.
@@ -74,6 +75,7 @@ def new_slug() -> str:
     return secrets.token_urlsafe(18)
 
 
+@retried_on_disconnect
 class LeaguePageService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings,
                  stats: StatsService) -> None:

@@ -38,7 +38,7 @@ from bot.services.messages.relays import MAX_ROW_ID, quoted
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership
 from bot.services.shared.games import find_game
-from storage.db import rowcount
+from storage.db import retried_on_disconnect, rowcount
 from storage.models import Dispute
 from storage.models.messages import DISPUTE_OUTCOMES
 
@@ -96,6 +96,7 @@ async def _dispute(session: AsyncSession, caller: Caller, dispute_id: int) -> Di
     return found
 
 
+@retried_on_disconnect
 class DisputeService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

@@ -31,6 +31,7 @@ from bot.services.messages.relays import quoted
 from bot.services.outbox import Outgoing, Rendered, Threads
 from bot.services.people import membership
 from storage import lookups
+from storage.db import once_more_if_disconnected
 from storage.models import CaptainNote, League, OutboxMessage
 
 log = logging.getLogger("sideline.notes")
@@ -89,6 +90,7 @@ class NoteService:
         self.sessions = sessions
         self.clock = clock
 
+    @once_more_if_disconnected
     async def tell_captain(self, caller: Caller, message: str) -> NoteSent:
         """Store the note and queue a DM to each of the team's captains."""
         text = clean_user_text(message, TEXT_LIMIT)
@@ -125,7 +127,8 @@ class NoteService:
             return NoteSent(note.id, team.name, captains)
 
     async def dm_refused(self, threads: Threads, row: Any, error: str) -> None:
-        """A captain refused the note's DM: put it in a private thread for them, else tell the player."""
+        """A captain refused the note's DM: put it in a private thread for them, else tell the player.
+        Not run again whole on a lost connection (a second thread would open): its two units of work are."""
         parsed = parse_dm_key(row.send_key)
         if parsed is None:
             return
@@ -143,6 +146,7 @@ class NoteService:
         outcome = await self.record_fallback(plan, captain_id, thread_id)
         log.info("note %s: DM to %s refused (%s); %s", note_id, captain_id, error, outcome)
 
+    @once_more_if_disconnected
     async def fallback_plan(self, league_id: int, note_id: int) -> FallbackPlan | None:
         async with self.sessions() as session:
             note = await session.get(CaptainNote, note_id)
@@ -153,6 +157,7 @@ class NoteService:
             return FallbackPlan(note.id, league_id, guild_id, note.team.name, note.sender_id, note.sender_name,
                                 note.team.channel_id, note.fallback_thread_id)
 
+    @once_more_if_disconnected
     async def record_fallback(self, plan: FallbackPlan, captain_id: int, thread_id: int | None) -> str:
         """Post the note in the private thread for the captain, or tell the player it couldn't reach them."""
         now = self.clock.now()

@@ -39,7 +39,7 @@ from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.services.people import captained_sides, membership, require_captain_role_or_acting
 from bot.services.shared.games import find_game
-from storage.db import rowcount
+from storage.db import retried_on_disconnect, rowcount
 from storage.models import Dispute, Game, League, RefereeAssignment, Relay
 
 INBOX_DAYS = 7
@@ -169,6 +169,7 @@ async def _notify_captain(session: AsyncSession, relay: Relay, guild_id: int, ke
                          due_at=now, message=Outgoing(content=clip(text, 2000)), user_id=relay.captain_id)
 
 
+@retried_on_disconnect
 class RelayService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

@@ -29,6 +29,7 @@ from bot.services.rulebooks.lookup import (
     preset_index,
 )
 from bot.services.setup.league_setup import START, Actor, LeagueSetupService
+from storage.db import retried_on_disconnect
 from storage.models import League, LeagueSetup, SetupChange
 
 #: What an upload may be: plain text or Markdown, as a word processor exports it.
@@ -106,6 +107,7 @@ def upload_name(filename: str) -> str:
     return clean_user_text(PurePath(filename or "upload").name, 80) or "upload"
 
 
+@retried_on_disconnect
 class RulebookService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings,
                  setup: LeagueSetupService, rules: RulesLookupService) -> None:

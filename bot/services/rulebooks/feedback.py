@@ -27,7 +27,7 @@ from bot.services.rulebooks.answers import CitedSection, RuleAnswer
 from bot.services.rulebooks.digest import ensure_digest
 from bot.services.rulebooks.lookup import RulesLookupService
 from bot.services.rulebooks.questions import AskedQuestion, unanswered_questions
-from storage.db import rowcount, upsert_insert
+from storage.db import retried_on_disconnect, rowcount, upsert_insert
 from storage.models import RuleFeedback, RuleFeedbackSettings, RuleLink, RuleQuestion, RuleWord
 from storage.text import printable
 
@@ -80,6 +80,7 @@ def question_ref(text: str) -> int:
     return int(found[1])
 
 
+@retried_on_disconnect
 class RuleFeedbackService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings,
                  rules: RulesLookupService) -> None:

@@ -35,6 +35,7 @@ from bot.league.rulebooks.presets import preset_rulebook
 from bot.league.rulebooks.rulebook import MAX_QUERY_CHARS, Section, parse_rulebook, rulebook_fingerprint
 from bot.league.rules import PRESET_NAMES, Rules
 from bot.services.rulebooks.answers import CitedSection, RuleAnswer
+from storage.db import retried_on_disconnect
 from storage.models import League, LeagueSetup, Rulebook, RuleLink, RuleSection, RuleWord
 from storage.text import printable
 
@@ -197,6 +198,7 @@ def preset_index(preset: str) -> tuple[str, RuleIndex] | None:
 AlsoInTransaction = Callable[[AsyncSession], None]
 
 
+@retried_on_disconnect
 class RulesLookupService:
     """Rulebook imports and lookups; one instance per process keeps the per-league indexes."""
 

@@ -26,6 +26,7 @@ from bot.services.discord_sync import team_roles
 from bot.services.outbox import Outgoing
 from bot.services.people import membership, require_captain_or_commissioner, resolve_team
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import OutboxMessage, Player, RosterEntry, Team
 
 #: The captains' (label, custom_id) buttons for (league id, team id, player id, position): the cog that
@@ -47,6 +48,7 @@ class JoinDecided:
     size: int
 
 
+@retried_on_disconnect
 class JoinService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

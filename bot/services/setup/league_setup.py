@@ -27,6 +27,7 @@ from bot.league.setup.rule_settings import contradiction, current_value, read_va
 from bot.league.setup.timezones import TimezoneError, parse_timezone
 from bot.services.discipline.reviews import admin_channel_warning
 from bot.services.setup import stored
+from storage.db import retried_on_disconnect
 from storage.models import League, LeagueSetup, SetupChange
 
 START = "Create this server's league with /setup league first."
@@ -67,6 +68,7 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:40] or "league"
 
 
+@retried_on_disconnect
 class LeagueSetupService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings,
                  on_league: Callable[[LeagueSettings, int], None] | None = None) -> None:

@@ -18,6 +18,7 @@ from bot.services.deadlines import service as deadlines
 from bot.services.reminders import plan as reminders
 from bot.services.setup.league_setup import START, Actor, LeagueSetupService
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Division, Game, League, SetupChange, Team, TeamCaptain
 
 
@@ -28,6 +29,7 @@ class TeamChange:
     changes: list[str]
 
 
+@retried_on_disconnect
 class TeamSetupService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, leagues: LeagueSetupService) -> None:
         self.sessions = sessions

@@ -27,6 +27,7 @@ from bot.league.shootouts.suggestion import suggest_order
 from bot.services.name_resolution import resolve_names
 from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shootouts.context import SIDES, GameLabel, ShootoutContext, TeamPool, acting_side, load
+from storage.db import retried_on_disconnect
 from storage.models import ShootoutOrder
 
 NOTHING_SAVED = "Nothing was saved; check these names:"
@@ -133,6 +134,7 @@ def _require_open(ctx: ShootoutContext) -> None:
         raise Conflict(f"{game.code} ({ctx.label.title}) is over: it already has a result.")
 
 
+@retried_on_disconnect
 class ShootoutOrderService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *,
                  suspensions: SuspensionCheck) -> None:

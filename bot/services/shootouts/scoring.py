@@ -45,6 +45,7 @@ from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import check_change
 from bot.services.shootouts.context import SIDES, GameLabel, ShootoutContext, load
 from bot.services.shootouts.orders import NOTHING_SAVED
+from storage.db import retried_on_disconnect
 from storage.models import Shootout, ShootoutAttempt
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,7 @@ async def _require_no_result(session: AsyncSession, ctx: ShootoutContext) -> Non
                        "A commissioner can correct it with /result fix.")
 
 
+@retried_on_disconnect
 class ShootoutScoringService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *, suspensions: SuspensionCheck,
                  on_result: ResultHook) -> None:

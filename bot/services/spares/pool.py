@@ -28,7 +28,7 @@ from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import find_game_sides
 from bot.services.spares.matching import SpareMatch, candidates_for, need_for
 from storage import lookups
-from storage.db import upsert_insert
+from storage.db import retried_on_disconnect, upsert_insert
 from storage.models import Player, Spare
 from storage.text import printable
 
@@ -74,6 +74,7 @@ class SpareList:
     need: str | None = None
 
 
+@retried_on_disconnect
 class SparePoolService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, *,
                  suspensions: SuspensionCheck) -> None:

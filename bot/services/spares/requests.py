@@ -38,7 +38,7 @@ from bot.services.shared.games import find_game_sides
 from bot.services.shared.spare_buttons import ACCEPT, DECLINE, offer_button_id
 from bot.services.spares.matching import candidates_for, need_for
 from storage import lookups
-from storage.db import rowcount, upsert_insert
+from storage.db import retried_on_disconnect, rowcount, upsert_insert
 from storage.lookups import TeamRef
 from storage.models import Game, GameSpare, League, OutboxMessage, Player, SpareOffer, SpareRequest
 
@@ -80,6 +80,7 @@ def _started(game: GameRef, now: datetime) -> bool:
     return game.status != "scheduled" or game.starts_at <= now
 
 
+@retried_on_disconnect
 class SpareRequestService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings, *,
                  suspensions: SuspensionCheck) -> None:

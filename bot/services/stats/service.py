@@ -30,6 +30,7 @@ from bot.services.shared.seasons import SeasonRange, league_seasons, pick_season
 from bot.services.stats import queries
 from bot.services.stats.lines import ensure_seasons, signature
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import Game, League, Player, RosterEntry, StatsVersion
 from storage.text import printable
 
@@ -77,6 +78,7 @@ class TeamView:
                            pim=sum(s.pim for s in lines))
 
 
+@retried_on_disconnect
 class StatsService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions

@@ -28,6 +28,7 @@ from bot.services.outbox import ActionOutcome, ActionRow, Outgoing
 from bot.services.stats.lines import ensure_seasons
 from bot.services.stats.service import StatsService
 from bot.services.stats.tables import board_table
+from storage.db import retried_on_disconnect
 from storage.models import League, StatsPost
 
 log = logging.getLogger("sideline.stats")
@@ -64,6 +65,7 @@ async def message_sent(session: AsyncSession, *, send_key: str, message_id: int)
     await session.execute(update(StatsPost).where(StatsPost.send_key == send_key[:200]).values(message_id=message_id))
 
 
+@retried_on_disconnect
 class WeeklyStats:
     """The action behind each week's row, and the plan at start."""
 
