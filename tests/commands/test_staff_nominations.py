@@ -130,11 +130,12 @@ async def test_a_15_year_old_is_refused_as_a_junior_coach_and_accepted_at_16(
 
 async def test_a_declined_nominee_hears_privately_and_nothing_changes(harness: Harness, league: SampleLeague) -> None:
     bea, kay = league.player("Bea Quinn"), league.commissioner()
-    await harness.slash("/team nominate", as_=bea, post="captain", team="Hawks")
+    # A date of birth given where no age applies (a captain) is not kept.
+    await harness.slash("/team nominate", as_=bea, post="captain", team="Hawks", born="2000-01-01")
     declined = await harness.slash("/team decline", as_=kay, nomination=1, note="Alice stays on")
     assert declined.ephemeral and "Declined: Bea Quinn as Hawks's captain." in declined.content
     assert await captains(harness, await team_id(harness, "Hawks")) == [500_000_000_000_000_001]
-    assert (await nominations(harness))[0][-1] == "declined"
+    assert await nominations(harness) == [("captain", "Bea Quinn", 500_000_000_000_000_002, None, "declined")]
     await harness.bot.courier.deliver_due()
     (dm,) = harness.discord.dms(500_000_000_000_000_002)
     assert "declined your nomination as Hawks's captain" in dm.content and "Alice stays on" in dm.content

@@ -29,7 +29,15 @@ from bot.discord_text import clean_user_text, clip
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.registration.eligibility import age_on, reference_date
 from bot.league.rules import Rules
-from bot.league.staff.management import POST_TITLES, POSTS, Blocker, TeamLeaders, coach_age_problem, draft_blockers
+from bot.league.staff.management import (
+    POST_TITLES,
+    POSTS,
+    Blocker,
+    TeamLeaders,
+    coach_age_problem,
+    coach_min_age,
+    draft_blockers,
+)
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage import lookups
@@ -149,6 +157,8 @@ class NominationService:
             reference = await reference_day(session, caller, now)
             if born is not None and born > now.date():
                 raise InvalidInput("That date of birth is in the future.")
+            if post != "coach" or coach_min_age(division, caller.league.rules.staff) is None:
+                born = None  # asked only where a coach's age matters: nothing private kept without need
             if post == "coach" and (problem := coach_age_problem(born, reference, division, caller.league.rules.staff)):
                 hint = " (a date of birth, given privately)" if born is None else ""
                 raise InvalidInput(f"{name} can't be put forward as {team.name}'s coach: {problem}{hint}.")
