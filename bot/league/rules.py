@@ -20,6 +20,7 @@ from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
 from bot.league.registration.presets import REGISTRATION_PRESETS, RegistrationRules
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
+from bot.league.staff.presets import STAFF_PRESETS, StaffRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
 
 PRESET_NAMES = ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")
@@ -42,6 +43,7 @@ class Rules:
     deadlines: DeadlineRules
     gamesheets: GameSheetRules
     registration: RegistrationRules
+    staff: StaffRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -53,6 +55,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "deadlines": DEADLINE_PRESETS,
     "gamesheets": GAMESHEET_PRESETS,
     "registration": REGISTRATION_PRESETS,
+    "staff": STAFF_PRESETS,
 }
 
 
@@ -140,6 +143,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     # registration: ages and days
     "division_ages": (0, 99),
     "payment_grace_days": (0, 60),
+    # team management: a coach's age
+    "coach_min_age_by_division": (0, 99),
 }
 
 # The words a list setting may hold.

@@ -31,6 +31,7 @@ SECTION_TITLES = {
     "deadlines": "Deadlines and reminders",
     "gamesheets": "Game sheets, officials, goals and statistics",
     "registration": "Registration: ages and fees",
+    "staff": "Team management: coaches and captains before the draft",
 }
 
 

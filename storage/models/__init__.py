@@ -52,7 +52,7 @@ from storage.models.seasons import Season
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
-from storage.models.staff import AssistantCoach, StandInCaptain
+from storage.models.staff import AssistantCoach, StaffNomination, StandInCaptain
 from storage.models.stats import StatLine, StatsPost, StatsVersion, StatTotal
 
 __all__ = [
@@ -65,7 +65,8 @@ __all__ = [
     "RosterDeparture", "RosterEntry",
     "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
     "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
-    "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandInCaptain", "StandingsAdjustment",
+    "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StaffNomination", "StandInCaptain",
+    "StandingsAdjustment",
     "StandingsPost", "StatLine", "StatTotal", "StatsPost", "StatsVersion",
     "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]

@@ -1,5 +1,5 @@
 """Youth 1.6: "In case of absence of a Coach, the Assistant Coach will assume the coaching duties": a coach
-is absent when every captain's answer for the game reads out or away (bot/league/staff.py)."""
+is absent when every captain's answer for the game reads out or away (bot/league/staff/__init__.py)."""
 
 from __future__ import annotations
 

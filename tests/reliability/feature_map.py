@@ -54,7 +54,7 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
         "storage/models": ("messages",), "bot/cli": ("relays",)}),
     ("the officials' game card, arena duties", {
         "cogs": ("officials",), "bot/league": ("officials",), "bot/services": ("officials",)}),
-    ("assistant coaches and stand-in captains", {
+    ("team management before the draft, assistant coaches, stand-in captains", {
         "cogs": ("staff",), "bot/league": ("staff",), "bot/services": ("staff",), "storage/models": ("staff",)}),
     ("standings and playoffs", {
         "cogs": ("standings", "playoffs", "_pictures"), "bot/league": ("standings", "playoffs"),

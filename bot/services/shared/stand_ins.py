@@ -1,6 +1,6 @@
 """Who holds a captain's powers for one game without being its captain: the member a captain named as
 stand-in for it, and the team's assistant coach while the coach is absent (youth 1.4, 1.6; what "absent"
-means is bot/league/staff.py's). bot/services/people.py asks this once per game-bound command; naming them
+means is bot/league/staff/__init__.py's). bot/services/people.py asks this once per game-bound command; naming them
 is bot/services/staff.py's."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ async def acting_captain_of(session: AsyncSession, league_id: int, discord_id: i
 
 
 async def coach_is_absent(session: AsyncSession, league_id: int, team_id: int, game: ForGame) -> bool:
-    """Every captain of the team reads out or away for the game (bot/league/staff.py)."""
+    """Every captain of the team reads out or away for the game (bot/league/staff/__init__.py)."""
     captains = list((await session.scalars(select(TeamCaptain.discord_id).where(
         TeamCaptain.league_id == league_id, TeamCaptain.team_id == team_id))).all())
     answers = await _answers(session, league_id, captains, game)

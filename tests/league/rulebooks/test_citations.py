@@ -114,6 +114,9 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     # registration
     "registration.ages": ("age",),
     "registration.payment": ("pay",),
+    # team management
+    "staff.coach": ("coach",),
+    "staff.captain": ("captain",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",

@@ -1,6 +1,6 @@
 """/team assistant and /team standin: who takes a captain's (coach's) place (youth 1.4, 1.6).
 
-When they hold the captain's powers is bot/league/staff.py's rule, read by bot/services/people.py for
+When they hold the captain's powers is bot/league/staff/__init__.py's rule, read by bot/services/people.py for
 each command about a game; this module only names them.
 
 Choices the spec leaves open, decided here:
@@ -29,6 +29,7 @@ from bot.services import outbox
 from bot.services.outbox import Outgoing
 from bot.services.people import membership
 from bot.services.shared.games import find_game
+from bot.services.staff.nominations import NominationService
 from storage import lookups
 from storage.db import retried_on_disconnect
 from storage.models import AssistantCoach, Game, StandInCaptain, Team
@@ -73,6 +74,7 @@ class StaffService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
         self.clock = clock
+        self.nominations = NominationService(sessions, clock)  # who leads each team before the draft
 
     async def assistant(self, caller: Caller, member_id: int, member_name: str, team_name: str | None = None, *,
                         remove: bool = False) -> AssistantChange:

@@ -1,5 +1,5 @@
 """/team assistant (commissioners) and /team standin (captains): who takes the captain's (coach's) place,
-youth 1.4 and 1.6. When they hold the captain's powers is bot/league/staff.py's rule.
+youth 1.4 and 1.6. When they hold the captain's powers is bot/league/staff/__init__.py's rule.
 
 The ``/team`` group belongs to cogs/setup/joins.py, which loads first (extensions load alphabetically);
 this module adds its subcommands to that group. Without the group they fall back to their own ``/staff``.

@@ -1,0 +1,1 @@
+"""A team's staff: assistant coaches and stand-in captains, and who leads each team before the draft."""
