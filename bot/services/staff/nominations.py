@@ -41,6 +41,7 @@ from bot.league.staff.management import (
 from bot.services import outbox
 from bot.services.outbox import Outgoing
 from storage import lookups
+from storage.db import retried_on_disconnect
 from storage.models import AssistantCoach, Division, Season, StaffNomination, Team, TeamCaptain
 from storage.text import printable
 
@@ -136,6 +137,7 @@ async def _tell(session: AsyncSession, caller: Caller, key: str, user_id: int, t
                          user_id=user_id, message=Outgoing(content=clip(text, 2000)))
 
 
+@retried_on_disconnect
 class NominationService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
         self.sessions = sessions
