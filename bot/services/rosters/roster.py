@@ -20,7 +20,7 @@ from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.discord_sync import team_roles
 from bot.services.people import is_captain_of, membership, require_captain_or_commissioner, resolve_team
 from bot.services.rosters import history as roster_history
-from bot.services.shared.guardians import guardians_of, is_guardian
+from bot.services.shared.guardians import accountless, guardians_of, is_guardian
 from bot.services.shared.seasons import running_season, season_range
 from storage import lookups
 from storage.db import retried_on_disconnect
@@ -239,6 +239,12 @@ class RosterService:
             return [(r.name, str(r.id)) for r in rows
                     if (caller.is_commissioner or is_captain_of(caller, member, r.team_id))
                     and typed in r.name.casefold()][:25]
+
+    async def accountless_names(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """(label, value) suggestions: every player of the league without a Discord account, for commands
+        that otherwise pick a member (game sheets, goals, penalties, statistics)."""
+        async with self.sessions() as session:
+            return await accountless(session, caller.league_id, current)
 
     async def _check_trade_deadline(self, session: AsyncSession, caller: Caller, player_id: int, team_id: int) -> None:
         """A player who left another team this season and joins this one is traded: refused after the
