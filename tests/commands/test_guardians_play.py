@@ -1,0 +1,105 @@
+"""A junior without a Discord account counts like anyone else in play, through the real command tree: an
+official puts them on a game sheet and credits goals, assists and penalties by name (members are still
+picked as members), and /stats player finds them by name, or as a guardian's own player by default."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+
+from storage.models import GameSheetEntry, Goal, Penalty
+from tests.conftest import SampleLeague
+from tests.harness import Harness, Member
+
+BEFORE_G1 = datetime(2030, 1, 11, 22, 0, tzinfo=UTC)  # G1, Hawks v Owls, starts at 00:00 UTC on the 12th
+DURING_G1 = datetime(2030, 1, 12, 0, 40, tzinfo=UTC)
+AFTER_G1 = datetime(2030, 1, 12, 3, 0, tzinfo=UTC)
+
+
+async def counts(h: Harness) -> tuple[int, int, int]:
+    """(sheet lines, goals, penalties): what a refusal must leave as it was."""
+    async with h.bot.sessions() as s:
+        return (await s.scalar(select(func.count()).select_from(GameSheetEntry)) or 0,
+                await s.scalar(select(func.count()).select_from(Goal)) or 0,
+                await s.scalar(select(func.count()).select_from(Penalty)) or 0)
+
+
+async def junior(h: Harness, league: SampleLeague) -> Member:
+    """Jo Dale on the Hawks, managed by a parent who plays nowhere; Alice checked in for G1."""
+    parent = h.member("Parent Pat")
+    added = await h.slash("/roster add", as_=league.captain("Hawks"), name="Jo Dale", guardian=parent)
+    assert "Jo Dale is now on Hawks" in added.text, added.text
+    h.bot.clock.set(BEFORE_G1)  # type: ignore[attr-defined]
+    await h.slash("/checkin", as_=league.player("Alice Hart"), status="in", game="G1")
+    h.bot.clock.set(DURING_G1)  # type: ignore[attr-defined]
+    return parent
+
+
+async def test_an_official_puts_a_junior_on_the_sheet_and_credits_them_by_name(harness: Harness,
+                                                                              league: SampleLeague) -> None:
+    await junior(harness, league)
+    ref = league.referee()
+    choices = (await harness.autocomplete("/gamesheet add", focused="name", as_=ref, game="G1",
+                                          name="jo")).autocomplete_choices
+    assert [c["name"] for c in choices] == ["Jo Dale"]
+    before = await counts(harness)
+    for options, words in (({"player": league.player("Alice Hart"), "name": "Jo Dale"}, "not both"),
+                           ({}, "Pick the player"), ({"name": "Nobody Here"}, "No player called")):
+        refused = await harness.slash("/gamesheet add", as_=ref, game="G1", **options)
+        assert refused.ephemeral and words in refused.text, refused.text
+    assert await counts(harness) == before
+
+    added = await harness.slash("/gamesheet add", as_=ref, game="G1", name=choices[0]["value"], number=9)
+    assert added.ephemeral and "Jo Dale is on Hawks's sheet for `G1`." in added.text, added.text
+    shown = await harness.slash("/gamesheet show", as_=league.captain("Hawks"), game="G1", team="Hawks")
+    assert "Jo Dale" in shown.text and "<@None>" not in shown.text
+
+    goal = await harness.slash("/goal add", as_=league.timekeeper(), game="G1", team="Hawks", scorer_name="jo dale",
+                               assist1=league.player("Alice Hart"))
+    assert "Goal #1 in `G1`: Jo Dale (Hawks), assisted by Alice Hart. Recorded." in goal.text, goal.text
+    other = await harness.slash("/goal add", as_=ref, game="G1", team="Hawks", scorer=league.player("Alice Hart"),
+                                assist1_name="Jo Dale")
+    assert "Alice Hart (Hawks), assisted by Jo Dale. Recorded." in other.text, other.text
+    before = await counts(harness)
+    for options, words in (({"scorer_name": "Jo Dale", "assist1_name": "Jo Dale"}, "name each once"),
+                           ({"scorer": league.player("Alice Hart"), "scorer_name": "Jo Dale"}, "not both"),
+                           ({}, "Pick the scorer"), ({"scorer_name": "Omar Fox"}, "not on the team's game sheet")):
+        refused = await harness.slash("/goal add", as_=ref, game="G1", team="Hawks", **options)
+        assert refused.ephemeral and words in refused.text, (options, refused.text)
+    assert await counts(harness) == before
+
+    called = await harness.slash("/penalty", as_=ref, game="G1", infraction="tripping", name="Jo Dale")
+    assert called.ephemeral and "recorded" in called.text and "Jo Dale" in called.text, called.text
+    both = await harness.slash("/penalty", as_=ref, game="G1", infraction="tripping", name="Jo Dale",
+                               player=league.player("Alice Hart"))
+    assert both.ephemeral and "not both" in both.text
+    assert (await counts(harness))[2] == 1
+
+
+async def test_stats_for_a_junior_by_name_and_for_their_guardian_by_default(harness: Harness,
+                                                                          league: SampleLeague) -> None:
+    parent = await junior(harness, league)
+    ref = league.referee()
+    await harness.slash("/gamesheet add", as_=ref, game="G1", name="Jo Dale")
+    for _ in range(2):
+        await harness.slash("/goal add", as_=ref, game="G1", team="Hawks", scorer_name="Jo Dale",
+                            assist1=league.player("Alice Hart"))
+    harness.bot.clock.set(AFTER_G1)  # type: ignore[attr-defined]
+    result = await harness.slash("/result enter", as_=ref, game="G1", home=2, away=0, decided="regulation")
+    assert "Recorded" in result.text, result.text
+
+    anyone = await harness.slash("/stats player", as_=league.player("Omar Fox"), name="Jo Dale")
+    embed = anyone.first.embeds[0]
+    assert anyone.ephemeral and embed["title"].startswith("Jo Dale · Hawks"), embed
+    assert "**GP** 1 · **G** 2 · **A** 0 · **PTS** 2" in embed["description"], embed
+    own = await harness.slash("/stats player", as_=parent)
+    mine = own.first.embeds[0]
+    assert mine["title"].startswith("Jo Dale · Hawks") and "**G** 2" in mine["description"], mine
+    alice = await harness.slash("/stats player", as_=league.player("Omar Fox"), member=league.player("Alice Hart"))
+    assert "**A** 2" in alice.first.embeds[0]["description"], "members are still picked as members"
+
+    stranger = await harness.slash("/stats player", as_=harness.member("Nobody Else"))
+    assert stranger.ephemeral and "You aren't a player" in stranger.text, stranger.text
+    unknown = await harness.slash("/stats player", as_=parent, name="Jo Nobody")
+    assert unknown.ephemeral and "No player called" in unknown.text, unknown.text
