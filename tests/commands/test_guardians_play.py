@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
-from storage.models import GameSheetEntry, Goal, Penalty
+from storage.models import GameSheetEntry, Goal, Penalty, PlayerGuardian
 from tests.conftest import SampleLeague
 from tests.harness import Harness, Member
 
@@ -103,3 +103,47 @@ async def test_stats_for_a_junior_by_name_and_for_their_guardian_by_default(harn
     assert stranger.ephemeral and "You aren't a player" in stranger.text, stranger.text
     unknown = await harness.slash("/stats player", as_=parent, name="Jo Nobody")
     assert unknown.ephemeral and "No player called" in unknown.text, unknown.text
+
+
+async def guardians(h: Harness) -> list[int]:
+    async with h.bot.sessions() as s:
+        return list((await s.scalars(select(PlayerGuardian.discord_id).order_by(PlayerGuardian.id))).all())
+
+
+async def test_guardians_are_removed_by_the_captain_or_step_down_but_never_the_last(harness: Harness,
+                                                                                 league: SampleLeague) -> None:
+    parent = await junior(harness, league)
+    other = harness.member("Other Parent")
+    cap = league.captain("Hawks")
+    alone = await harness.slash("/roster guardian remove", as_=cap, player="Jo Dale", guardian=parent)
+    assert alone.ephemeral and "only guardian" in alone.text and "Nothing changed" in alone.text, alone.text
+    stay = await harness.slash("/roster guardian remove", as_=parent, player="Jo Dale")
+    assert stay.ephemeral and "only guardian" in stay.text, stay.text
+    assert await guardians(harness) == [parent.id]
+
+    await harness.slash("/roster guardian add", as_=cap, player="Jo Dale", guardian=other)
+    # Nobody else removes a guardian: another team's captain, a player, a stranger.
+    for who in (league.captain("Owls"), league.player("Omar Fox"), harness.member("Nobody Else")):
+        refused = await harness.slash("/roster guardian remove", as_=who, player="Jo Dale", guardian=other)
+        assert refused.ephemeral and "can't remove a guardian" in refused.text, refused.text
+    # Another guardian can't remove their co-guardian, only themself.
+    refused = await harness.slash("/roster guardian remove", as_=other, player="Jo Dale", guardian=parent)
+    assert refused.ephemeral and "can't remove a guardian" in refused.text, refused.text
+    not_one = await harness.slash("/roster guardian remove", as_=cap, player="Jo Dale", guardian=cap)
+    assert not_one.ephemeral and "doesn't manage Jo Dale" in not_one.text, not_one.text
+    assert await guardians(harness) == [parent.id, other.id]
+
+    choices = (await harness.autocomplete("/roster guardian remove", focused="player", as_=other,
+                                          player="")).autocomplete_choices
+    assert [c["name"] for c in choices] == ["Jo Dale"], "a guardian is offered their own player to step down from"
+    down = await harness.slash("/roster guardian remove", as_=other, player=choices[0]["value"])
+    assert down.ephemeral and down.text == "You no longer manage Jo Dale (1 guardian left).", down.text
+    assert await guardians(harness) == [parent.id]
+
+    await harness.slash("/roster guardian add", as_=league.commissioner(), player="Jo Dale", guardian=other)
+    removed = await harness.slash("/roster guardian remove", as_=cap, player="Jo Dale", guardian=parent)
+    assert removed.text == f"<@{parent.id}> no longer manages Jo Dale (1 guardian left).", removed.text
+    assert removed.first.allowed_mentions == {"parse": []}
+    assert await guardians(harness) == [other.id]
+    gone = await harness.slash("/checkin", as_=parent, status="in", game="G2", player="Jo Dale")
+    assert gone.ephemeral and "don't manage" in gone.text, "a removed guardian answers for the player no more"

@@ -55,6 +55,13 @@ class GuardianAdded:
 
 
 @dataclass(frozen=True)
+class GuardianRemoved:
+    player: str
+    guardians: int  # how many the player has left (never 0)
+    stepped_down: bool  # the guardian removed themself
+
+
+@dataclass(frozen=True)
 class RosterChange:
     team: str
     player: str
@@ -224,6 +231,36 @@ class RosterService:
                 return GuardianAdded(found[0].name, added, count)
         except IntegrityError:
             raise Conflict("Someone changed that player's guardians at the same moment; try again.") from None
+
+    async def remove_guardian(self, caller: Caller, *, player: str, guardian_id: int) -> GuardianRemoved:
+        """A guardian stops managing a player: removed by the team's captains or a commissioner, or stepping
+        down themself. Refused when it would leave the player with nobody to answer for them."""
+        async with self.sessions.begin() as session:
+            member = await membership(session, caller)
+            found = await _managed_by_name(session, caller.league_id, player, id_text=True)
+            own = found is not None and guardian_id == caller.discord_id and await is_guardian(
+                session, caller.league_id, found[0].id, caller.discord_id)
+            team_id = found[1].team_id if found is not None and found[1] is not None else None
+            allowed = own or caller.is_commissioner or (team_id is not None and is_captain_of(caller, member, team_id))
+            if found is None or not allowed:  # one answer for both, as for adding
+                raise NotFound(f"You can't remove a guardian of “{quote(player)}”: it must be a player without a "
+                               "Discord account on a team you captain (commissioners: any team), or one you manage "
+                               "yourself. Nothing changed.")
+            target = found[0]
+            await session.refresh(target, with_for_update=True)  # two removals at once can't leave nobody
+            guardians = (await guardians_of(session, caller.league_id, [target.id])).get(target.id, ())
+            if guardian_id not in guardians:
+                raise NotFound(f"<@{guardian_id}> doesn't manage {target.name}. Nothing changed.")
+            if len(guardians) == 1:
+                raise Conflict(f"<@{guardian_id}> is {target.name}'s only guardian: a player without a Discord "
+                               "account always has someone to check in and hear reminders for them. Add another "
+                               "guardian first (/roster guardian add), or take the player off the roster. "
+                               "Nothing changed.")
+            row = await session.scalar(select(PlayerGuardian).where(
+                PlayerGuardian.league_id == caller.league_id, PlayerGuardian.player_id == target.id,
+                PlayerGuardian.discord_id == guardian_id))
+            await session.delete(row)
+            return GuardianRemoved(target.name, len(guardians) - 1, guardian_id == caller.discord_id)
 
     async def managed_names(self, caller: Caller, current: str) -> list[tuple[str, str]]:
         """(label, value) suggestions: players without an account on the teams the caller captains
