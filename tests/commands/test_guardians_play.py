@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
-from storage.models import GameSheetEntry, Goal, Penalty, PlayerGuardian
+from storage.models import GameSheetEntry, Goal, Penalty, PlayerGuardian, Spare
 from tests.conftest import SampleLeague
 from tests.harness import Harness, Member
 
@@ -147,3 +147,20 @@ async def test_guardians_are_removed_by_the_captain_or_step_down_but_never_the_l
     assert await guardians(harness) == [other.id]
     gone = await harness.slash("/checkin", as_=parent, status="in", game="G2", player="Jo Dale")
     assert gone.ephemeral and "don't manage" in gone.text, "a removed guardian answers for the player no more"
+
+
+async def test_a_guardian_cannot_sign_a_junior_up_as_a_spare_and_is_told_why(harness: Harness,
+                                                                          league: SampleLeague) -> None:
+    parent = await junior(harness, league)
+    choices = (await harness.autocomplete("/spare join", focused="player", as_=parent, positions="skater",
+                                          player="")).autocomplete_choices
+    assert [c["name"] for c in choices] == ["Jo Dale"]
+    refused = await harness.slash("/spare join", as_=parent, positions="skater", player=choices[0]["value"])
+    assert refused.ephemeral and "Jo Dale can't join the spare list yet" in refused.text, refused.text
+    assert "Nothing changed" in refused.text and "game sheet by name" in refused.text
+    stranger = await harness.slash("/spare join", as_=league.player("Omar Fox"), positions="skater", player="Jo Dale")
+    assert stranger.ephemeral and "You don't manage a player called" in stranger.text, stranger.text
+    async with harness.bot.sessions() as s:
+        assert await s.scalar(select(func.count()).select_from(Spare)) == 0
+    own = await harness.slash("/spare join", as_=parent, positions="skater")
+    assert "You're now on" in own.text, "the guardian may still join as themself"
