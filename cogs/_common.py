@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.access import Caller
 from bot.discord_text import clip, local_label
-from bot.errors import NoLeague
+from bot.errors import InvalidInput, NoLeague
 
 if TYPE_CHECKING:
     from bot.client.bot import SidelineBot
@@ -100,3 +100,25 @@ async def my_players_autocomplete(interaction: discord.Interaction, current: str
     typed = current.strip().casefold()
     return [app_commands.Choice(name=clip(m.name, 100), value=str(m.player_id))
             for m in mine if typed in m.name.casefold()][:25]
+
+
+async def accountless_autocomplete(interaction: discord.Interaction,
+                                   current: str) -> list[app_commands.Choice[str]]:
+    """The league's players without a Discord account: they have no member to pick."""
+    caller = suggesting_for(interaction)
+    if caller is None:
+        return []
+    found = await bot_of(interaction).services.roster.accountless_names(caller, current[:100])
+    return [app_commands.Choice(name=clip(label, 100), value=value) for label, value in found]
+
+
+def member_or_name(member: discord.abc.User | None, name: str | None, what: str,
+                   required: bool = True) -> int | str | None:
+    """A player picked as a member (their Discord id) or, without an account, by name; both or (when
+    ``required``) neither is refused before anything changes."""
+    if member is not None and name is not None:
+        raise InvalidInput(f"Give the {what} as a member or by name, not both. Nothing changed.")
+    if member is None and name is None and required:
+        raise InvalidInput(f"Pick the {what}: a member, or by name a player without a Discord account. "
+                           "Nothing changed.")
+    return member.id if member is not None else name

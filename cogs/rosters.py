@@ -1,4 +1,5 @@
-"""/roster show|add|remove and /roster guardian add, for a team's captain or a commissioner."""
+"""/roster show|add|remove and /roster guardian add|remove, for a team's captain or a commissioner (and a
+guardian stepping down)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,21 @@ async def managed_autocomplete(interaction: discord.Interaction, current: str) -
         return []
     found = await bot_of(interaction).services.roster.managed_names(caller, current[:100])
     return [app_commands.Choice(name=clip(label, 100), value=value) for label, value in found]
+
+
+async def guarded_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Players without a Discord account the caller may change guardians of: their teams' (commissioners:
+    all), and the ones they manage themself (to step down)."""
+    caller = suggesting_for(interaction)
+    if caller is None:
+        return []
+    services = bot_of(interaction).services
+    found = {value: label for label, value in await services.roster.managed_names(caller, current[:100])}
+    typed = current.strip().casefold()
+    found.update((str(m.player_id), m.name) for m in await services.checkins.my_players(caller)
+                 if typed in m.name.casefold())
+    return sorted((app_commands.Choice(name=clip(label, 100), value=value) for value, label in found.items()),
+                  key=lambda c: c.name.casefold())[:25]
 
 
 @app_commands.guild_only()
@@ -144,6 +160,21 @@ class RosterCog(commands.GroupCog, group_name="roster", group_description="Team 
         await reply(interaction, clip(f"{text} ({added.guardians} guardian{'s' * (added.guardians != 1)}): they "
                                       "check in and get reminders for them.", 2000),
                     ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @guardian_group.command(name="remove", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.describe(player="A player without a Discord account",
+                           guardian="The guardian to remove; leave empty to step down yourself")
+    @app_commands.autocomplete(player=guarded_autocomplete)
+    async def guardian_remove(self, interaction: discord.Interaction, player: PlayerName,
+                              guardian: discord.User | None = None) -> None:
+        """Remove a guardian of a player without a Discord account (or step down as one)."""
+        caller = self.bot.caller(interaction)
+        who = guardian.id if guardian is not None else caller.discord_id
+        done = await self.service.remove_guardian(caller, player=player, guardian_id=who)
+        left = f"{done.guardians} guardian{'s' * (done.guardians != 1)} left"
+        text = (f"You no longer manage {done.player} ({left})." if done.stepped_down
+                else f"<@{who}> no longer manages {done.player} ({left}).")
+        await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 async def setup(bot: SidelineBot) -> None:

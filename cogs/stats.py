@@ -14,7 +14,14 @@ from bot.discord_text import clip
 from bot.league.stats import CATEGORY_WORDS
 from bot.services.stats.service import LeadersView, PlayerView, TeamView
 from bot.services.stats.tables import NAME_WIDTH, board_table, cell
-from cogs._common import division_autocomplete, season_autocomplete, team_autocomplete
+from cogs._common import (
+    ManagedName,
+    accountless_autocomplete,
+    division_autocomplete,
+    member_or_name,
+    season_autocomplete,
+    team_autocomplete,
+)
 
 CategoryChoice = Literal["points", "goals", "assists", "pim", "gp"]
 
@@ -77,12 +84,15 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Player 
         self.service = bot.services.stats
 
     @app_commands.command(name="player", extras=answers(writes=False))
-    @app_commands.describe(member="The player", season="An earlier season; leave empty for the current one")
-    @app_commands.autocomplete(season=season_autocomplete)
-    async def player(self, interaction: discord.Interaction, member: discord.Member,
-                     season: app_commands.Range[str, 1, 100] | None = None) -> None:
+    @app_commands.describe(member="The player; leave empty for yourself (or the one player you manage)",
+                           season="An earlier season; leave empty for the current one",
+                           name="Or the player by name: one without a Discord account")
+    @app_commands.autocomplete(season=season_autocomplete, name=accountless_autocomplete)
+    async def player(self, interaction: discord.Interaction, member: discord.Member | None = None,
+                     season: app_commands.Range[str, 1, 100] | None = None, name: ManagedName | None = None) -> None:
         """A player's games, goals, assists, points and penalty minutes."""
-        view = await self.service.player(self.bot.caller(interaction), member.id, season)
+        who = member_or_name(member, name, "player", required=False)
+        view = await self.service.player(self.bot.caller(interaction), who, season)
         await reply(interaction, embed=player_embed(view), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="leaders", extras=answers(writes=False))

@@ -15,7 +15,17 @@ from bot.league.discipline.cleanup import MINUTES_SETTING, cited
 from bot.services.discipline.penalties import MAX_MINUTE, PenaltyRecorded, infraction_choices
 from bot.services.discipline.penalty_log import PenaltyLog
 from bot.services.discipline.suspensions import MAX_GAMES
-from cogs._common import GameCode, TeamName, bot_of, game_autocomplete, suggesting_for, team_autocomplete
+from cogs._common import (
+    GameCode,
+    ManagedName,
+    TeamName,
+    accountless_autocomplete,
+    bot_of,
+    game_autocomplete,
+    member_or_name,
+    suggesting_for,
+    team_autocomplete,
+)
 
 Minute = app_commands.Range[int, 0, MAX_MINUTE]
 
@@ -101,23 +111,26 @@ class PenaltyCog(commands.Cog):
     @app_commands.command(name="penalty", extras=requires(Role.REFEREE, Role.COMMISSIONER))
     @app_commands.describe(game="The game it was called in", infraction="The infraction, from the league's list",
                            player="The player it was called against",
+                           name="Or the player by name: one without a Discord account",
                            team="For a bench minor against a team (no player), the team",
                            minute="Game minute it was called (0 = opening face-off); checks late-game rules",
                            suspend="A suspension you give with it, in games (over the league's referee limit: "
                                    "held for review)")
     @app_commands.autocomplete(game=started_game_autocomplete, infraction=infraction_autocomplete,
-                               team=team_autocomplete)
+                               team=team_autocomplete, name=accountless_autocomplete)
     @app_commands.guild_only()
     async def penalty(self, interaction: discord.Interaction, game: GameCode,
                       infraction: app_commands.Range[str, 1, 100], player: discord.Member | None = None,
                       team: TeamName | None = None, minute: Minute | None = None,
-                      suspend: app_commands.Range[int, 1, MAX_GAMES] | None = None) -> None:
+                      suspend: app_commands.Range[int, 1, MAX_GAMES] | None = None,
+                      name: ManagedName | None = None) -> None:
         """Record a penalty; the league's escalations follow (referees)."""
         caller = self.bot.caller(interaction)
-        if (player is None) == (team is None):
+        who = member_or_name(player, name, "player", required=False)
+        if (who is None) == (team is None):
             caller.require(Role.REFEREE, Role.COMMISSIONER)
             raise InvalidInput("Name the player it was called against, or for a bench minor the team: one of the two.")
-        if player is None:
+        if who is None:
             if suspend is not None:
                 raise InvalidInput("A suspension is given to a player: a bench minor has none.")
             bench = await self.service.record_bench(caller, game_code=game, team_name=team or "",
@@ -127,7 +140,7 @@ class PenaltyCog(commands.Cog):
                     f"— {bench.citation}. It counts in {bench.team}'s penalty minutes, in no player's.")
             await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
-        recorded = await self.service.record(caller, game_code=game, discord_id=player.id,
+        recorded = await self.service.record(caller, game_code=game, discord_id=who,
                                              infraction=infraction, minute=minute, suspend=suspend)
         await reply(interaction, penalty_reply(recorded, minute), ephemeral=True,
                     allowed_mentions=NO_MENTIONS)

@@ -11,7 +11,14 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, answers, reply, requires
 from bot.discord_text import clip, local_label, timestamp
 from bot.services.gamesheets.sheet import MAX_NUMBER, SheetChanged, SheetView, TeamSheetView, change_words
-from cogs._common import bot_of, suggesting_for, team_autocomplete
+from cogs._common import (
+    ManagedName,
+    accountless_autocomplete,
+    bot_of,
+    member_or_name,
+    suggesting_for,
+    team_autocomplete,
+)
 from cogs.gamesheets._buttons import LateStartButton
 
 SHEET_ROLES = (Role.CAPTAIN, Role.REFEREE, Role.TIMEKEEPER, Role.COMMISSIONER)
@@ -99,13 +106,17 @@ class GameSheetCog(commands.GroupCog, group_name="gamesheet",
     @app_commands.command(name="add", extras=requires(*SHEET_ROLES))
     @app_commands.describe(game="The game", player="The player to put on the sheet",
                            team="Their team in this game, if it isn't their roster team",
-                           number="Their sweater number, e.g. 17")
-    @app_commands.autocomplete(game=sheet_game_autocomplete, team=team_autocomplete)
+                           number="Their sweater number, e.g. 17",
+                           name="Or the player by name: one without a Discord account")
+    @app_commands.autocomplete(game=sheet_game_autocomplete, team=team_autocomplete, name=accountless_autocomplete)
     async def add(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 64],
-                  player: discord.Member, team: app_commands.Range[str, 1, 100] | None = None,
-                  number: app_commands.Range[int, 0, MAX_NUMBER] | None = None) -> None:
+                  player: discord.Member | None = None, team: app_commands.Range[str, 1, 100] | None = None,
+                  number: app_commands.Range[int, 0, MAX_NUMBER] | None = None,
+                  name: ManagedName | None = None) -> None:
         """Put a player on a game sheet (captains before the start; officials, commissioners)."""
-        done = await self.service.add(self.bot.caller(interaction), game, player.id, team_name=team, number=number)
+        who = member_or_name(player, name, "player")
+        assert who is not None  # required
+        done = await self.service.add(self.bot.caller(interaction), game, who, team_name=team, number=number)
         await reply(interaction, changed_text(done), embed=sheet_embed(SheetView(done.game, (done.sheet,))),
                     ephemeral=True, allowed_mentions=NO_MENTIONS)
 

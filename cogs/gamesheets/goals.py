@@ -11,7 +11,14 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.gamesheets.goals import GoalRecorded, GoalRemoved
-from cogs._common import bot_of, suggesting_for, team_autocomplete
+from cogs._common import (
+    ManagedName,
+    accountless_autocomplete,
+    bot_of,
+    member_or_name,
+    suggesting_for,
+    team_autocomplete,
+)
 from cogs.results import played_game_autocomplete
 
 GOAL_ROLES = (Role.REFEREE, Role.TIMEKEEPER, Role.COMMISSIONER)
@@ -68,16 +75,25 @@ class GoalCog(commands.GroupCog, group_name="goal", group_description="Goals and
     @app_commands.describe(game="The game", team="The team that scored", scorer="Who scored",
                            assist1="The first assist", assist2="The second assist",
                            period="The period it was scored in (overtime counts on)",
-                           time="Time into the period, as on the game sheet, e.g. 12:05")
-    @app_commands.autocomplete(game=played_game_autocomplete, team=team_autocomplete)
+                           time="Time into the period, as on the game sheet, e.g. 12:05",
+                           scorer_name="Or who scored by name: a player without a Discord account",
+                           assist1_name="Or the first assist by name (no Discord account)",
+                           assist2_name="Or the second assist by name (no Discord account)")
+    @app_commands.autocomplete(game=played_game_autocomplete, team=team_autocomplete,
+                               scorer_name=accountless_autocomplete, assist1_name=accountless_autocomplete,
+                               assist2_name=accountless_autocomplete)
     async def add(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 64],
-                  team: app_commands.Range[str, 1, 100], scorer: discord.Member,
+                  team: app_commands.Range[str, 1, 100], scorer: discord.Member | None = None,
                   assist1: discord.Member | None = None, assist2: discord.Member | None = None,
                   period: app_commands.Range[int, 1, 10] | None = None,
-                  time: app_commands.Range[str, 1, 5] | None = None) -> None:
+                  time: app_commands.Range[str, 1, 5] | None = None, scorer_name: ManagedName | None = None,
+                  assist1_name: ManagedName | None = None, assist2_name: ManagedName | None = None) -> None:
         """Record a goal and its assists (referees, timekeepers, commissioners)."""
-        done = await self.service.add(self.bot.caller(interaction), game, team, scorer.id,
-                                      assists=(assist1.id if assist1 else None, assist2.id if assist2 else None),
+        who = member_or_name(scorer, scorer_name, "scorer")
+        assert who is not None  # required
+        assists = (member_or_name(assist1, assist1_name, "first assist", required=False),
+                   member_or_name(assist2, assist2_name, "second assist", required=False))
+        done = await self.service.add(self.bot.caller(interaction), game, team, who, assists=assists,
                                       period=period, time=time)
         await reply(interaction, recorded_text(done), ephemeral=True, allowed_mentions=NO_MENTIONS)
 

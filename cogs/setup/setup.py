@@ -17,6 +17,7 @@ from bot.client.tree import reply, requires
 from bot.config.settings import CalendarServer
 from bot.discord_text import clip
 from bot.errors import InvalidInput
+from bot.league.league_page import PageNames
 from bot.league.rules import PRESET_NAMES, build_rules
 from bot.league.setup.rule_settings import SECTIONS, rule_settings
 from bot.league.setup.timezones import suggest_timezones
@@ -90,7 +91,15 @@ def changed_text(what: str, changed: Changed) -> str:
 
 
 def web_text(server: CalendarServer | None, state: PageState) -> str:
-    """The answer to /setup web: where the page is, or that there is none (and how to publish it)."""
+    """The answer to /setup web: how it names juniors when that changed, then where the page is."""
+    if not state.names_changed:
+        return _where(server, state)
+    how = ("by their initials (“J. D.”)" if state.names == "initials" else "by their full names")
+    return (f"The public page now names players without a Discord account (juniors managed by a guardian) {how}; "
+            "everyone else keeps their full name.\n" + _where(server, state))
+
+
+def _where(server: CalendarServer | None, state: PageState) -> str:
     if state.slug is None:
         if state.changed:
             return (f"{state.league}'s public page is taken down: its link stopped working. Publishing it again "
@@ -300,10 +309,13 @@ class SetupCog(commands.GroupCog, group_name="setup",
                     allowed_mentions=QUIET)
 
     @app_commands.command(name="web", extras=requires(Role.COMMISSIONER))
-    @app_commands.describe(public="True: publish a read-only league page with a new link; False: take it down")
-    async def web(self, interaction: discord.Interaction, public: bool | None = None) -> None:
+    @app_commands.describe(public="True: publish a read-only league page with a new link; False: take it down",
+                           names="How the page names players without a Discord account (juniors): "
+                                 "initials (the default) or full names")
+    async def web(self, interaction: discord.Interaction, public: bool | None = None,
+                  names: PageNames | None = None) -> None:
         """The league's public web page: standings, schedule, results, bracket, leaders."""
-        state = await self.bot.services.league_page.set_public(self.bot.caller(interaction), public)
+        state = await self.bot.services.league_page.set_public(self.bot.caller(interaction), public, names)
         await self.reply(interaction, web_text(self.bot.settings.calendar_server, state))
 
     @app_commands.command(name="rulebook", extras=requires(Role.COMMISSIONER))

@@ -13,7 +13,7 @@ from bot.client.bot import SidelineBot
 from bot.client.tree import NO_MENTIONS, reply, requires
 from bot.discord_text import clip
 from bot.services.spares.pool import SpareList
-from cogs._common import GameCode, game_autocomplete
+from cogs._common import GameCode, ManagedName, game_autocomplete, my_players_autocomplete
 from cogs.spares._buttons import SpareOfferButton, SpareRequestButton, requested_text
 
 Positions = Literal["skater", "goalie", "both"]
@@ -55,12 +55,15 @@ class SpareCog(commands.GroupCog, group_name="spare", group_description="The lea
 
     @app_commands.command(name="join")
     @app_commands.describe(positions="Where you can play", days="Days you're usually free, e.g. mon, thu, sat "
-                           "(empty: any day)", gender="Your gender category (private; counts toward on-court minimums)")
+                           "(empty: any day)", gender="Your gender category (private; counts toward on-court minimums)",
+                           player="A guardian's junior (players without a Discord account can't be spares yet)")
+    @app_commands.autocomplete(player=my_players_autocomplete)
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction, positions: Positions,
-                   days: app_commands.Range[str, 0, 100] | None = None, gender: Gender | None = None) -> None:
+                   days: app_commands.Range[str, 0, 100] | None = None, gender: Gender | None = None,
+                   player: ManagedName | None = None) -> None:
         """Join the league's spare list: teams short a player can ask you to fill in."""
-        joined = await self.pool.join(self.bot.caller(interaction), positions, days, gender)
+        joined = await self.pool.join(self.bot.caller(interaction), positions, days, gender, player)
         e = joined.entry
         verb = "Updated: you're" if joined.updated else "You're now"
         text = f"{verb} on {joined.league}'s spare list as {e.positions}, usually free {e.days}."

@@ -22,6 +22,9 @@ class League(Base):
     # The public league page's address (/setup web; bot/services/league_page): None while it is off;
     # a new random one each time it is turned on, so turning it off revokes the old link for good.
     public_slug: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
+    # How the public page names players without a Discord account (juniors, managed by guardians):
+    # None or "initials" ("J. D."; the default, they are minors), "full" (their full name like everyone else).
+    public_names: Mapped[str | None] = mapped_column(String(16))
 
 
 class Division(Base):

@@ -78,7 +78,7 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("calendar feeds", {
         "cogs": ("calendar",), "bot/league": ("calendar",), "bot/services": ("calendar",),
         "storage/models": ("calendar",), "bot/cli": ("calendar",)}),
-    ("the public league page", {"bot/services": ("league_page",)}),
+    ("the public league page", {"bot/league": ("league_page",), "bot/services": ("league_page",)}),
     ("games as Discord events, a role per team", {
         "bot/league": ("scheduled_events",), "bot/services": ("discord_sync",), "storage/models": ("discord_sync",)}),
     ("profiles, announcements, /help", {

@@ -331,6 +331,11 @@ SCENARIOS: dict[str, Scenario] = {
     "/roster guardian add": Scenario(by("captain", "commissioner"), {"player": "Junior Jo", "guardian": NEWCOMER},
                                      "> now manages Junior Jo (2 guardians)", ("player_guardians",),
                                      setup=(do("/roster add", captain, {"name": "Junior Jo", "guardian": PARENT}),)),
+    "/roster guardian remove": Scenario(
+        by("captain", "commissioner"), {"player": "Junior Jo", "guardian": NEWCOMER},
+        "> no longer manages Junior Jo (1 guardian left)", ("player_guardians",),
+        setup=(do("/roster add", captain, {"name": "Junior Jo", "guardian": PARENT}),
+               do("/roster guardian add", captain, {"player": "Junior Jo", "guardian": NEWCOMER}))),
     "/roster remove": Scenario(by("captain", "commissioner"), lambda lg: {"player": lg.player("Bea Quinn")},
                                "Bea Quinn was removed from Hawks", ("roster_entries",)),
     "/roster show": Scenario(by("captain", "commissioner"), {"team": "Hawks"}, "Gus Lee"),

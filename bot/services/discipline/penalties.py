@@ -32,9 +32,10 @@ from bot.services.discipline.core import plural, refusal
 from bot.services.discipline.reviews import notify_commissioners
 from bot.services.discipline.suspensions import MAX_GAMES, SuspensionIssued, issue_suspension
 from bot.services.shared.games import find_game
+from bot.services.shared.guardians import Pick, player_named
 from storage import lookups
 from storage.db import retried_on_disconnect
-from storage.models import BenchPenalty, Game, Penalty, Player, Team
+from storage.models import BenchPenalty, Game, Penalty, Player, RosterEntry, Team
 from storage.text import printable
 
 MAX_MINUTE = 300
@@ -195,18 +196,24 @@ class PenaltyService:
         self.clock = clock
         self.on_penalty = on_penalty
 
-    async def record(self, caller: Caller, *, game_code: str, discord_id: int, infraction: str,
+    async def record(self, caller: Caller, *, game_code: str, discord_id: Pick, infraction: str,
                      minute: int | None = None, suspend: int | None = None) -> PenaltyRecorded:
-        """Record a call against a player and everything that follows from it."""
+        """Record a call against a player (a member's id, or by name one without an account) and everything
+        that follows from it."""
         caller.require(Role.REFEREE, Role.COMMISSIONER)
         check_call(caller.league.rules, infraction, minute, suspend)
         now = self.clock.now()
         async with self.sessions.begin() as session:
             game = await find_game(session, caller, game_code)
             check_game(game, now)
-            entry = await lookups.roster_entry(session, caller.league_id, discord_id)
+            if isinstance(discord_id, str):
+                named = await player_named(session, caller.league_id, caller.league.name, discord_id)
+                entry = await session.scalar(select(RosterEntry).where(RosterEntry.league_id == caller.league_id,
+                                                                       RosterEntry.player_id == named.id))
+            else:
+                entry = await lookups.roster_entry(session, caller.league_id, discord_id)
             if entry is None or entry.team_id not in game.team_ids():
-                raise NotFound(f"That member isn't on the roster of {game.home.name} or {game.away.name}.")
+                raise NotFound(f"That player isn't on the roster of {game.home.name} or {game.away.name}.")
             team = game.home if entry.team_id == game.home_team_id else game.away
             recorded = await call_penalty(session, caller, game=game, player=entry.player, team=team,
                                           infraction=infraction, minute=minute, suspend=suspend, now=now)

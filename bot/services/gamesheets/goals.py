@@ -37,6 +37,7 @@ from bot.services.shared.attendance import GameRef, game_ref
 from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import lock_game
 from bot.services.shared.goal_tally import recorded_goals
+from bot.services.shared.guardians import Pick, player_named
 from bot.services.stats.lines import refresh_game
 from storage import lookups
 from storage.db import retried_on_disconnect
@@ -101,27 +102,33 @@ class GoalService:
         self.clock = clock
         self.suspensions = require_check(suspensions, "goals")
 
-    async def add(self, caller: Caller, game_code: str, team_name: str, scorer: int, *,
-                  assists: tuple[int | None, int | None] = (None, None), period: int | None = None,
+    async def add(self, caller: Caller, game_code: str, team_name: str, scorer: Pick, *,
+                  assists: tuple[Pick | None, Pick | None] = (None, None), period: int | None = None,
                   time: str | None = None) -> GoalRecorded:
-        """Record a goal with its assists; disallowed with a minor, or refused, for a player not on the sheet."""
+        """Record a goal with its assists; disallowed with a minor, or refused, for a player not on the sheet.
+
+        Each credited player is a member's Discord id or, for a player without an account, a typed name."""
         caller.require(Role.REFEREE, Role.TIMEKEEPER, Role.COMMISSIONER)
         fmt = caller.league.rules.game_format
         now = self.clock.now()
         try:
-            ids = credits_in_order(scorer, assists)
             clock = read_clock(time, fmt.period_minutes)
         except GoalError as exc:
             raise InvalidInput(exc.message) from None
         async with self.sessions.begin() as session:
             game = await self._open_game(session, caller, game_code, now)
+            picked = [await self._player(session, caller, who) for who in (scorer, *assists) if who is not None]
+            try:
+                ids = credits_in_order(picked[0].id, [p.id for p in picked[1:]])
+            except GoalError as exc:
+                raise InvalidInput(exc.message) from None
             try:
                 check_period(period, _periods(caller, game))
             except GoalError as exc:
                 raise InvalidInput(exc.message) from None
             team = _side(game, team_name)
             other = game.away if team.id == game.home_team_id else game.home
-            players = [await self._player(session, caller, discord_id) for discord_id in ids]
+            players = [next(p for p in picked if p.id == player_id) for player_id in ids]
             ours = await self._sheet(session, caller, game, team, now)
             theirs = await self._sheet(session, caller, game, other, now)
             on_ours = {e.player_id for e in ours}
@@ -209,10 +216,12 @@ class GoalService:
         return game
 
     @staticmethod
-    async def _player(session: AsyncSession, caller: Caller, discord_id: int) -> Player:
-        player = await lookups.player_by_discord(session, caller.league_id, discord_id)
+    async def _player(session: AsyncSession, caller: Caller, who: Pick) -> Player:
+        if isinstance(who, str):
+            return await player_named(session, caller.league_id, caller.league.name, who)
+        player = await lookups.player_by_discord(session, caller.league_id, who)
         if player is None:
-            raise NotFound(f"<@{discord_id}> isn't a player in {caller.league.name}: only league players are "
+            raise NotFound(f"<@{who}> isn't a player in {caller.league.name}: only league players are "
                            "credited with goals.")
         return player
 

@@ -30,6 +30,7 @@ from bot.services.people import membership
 from bot.services.shared.attendance import GameRef, game_ref
 from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import find_game, lock_game
+from bot.services.shared.guardians import Pick, player_named
 from bot.services.stats.lines import refresh_game
 from storage import lookups
 from storage.db import retried_on_disconnect
@@ -140,16 +141,19 @@ class GameSheetService:
             return found[:25]
 
     # --- changing --------------------------------------------------------------------------------------
-    async def add(self, caller: Caller, game_code: str, discord_id: int, *, team_name: str | None = None,
+    async def add(self, caller: Caller, game_code: str, discord_id: Pick, *, team_name: str | None = None,
                   number: int | None = None) -> SheetChanged:
-        """A captain (own team, before the start), an official or a commissioner puts a player on a sheet."""
+        """A captain (own team, before the start), an official or a commissioner puts a player on a sheet:
+        a member, or by name a player without a Discord account."""
         self._may_use(caller)
         if number is not None and not 0 <= number <= MAX_NUMBER:
             raise InvalidInput(f"A sweater number is 0 to {MAX_NUMBER}.")
         now = self.clock.now()
         async with self.sessions.begin() as session:
             game = await self._open_game(session, caller, game_code)
-            player = await lookups.player_by_discord(session, caller.league_id, discord_id)
+            player = (await player_named(session, caller.league_id, caller.league.name, discord_id)
+                      if isinstance(discord_id, str) else
+                      await lookups.player_by_discord(session, caller.league_id, discord_id))
             if player is None:
                 raise NotFound(f"That member isn't a player in {caller.league.name}: a captain adds them to the "
                                "roster first (/roster add).")

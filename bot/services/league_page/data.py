@@ -1,8 +1,10 @@
 """What the public league page shows, as plain values: the HTML and the JSON are both made from this.
 
 Only what the league already shows every member, and less: team and division names, scores, the
-schedule, the bracket, the statistics leaders by name. Never a Discord id, a gender category, a date of
-birth, a penalty or a suspension, or a reason a commissioner typed (adjustments show as points only).
+schedule, the bracket, the statistics leaders by name (juniors without a Discord account by their
+initials unless the league chose full names: bot/league/league_page.py). Never a Discord id, a gender
+category, a date of birth, a penalty or a suspension, or a reason a commissioner typed (adjustments
+show as points only).
 Penalty minutes are left out of the leaders too: on a page anyone can read they are discipline.
 """
 

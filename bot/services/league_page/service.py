@@ -28,6 +28,7 @@ from sqlalchemy.orm import aliased
 from bot.access import Caller, Role
 from bot.clock import Clock
 from bot.config.settings import LeagueSettings, Settings
+from bot.league.league_page import DEFAULT_NAMES, PageNames, page_name
 from bot.league.standings.presets import TEAM_NAME_FALLBACK
 from bot.league.standings.table import StandingsRow
 from bot.league.stats import CATEGORY_WORDS, Category
@@ -39,7 +40,7 @@ from bot.services.shared.seasons import league_seasons
 from bot.services.standings import INPUTS_VERSION, StandingsTable, load_table
 from bot.services.stats.service import StatsService
 from storage.db import retried_on_disconnect
-from storage.models import Game, League, PlayoffBracket, Result, RosterEntry, Team
+from storage.models import Game, League, Player, PlayoffBracket, Result, RosterEntry, Team
 
 #: A slug as the page's address carries it; anything else is unknown without a query.
 SLUG = re.compile(r"[A-Za-z0-9_-]{24}")
@@ -56,6 +57,8 @@ class PageState:
     league: str
     slug: str | None
     changed: bool
+    names: PageNames = DEFAULT_NAMES  # how players without a Discord account are named on it
+    names_changed: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,7 @@ class Page:
     league: LeagueSettings
     league_id: int
     version: str  # a digest of everything the page shows
+    names: str | None = None  # the league's choice for players without a Discord account (None: the default)
 
     def etag(self, kind: Kind) -> str:
         return f'"{self.version}-{kind}"'
@@ -85,41 +89,46 @@ class LeaguePageService:
         self.stats = stats
         self.files = FeedFiles()
 
-    async def set_public(self, caller: Caller, public: bool | None) -> PageState:
-        """Commissioners publish the page (a new address), take it down (the address stops working), or,
-        with neither, see where it is."""
+    async def set_public(self, caller: Caller, public: bool | None, names: PageNames | None = None) -> PageState:
+        """Commissioners publish the page (a new address), take it down (the address stops working), choose
+        how it names players without a Discord account, or, with none of these, see where it is."""
         caller.require(Role.COMMISSIONER)
         async with self.sessions.begin() as session:
-            league = await session.get(League, caller.league_id)
+            league = await session.get(League, caller.league_id, with_for_update=True)
             assert league is not None  # the caller's league has its row
             changed = False
             if public is True and league.public_slug is None:
                 league.public_slug, changed = new_slug(), True
             elif public is False and league.public_slug is not None:
                 league.public_slug, changed = None, True
-            return PageState(caller.league.name, league.public_slug, changed)
+            shown: PageNames = "full" if league.public_names == "full" else DEFAULT_NAMES
+            names_changed = names is not None and names != shown
+            if names is not None:
+                league.public_names, shown = names, names
+            return PageState(caller.league.name, league.public_slug, changed, shown, names_changed)
 
     async def by_slug(self, slug: str) -> Page | None:
         """The page an address names, or None for a slug that is unknown, revoked or malformed."""
         if SLUG.fullmatch(slug) is None:
             return None
         async with self.sessions() as session:
-            found = (await session.execute(select(League.id, League.guild_id)
+            found = (await session.execute(select(League.id, League.guild_id, League.public_names)
                                            .where(League.public_slug == slug))).first()
             if found is None:
                 return None
             league = self.settings.league_for_guild(found[1])
             if league is None:  # the league left the config
                 return None
-            version = await self._version(session, league, found[0])
-        return Page(slug, league, found[0], version)
+            version = await self._version(session, league, found[0], found[2])
+        return Page(slug, league, found[0], version, found[2])
 
     async def body(self, found: Page, kind: Kind) -> bytes:
         """The page (HTML, embedded HTML or JSON): the one kept for this version, else built now."""
         return await self.files.get(found.etag(kind), lambda: self._build(found, kind))
 
     # --- inside ------------------------------------------------------------------------------------
-    async def _version(self, session: AsyncSession, league: LeagueSettings, league_id: int) -> str:
+    async def _version(self, session: AsyncSession, league: LeagueSettings, league_id: int,
+                       names: str | None) -> str:
         now = self.clock.now()
         games = tuple((await session.execute(select(
             func.count(), func.coalesce(func.sum(Game.id), 0), func.coalesce(func.sum(Game.sequence), 0),
@@ -134,7 +143,7 @@ class LeaguePageService:
             .where(RosterEntry.league_id == league_id))).one())
         seasons = [(s.id, s.name, s.starts_at, s.ended_at) for s in await league_seasons(session, league_id)]
         version: tuple[Any, ...] = (
-            page.FORMAT, league.name, league.timezone.key, league.rules.standings,
+            page.FORMAT, league.name, league.timezone.key, league.rules.standings, names,
             self.settings.calendar_server is not None,
             tuple((await session.execute(INPUTS_VERSION, {"league_id": league_id})).one()),
             await StatsService.version(session, league_id), games,
@@ -156,9 +165,12 @@ class LeaguePageService:
             upcoming = await self._upcoming(session, league, league_id)
             results = await self._results(session, league, league_id)
             brackets = tuple(_bracket(row) for row in await bracket_rows(session, league_id))
+            managed = set((await session.scalars(select(Player.id).where(
+                Player.league_id == league_id, Player.discord_id.is_(None)))).all())
         views = await self.stats.boards(league, league_id, CATEGORIES)
         boards = tuple(page.Board(v.board.category, CATEGORY_WORDS[v.board.category], tuple(
-            page.Leader(r.place, r.tally.name, v.teams.get(r.tally.player_id), r.tally.value) for r in v.board.rows),
+            page.Leader(r.place, page_name(r.tally.name, managed=r.tally.player_id in managed, choice=found.names),
+                        v.teams.get(r.tally.player_id), r.tally.value) for r in v.board.rows),
             v.board.more_level) for v in views)
         return page.PageData(
             league=league.name, season=table.season, timezone=league.timezone.key, divisions=_divisions(table),

@@ -20,7 +20,7 @@ from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.discord_sync import team_roles
 from bot.services.people import is_captain_of, membership, require_captain_or_commissioner, resolve_team
 from bot.services.rosters import history as roster_history
-from bot.services.shared.guardians import guardians_of, is_guardian
+from bot.services.shared.guardians import accountless, guardians_of, is_guardian
 from bot.services.shared.seasons import running_season, season_range
 from storage import lookups
 from storage.db import retried_on_disconnect
@@ -52,6 +52,13 @@ class GuardianAdded:
     player: str
     added: bool  # False: they already managed the player
     guardians: int  # how many the player has now
+
+
+@dataclass(frozen=True)
+class GuardianRemoved:
+    player: str
+    guardians: int  # how many the player has left (never 0)
+    stepped_down: bool  # the guardian removed themself
 
 
 @dataclass(frozen=True)
@@ -225,6 +232,36 @@ class RosterService:
         except IntegrityError:
             raise Conflict("Someone changed that player's guardians at the same moment; try again.") from None
 
+    async def remove_guardian(self, caller: Caller, *, player: str, guardian_id: int) -> GuardianRemoved:
+        """A guardian stops managing a player: removed by the team's captains or a commissioner, or stepping
+        down themself. Refused when it would leave the player with nobody to answer for them."""
+        async with self.sessions.begin() as session:
+            member = await membership(session, caller)
+            found = await _managed_by_name(session, caller.league_id, player, id_text=True)
+            own = found is not None and guardian_id == caller.discord_id and await is_guardian(
+                session, caller.league_id, found[0].id, caller.discord_id)
+            team_id = found[1].team_id if found is not None and found[1] is not None else None
+            allowed = own or caller.is_commissioner or (team_id is not None and is_captain_of(caller, member, team_id))
+            if found is None or not allowed:  # one answer for both, as for adding
+                raise NotFound(f"You can't remove a guardian of “{quote(player)}”: it must be a player without a "
+                               "Discord account on a team you captain (commissioners: any team), or one you manage "
+                               "yourself. Nothing changed.")
+            target = found[0]
+            await session.refresh(target, with_for_update=True)  # two removals at once can't leave nobody
+            guardians = (await guardians_of(session, caller.league_id, [target.id])).get(target.id, ())
+            if guardian_id not in guardians:
+                raise NotFound(f"<@{guardian_id}> doesn't manage {target.name}. Nothing changed.")
+            if len(guardians) == 1:
+                raise Conflict(f"<@{guardian_id}> is {target.name}'s only guardian: a player without a Discord "
+                               "account always has someone to check in and hear reminders for them. Add another "
+                               "guardian first (/roster guardian add), or take the player off the roster. "
+                               "Nothing changed.")
+            row = await session.scalar(select(PlayerGuardian).where(
+                PlayerGuardian.league_id == caller.league_id, PlayerGuardian.player_id == target.id,
+                PlayerGuardian.discord_id == guardian_id))
+            await session.delete(row)
+            return GuardianRemoved(target.name, len(guardians) - 1, guardian_id == caller.discord_id)
+
     async def managed_names(self, caller: Caller, current: str) -> list[tuple[str, str]]:
         """(label, value) suggestions: players without an account on the teams the caller captains
         (every team for a commissioner), for /roster guardian add."""
@@ -239,6 +276,12 @@ class RosterService:
             return [(r.name, str(r.id)) for r in rows
                     if (caller.is_commissioner or is_captain_of(caller, member, r.team_id))
                     and typed in r.name.casefold()][:25]
+
+    async def accountless_names(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """(label, value) suggestions: every player of the league without a Discord account, for commands
+        that otherwise pick a member (game sheets, goals, penalties, statistics)."""
+        async with self.sessions() as session:
+            return await accountless(session, caller.league_id, current)
 
     async def _check_trade_deadline(self, session: AsyncSession, caller: Caller, player_id: int, team_id: int) -> None:
         """A player who left another team this season and joins this one is traded: refused after the

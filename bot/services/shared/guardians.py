@@ -16,7 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.discord_text import clean_user_text, quote
 from bot.errors import InvalidInput, NotAllowed, NotFound
+from bot.services.name_resolution import Candidate, Token, matches
 from storage.models import Player, PlayerGuardian, RosterEntry
+
+#: A player as a command names them: a member's Discord id, or typed text for one without an account.
+Pick = int | str
 
 
 @dataclass(frozen=True)
@@ -118,3 +122,31 @@ def whose(player: Player) -> str:
 def mention(discord_id: int | None, name: str) -> str:
     """A player as text: their mention, or their name when they have no Discord account."""
     return f"<@{discord_id}>" if discord_id is not None else f"**{clean_user_text(name, 100)}**"
+
+
+async def player_named(session: AsyncSession, league_id: int, league_name: str, text: str) -> Player:
+    """The league player a command names by text, for players with no member to pick (no Discord account):
+    a suggestion's id, else the name as bot/services/name_resolution.py matches names; asked back when unsure."""
+    typed = text.strip()
+    if typed.isdigit() and len(typed) < 19:
+        found = await session.get(Player, int(typed))
+        if found is not None and found.league_id == league_id:
+            return found
+    players = (await session.scalars(select(Player).where(Player.league_id == league_id)
+                                     .order_by(Player.name, Player.id))).all()
+    by_id = {p.id: p for p in players}
+    named = matches(Token(typed[:100]), [Candidate(p.id, p.name) for p in players])
+    if len(named) == 1:
+        return by_id[named[0].key]
+    if named:
+        names = ", ".join(clean_user_text(c.name, 100) for c in named[:5])
+        raise InvalidInput(f"“{quote(typed)}” matches {names}: pick one from the suggestions. Nothing changed.")
+    raise NotFound(f"No player called “{quote(typed)}” in {league_name}: pick one from the suggestions.")
+
+
+async def accountless(session: AsyncSession, league_id: int, typed: str) -> list[tuple[str, str]]:
+    """(name, id) of the league's players without a Discord account whose name holds ``typed``, for autocomplete."""
+    rows = (await session.execute(select(Player.id, Player.name).where(
+        Player.league_id == league_id, Player.discord_id.is_(None)).order_by(Player.name, Player.id))).all()
+    needle = typed.strip().casefold()
+    return [(r.name, str(r.id)) for r in rows if needle in r.name.casefold()][:25]

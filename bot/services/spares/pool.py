@@ -19,13 +19,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.access import Caller
 from bot.clock import Clock
 from bot.discord_text import quote
-from bot.errors import InvalidInput, NotAllowed
+from bot.errors import Conflict, InvalidInput, NotAllowed
 from bot.league.spares.matching import days_text, fits, parse_days
 from bot.league.spares.needs import Need
 from bot.league.vocabulary import GENDERS
 from bot.services.people import is_captain_of, membership
 from bot.services.shared.eligibility import SuspensionCheck, require_check
 from bot.services.shared.games import find_game_sides
+from bot.services.shared.guardians import answering_for
 from bot.services.spares.matching import SpareMatch, candidates_for, need_for
 from storage import lookups
 from storage.db import retried_on_disconnect, upsert_insert
@@ -83,8 +84,20 @@ class SparePoolService:
         self.suspensions = require_check(suspensions, "the spare list")
 
     async def join(self, caller: Caller, positions: str, days: str | None = None,
-                   gender: str | None = None) -> Joined:
-        """Put the caller on the league's spare list (or update what they said)."""
+                   gender: str | None = None, junior: str | None = None) -> Joined:
+        """Put the caller on the league's spare list (or update what they said).
+
+        A guardian naming a junior they manage (``junior``) is refused, politely: an offer is a DM whose
+        buttons only the spare answers, and the offer and its acceptance (bot/services/spares/requests.py)
+        know no guardians yet. Captains still put a junior on a game sheet by name.
+        """
+        if junior is not None:
+            async with self.sessions() as session:
+                managed = await answering_for(session, caller.league_id, caller.discord_id, junior, None)
+            raise Conflict(f"{managed.name} can't join the spare list yet: spare offers come by DM with buttons "
+                           "only the spare themself can answer, and a player without a Discord account has no "
+                           f"DMs. Nothing changed. If {managed.name} can fill in for a game, ask that team's "
+                           "captain: they can put them on the game sheet by name.")
         if positions not in POSITIONS_CHOICES:
             raise InvalidInput("Positions must be one of: skater, goalie, both.")
         if gender is not None and gender not in GENDERS:

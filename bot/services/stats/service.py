@@ -26,6 +26,7 @@ from bot.config.settings import LeagueSettings
 from bot.errors import InvalidInput, NotFound
 from bot.league.stats import CATEGORIES, TOP, Attendance, Board, Category, PlayerStats, attendance, rank
 from bot.services.people import is_captain_of, membership
+from bot.services.shared.guardians import Pick, managed_players, player_named
 from bot.services.shared.seasons import SeasonRange, league_seasons, pick_season, season_range
 from bot.services.stats import queries
 from bot.services.stats.lines import ensure_seasons, signature
@@ -173,11 +174,12 @@ class StatsService:
             self._boards.popitem(last=False)
         return board
 
-    async def player(self, caller: Caller, discord_id: int, season: str | None = None) -> PlayerView:
+    async def player(self, caller: Caller, discord_id: Pick | None, season: str | None = None) -> PlayerView:
         """A player's numbers: games played, goals, assists, points, penalty minutes, shoot-out attempts and
-        goals apart; a goalie's games, goals against and shutouts."""
+        goals apart; a goalie's games, goals against and shutouts. The player is a member, or by name one
+        without a Discord account; nobody named: the caller, or the one player a guardian manages."""
         async def read(session: AsyncSession, chosen: _Season) -> PlayerView:
-            player = await lookups.player_by_discord(session, caller.league_id, discord_id)
+            player = await _named(session, caller, discord_id)
             if player is None:
                 raise NotFound(f"That member isn't a player in {caller.league.name}, so there are no statistics.")
             stats = await queries.player_stats(session, caller.league_id, player.id, chosen.id, chosen.span)
@@ -256,3 +258,20 @@ async def _starts(session: AsyncSession, game_ids: list[int]) -> dict[int, datet
     if not game_ids:
         return {}
     return dict((await session.execute(select(Game.id, Game.starts_at).where(Game.id.in_(game_ids)))).all())
+
+
+async def _named(session: AsyncSession, caller: Caller, who: Pick | None) -> Player | None:
+    if isinstance(who, str):
+        return await player_named(session, caller.league_id, caller.league.name, who)
+    if who is not None:
+        return await lookups.player_by_discord(session, caller.league_id, who)
+    own = await lookups.player_by_discord(session, caller.league_id, caller.discord_id)
+    if own is not None:
+        return own
+    mine = await managed_players(session, caller.league_id, caller.discord_id)
+    if len(mine) > 1:
+        raise InvalidInput(f"You manage {len(mine)} players: pick whose statistics you want by name.")
+    if not mine:
+        raise NotFound(f"You aren't a player in {caller.league.name}: pick the player whose statistics you "
+                       "want, a member or by name.")
+    return await session.get(Player, mine[0].player_id)
