@@ -31,6 +31,7 @@ SECTION_TITLES = {
     "deadlines": "Deadlines and reminders",
     "gamesheets": "Game sheets, officials, goals and statistics",
     "registration": "Registration: ages and fees",
+    "replacements": "Replacing injured and absent players",
 }
 
 
