@@ -226,7 +226,8 @@ async def test_a_failed_request_is_approved_only_as_an_emergency_with_a_reason_a
     await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Dan Roy"),
                         reason="absence")
     declined = await harness.slash("/replace decide", as_=boss, request=2, decision="decline", note="Talk to him")
-    assert declined.ephemeral and "Declined request #2 to replace Dan Roy on Hawks. Note: Talk to him" in declined.content
+    assert declined.ephemeral
+    assert "Declined request #2 to replace Dan Roy on Hawks. Note: Talk to him" in declined.content
     assert await on_roster(harness, "Dan Roy")
     assert (await requests(harness))[1][3] == "declined"
 
