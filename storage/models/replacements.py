@@ -9,7 +9,7 @@ from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.league.replacements.conditions import REASONS
-from storage.models.base import Base, Snowflake, UTCDateTime, utcnow
+from storage.models.base import Base, Snowflake, UTCDateTime, partial_index, utcnow
 
 REQUEST_STATUSES = ("pending", "approved", "declined")
 
@@ -24,6 +24,8 @@ class ReplacementRequest(Base):
         CheckConstraint(f"reason IN {REASONS!r}", name="reason"),
         CheckConstraint(f"status IN {REQUEST_STATUSES!r}", name="status"),
         Index("ix_replacement_requests_league_status", "league_id", "status"),
+        # One waiting request per player: two captains' clicks at the same moment don't file two.
+        partial_index("uq_replacement_requests_pending", "player_id", unique=True, where="status = 'pending'"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

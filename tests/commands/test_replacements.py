@@ -245,3 +245,21 @@ async def test_without_an_admin_channel_the_announcement_names_no_one(
     assert "a replacement request (#1) is waiting for your decision" in notice.content
     assert "Bea" not in notice.content and "injur" not in notice.content and "Hawks" not in notice.content
     assert date(2030, 2, 15).isoformat() not in notice.content
+
+
+@pytest.mark.parametrize("settings", [make_settings(league_config())])
+async def test_a_league_without_a_season_counts_weeks_from_its_first_game_with_league_settings(
+        harness: Harness, league: SampleLeague, settings: Settings) -> None:
+    """The co-ed rulebook is silent: youth 1.16's numbers are the league's settings, and said so."""
+    harness.bot.clock.set(datetime(2030, 1, 20, 17, tzinfo=UTC))  # type: ignore[attr-defined]  # G1 was the 11th
+    await play(harness, "G1", ("Alice Hart",))
+    await play(harness, "G3", ("Alice Hart",))
+    asked = await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Bea Quinn"),
+                                reason="absence")
+    assert "does NOT meet the rule" in asked.content
+    assert "❌ Only 2 games of the team's first 3 have been played so far. (league setting)" in asked.content
+    assert "✅ Asked in week 2: before the end of week 8" in asked.content
+    again = await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Bea Quinn"),
+                                reason="absence")
+    assert again.ephemeral and "There's already a request (#1) to replace Bea Quinn waiting" in again.content
+    assert len(await requests(harness)) == 1

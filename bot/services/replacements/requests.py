@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
@@ -97,6 +98,13 @@ class ReplacementService:
 
     async def request(self, caller: Caller, *, discord_id: int, reason: str,
                       injured_on: str | None) -> RequestFiled:
+        try:
+            return await self._request(caller, discord_id, reason, injured_on)
+        except IntegrityError:  # another request for the player was filed at the same moment
+            raise Conflict("Someone asked to replace that player at the same moment; `/replace pending` shows the "
+                           "request. Nothing changed.") from None
+
+    async def _request(self, caller: Caller, discord_id: int, reason: str, injured_on: str | None) -> RequestFiled:
         if reason not in REASONS:
             raise InvalidInput(f"The reason must be one of: {', '.join(REASONS)}. Nothing changed.")
         tz = caller.league.timezone
