@@ -16,7 +16,15 @@ from sqlalchemy import select
 
 from bot.config.settings import Settings
 from storage.models import Game, GameSheetEntry, Player, ReplacementRequest, RosterEntry
-from tests.conftest import CHANNELS, SampleLeague, league_config, make_settings
+from tests.conftest import (
+    CHANNELS,
+    OTHER_CHANNELS,
+    OTHER_GUILD,
+    OTHER_ROLES,
+    SampleLeague,
+    league_config,
+    make_settings,
+)
 from tests.harness import Harness
 
 ADMIN = 3010
@@ -263,3 +271,22 @@ async def test_a_league_without_a_season_counts_weeks_from_its_first_game_with_l
                                 reason="absence")
     assert again.ephemeral and "There's already a request (#1) to replace Bea Quinn waiting" in again.content
     assert len(await requests(harness)) == 1
+
+
+@pytest.mark.parametrize("settings", [make_settings(
+    league_config(preset="youth-ball-hockey"),
+    league_config(key="other", guild=OTHER_GUILD, roles=OTHER_ROLES, channels=OTHER_CHANNELS))])
+async def test_another_servers_commissioner_neither_sees_nor_decides_a_request(
+        harness: Harness, league: SampleLeague, settings: Settings) -> None:
+    await start_season(harness, league)
+    harness.bot.clock.set(WEEK_7)  # type: ignore[attr-defined]
+    await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Bea Quinn"),
+                        reason="injury", injured_on="2030-02-15")
+    other = harness.member("Commish Otto", roles=("commissioner",), league=1)
+    listed = await harness.slash("/replace pending", as_=other, guild_id=OTHER_GUILD)
+    assert listed.ephemeral and listed.content == "No replacement requests are waiting."
+    decided = await harness.slash("/replace decide", as_=other, guild_id=OTHER_GUILD, request=1,
+                                  decision="approve", replacement="Sam Park")
+    assert decided.ephemeral and "There's no replacement request #1 in this league" in decided.content
+    assert [r[3] for r in await requests(harness)] == ["pending"]
+    assert await on_roster(harness, "Bea Quinn")
