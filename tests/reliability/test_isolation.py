@@ -388,6 +388,8 @@ class IsolationWorld(World):
         # Who stands in for Hawks's captain (youth 1.4, 1.6), and Hawks on G1's cleanup duty by a commissioner.
         await self.ok("/team standin", hawks, game="G1", member=s.player("Bea Quinn"))
         await self.ok("/team assistant", kay, member=s.player("Eli Park"))
+        # A captain's request to replace a player (youth 1.16), waiting for the commissioners.
+        await self.ok("/replace request", hawks, player=s.player("Dan Roy"), reason="absence")
         await self.ok("/game duty", kay, game="G1", team="Hawks", duty="cleanup", setting="on")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")
