@@ -52,6 +52,7 @@ from bot.services.reminders import plan as reminders
 from bot.services.reminders.cards import GameReminders, ReminderEdits
 from bot.services.reminders.late_dropouts import LateDropouts
 from bot.services.reminders.plan import LineupAlerts
+from bot.services.replacements.requests import ReplacementService
 from bot.services.results import ResultHook, ResultService
 from bot.services.rosters.roster import RosterService
 from bot.services.rulebooks.choice import RulebookService
@@ -122,6 +123,7 @@ class Services:
     roster: RosterService
     rules: RulesLookupService
     rulebooks: RulebookService
+    replacements: ReplacementService
     rule_feedback: RuleFeedbackService
     schedule: ScheduleService
     seasons: SeasonService
@@ -204,6 +206,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         spare_pool=SparePoolService(sessions, clock, suspensions=discipline),
         spare_requests=spare_requests,
         staff=StaffService(sessions, clock),
+        replacements=ReplacementService(sessions, clock),
         standings=StandingsService(sessions, clock),
         stats=stats,
         weekly_stats=weekly,

@@ -13,9 +13,10 @@ Choices the rulebooks leave open, decided here:
   before it. Computed in the league's zone, so it is right across daylight-saving changes.
 - Trades (youth 1.9): "the deadline for trades is at the end of week 10" is read as: a trade must
   take effect before the end of week 10 (a player moved to another team after it is refused:
-  bot/services/rosters/roster.py). Youth 1.9's 24 hours' notice, 1.15's payment within 5 days and 1.16's
-  injury replacements are not settings: the bot keeps no trade requests, payments or injuries
-  (a setting that did nothing was worse than none); a commissioner tracks them with /deadline add.
+  bot/services/rosters/roster.py). Youth 1.9's 24 hours' notice and 1.15's payment within 5 days are not
+  settings here: the bot keeps no trade requests or payments (a setting that did nothing was worse than
+  none); a commissioner tracks them with /deadline add. 1.16's replacements have their own settings and
+  checks (bot/league/replacements/).
 - Disputes: youth 2.2 lets a coach or captain appeal "any controversies during a game" to the
   league, decided within 5 days. Co-ed "Ref interaction": "the referee's call stands, so if you have
   a dispute with a call, suck it up": no disputes (`dispute_calls_allowed` off), captains relay to

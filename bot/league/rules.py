@@ -19,6 +19,7 @@ from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
 from bot.league.registration.presets import REGISTRATION_PRESETS, RegistrationRules
+from bot.league.replacements.presets import REPLACEMENT_PRESETS, ReplacementRules
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.staff.presets import STAFF_PRESETS, StaffRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
@@ -44,6 +45,7 @@ class Rules:
     gamesheets: GameSheetRules
     registration: RegistrationRules
     staff: StaffRules
+    replacements: ReplacementRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -56,6 +58,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "gamesheets": GAMESHEET_PRESETS,
     "registration": REGISTRATION_PRESETS,
     "staff": STAFF_PRESETS,
+    "replacements": REPLACEMENT_PRESETS,
 }
 
 
@@ -145,6 +148,14 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "payment_grace_days": (0, 60),
     # team management: a coach's age
     "coach_min_age_by_division": (0, 99),
+    # replacements (youth 1.16): days, weeks, games, cents
+    "replacement_injury_window_days": (0, 365),
+    "replacement_injury_last_week": (1, 52),
+    "replacement_absence_first_games": (1, 50),
+    "replacement_absence_games": (1, 50),
+    "replacement_absence_count": (1, 50),
+    "replacement_absence_last_week": (1, 52),
+    "replacement_season_dues_cents": (0, 10_000_000),
 }
 
 # The words a list setting may hold.

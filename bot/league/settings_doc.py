@@ -32,6 +32,7 @@ SECTION_TITLES = {
     "gamesheets": "Game sheets, officials, goals and statistics",
     "registration": "Registration: ages and fees",
     "staff": "Team management: coaches and captains before the draft",
+    "replacements": "Replacing injured and absent players",
 }
 
 

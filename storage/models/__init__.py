@@ -30,6 +30,7 @@ from storage.models.gamesheets import GameSheet, GameSheetChange, GameSheetEntry
 from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
 from storage.models.reminders import ReminderMessage
+from storage.models.replacements import ReplacementRequest
 from storage.models.results import (
     PlayoffBracket,
     PlayoffDisqualification,
@@ -61,8 +62,8 @@ __all__ = [
     "GameSheetChange", "GameSheetEntry", "GameSpare", "GenderAsk", "Goal", "Guest", "LateStart", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayerGuardian", "PlayoffBracket",
     "PlayoffDisqualification",
-    "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
-    "RosterDeparture", "RosterEntry",
+    "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "ReplacementRequest", "Result",
+    "ResultChange", "RosterDeparture", "RosterEntry",
     "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
     "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StaffNomination", "StandInCaptain",

@@ -63,6 +63,9 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
         "cogs": ("seasons", "rosters"), "bot/league": ("seasons", "rosters"), "bot/services": ("seasons", "rosters"),
         "storage/models": ("seasons",), "bot/cli": ("seasons",)}),
     ("registration, eligibility, dues, the waiting list", {"bot/league": ("registration",)}),
+    ("replacing long-term injured or absent players", {
+        "cogs": ("replacements",), "bot/league": ("replacements",), "bot/services": ("replacements",),
+        "storage/models": ("replacements",)}),
     ("spare pool and spare requests", {
         "cogs": ("spares",), "bot/league": ("spares",), "bot/services": ("spares",), "storage/models": ("spares",)}),
     ("away ranges, guests, reminder preferences", {

@@ -135,6 +135,7 @@ RELAY = do("/relay send", captain, {"game": "G1", "message": "Number 7 on Owls h
 GUEST = do("/guest add", captain, {"game": "G1", "name_or_member": "Jo Walker"})
 G1_RESULT = do("/result enter", referee, {"game": "G1", "home": 3, "away": 2, "decided": "regulation"})
 READY = check_in("G1", *HAWKS_IN, *OWLS_IN)
+REPLACE_BEA = do("/replace request", captain, lambda lg: {"player": lg.player("Bea Quinn"), "reason": "absence"})
 FIRST_ATTEMPTS = (
     do("/shootout record", referee, {"game": "G1", "shooter": "Alice Hart", "scored": True, "tied_at": 3}),
     do("/shootout record", referee, {"game": "G1", "shooter": "Omar Fox", "scored": False}))
@@ -314,6 +315,14 @@ SCENARIOS: dict[str, Scenario] = {
         by("referee", "commissioner"), {"game": "G1"}, "Calls (1)\n#1 · Omar Fox (Owls): Tripping",
         setup=(at(AFTER_G1), do("/penalty", referee, lambda lg: {"game": "G1", "player": lg.player("Omar Fox"),
                                                                   "infraction": "tripping"}))),
+    "/replace request": Scenario(by("captain", "commissioner"),
+                                 lambda lg: {"player": lg.player("Bea Quinn"), "reason": "absence"},
+                                 "Request #1 to replace Bea Quinn on Hawks (absence)", ("replacement_requests",)),
+    "/replace decide": Scenario(by("commissioner"), {"request": 1, "decision": "decline"},
+                                "Declined request #1 to replace Bea Quinn", ("replacement_requests",),
+                                setup=(REPLACE_BEA,)),
+    "/replace pending": Scenario(by("commissioner"), {}, "#1 · Hawks: replace Bea Quinn (absence)",
+                                 setup=(REPLACE_BEA,)),
     "/relay inbox": Scenario(by("referee", "commissioner"), {}, "Unanswered relays (1)",
                              setup=(at(GAME_DAY), RELAY)),
     "/relay send": Scenario(by("captain"), {"game": "G1", "message": "Number 7 on Owls has no helmet"},

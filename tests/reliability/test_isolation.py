@@ -389,6 +389,8 @@ class IsolationWorld(World):
         await self.ok("/team standin", hawks, game="G1", member=s.player("Bea Quinn"))
         await self.ok("/team assistant", kay, member=s.player("Eli Park"))
         await self.ok("/team nominate", s.player("Hana Kim"), post="captain", team="Owls")  # waits for a decision
+        # A captain's request to replace a player (youth 1.16), waiting for the commissioners.
+        await self.ok("/replace request", hawks, player=s.player("Dan Roy"), reason="absence")
         await self.ok("/game duty", kay, game="G1", team="Hawks", duty="cleanup", setting="on")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")

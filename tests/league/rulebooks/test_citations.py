@@ -117,6 +117,10 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     # team management
     "staff.coach": ("coach",),
     "staff.captain": ("captain",),
+    # replacements
+    "replacements.injury": ("injur",),
+    "replacements.absence": ("absen",),
+    "replacements.emergency": ("emergenc",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",
