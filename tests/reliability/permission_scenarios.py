@@ -135,6 +135,7 @@ RELAY = do("/relay send", captain, {"game": "G1", "message": "Number 7 on Owls h
 GUEST = do("/guest add", captain, {"game": "G1", "name_or_member": "Jo Walker"})
 G1_RESULT = do("/result enter", referee, {"game": "G1", "home": 3, "away": 2, "decided": "regulation"})
 READY = check_in("G1", *HAWKS_IN, *OWLS_IN)
+NOMINATE_CARL = do("/team nominate", player("Carl Diaz"), {"post": "captain", "team": "Hawks"})
 REPLACE_BEA = do("/replace request", captain, lambda lg: {"player": lg.player("Bea Quinn"), "reason": "absence"})
 FIRST_ATTEMPTS = (
     do("/shootout record", referee, {"game": "G1", "shooter": "Alice Hart", "scored": True, "tied_at": 3}),
@@ -228,6 +229,11 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
     "/team standin": Scenario(by("captain", "commissioner"),
                               lambda lg: {"game": "G1", "member": lg.player("Bea Quinn")},
                               "Bea Quinn is now Hawks's stand-in captain for `G1`", ("stand_in_captains", "outbox")),
+    "/team nominations": Scenario(by("commissioner"), {}, "#1 · Carl Diaz for Hawks's captain", setup=(NOMINATE_CARL,)),
+    "/team confirm": Scenario(by("commissioner"), {"nomination": 1}, "Confirmed: Carl Diaz is now Hawks's captain",
+                              ("staff_nominations", "outbox"), setup=(NOMINATE_CARL,)),
+    "/team decline": Scenario(by("commissioner"), {"nomination": 1}, "Declined: Carl Diaz as Hawks's captain",
+                              ("staff_nominations", "outbox"), setup=(NOMINATE_CARL,)),
 }
 
 SCENARIOS: dict[str, Scenario] = {
