@@ -140,6 +140,10 @@ BOUNDS: dict[str, tuple[int, int]] = {
     # registration: ages and days
     "division_ages": (0, 99),
     "payment_grace_days": (0, 60),
+    "division_capacity": (1, 1000),
+    "offer_hours": (1, 336),
+    "payment_nudge_hours": (0, 336),
+    "guardian_under_age": (0, 99),
 }
 
 # The words a list setting may hold.

@@ -29,6 +29,7 @@ from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, Tea
 from storage.models.gamesheets import GameSheet, GameSheetChange, GameSheetEntry, Goal, LateStart
 from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
+from storage.models.registration import Registration, RegistrationException, RegistrationOffer, RegistrationWindow
 from storage.models.reminders import ReminderMessage
 from storage.models.results import (
     PlayoffBracket,
@@ -60,12 +61,11 @@ __all__ = [
     "CheckIn", "Deadline", "DiscordProblem", "Dispute", "Division", "Game", "GameDuty", "GameEvent", "GameSheet",
     "GameSheetChange", "GameSheetEntry", "GameSpare", "GenderAsk", "Goal", "Guest", "LateStart", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayerGuardian", "PlayoffBracket",
-    "PlayoffDisqualification",
-    "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
-    "RosterDeparture", "RosterEntry",
-    "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
-    "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
+    "PlayoffDisqualification", "RefereeAssignment", "Registration", "RegistrationException", "RegistrationOffer",
+    "RegistrationWindow", "Relay", "ReminderMessage", "ReminderPreference", "Result", "ResultChange",
+    "RosterDeparture", "RosterEntry", "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion",
+    "RuleSection", "RuleWord", "Rulebook", "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StandInCaptain", "StandingsAdjustment",
-    "StandingsPost", "StatLine", "StatTotal", "StatsPost", "StatsVersion",
-    "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
+    "StandingsPost", "StatLine", "StatTotal", "StatsPost", "StatsVersion", "Suspension", "SuspensionReview", "Team",
+    "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
 ]
