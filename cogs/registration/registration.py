@@ -7,7 +7,6 @@ What the rules are is bot/league/registration/; the use cases are bot/services/r
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -211,5 +210,3 @@ async def setup(bot: SidelineBot) -> None:
     await bot.add_cog(RegisterCog(bot))
     await bot.add_cog(RegistrationCog(bot))
 
-
-__all__: list[Any] = ["setup"]

@@ -117,12 +117,17 @@ class WaitingListService:
             row, window, season = await registration_of(session, caller, registration)
             if row.status in ("rejected", "replaced", "declined"):
                 raise Conflict(f"#{row.id} {row.name} is already {row.status}.")
-            held = row.status in HOLDING
+            held, opening = row.status in HOLDING, row.id
+            pending = await session.scalar(select(RegistrationOffer).where(
+                RegistrationOffer.registration_id == row.id, RegistrationOffer.answer == ""))
+            if pending is not None:  # they held an offered spot: it passes on as that same spot
+                pending.answer, pending.answered_at, opening = "withdrawn", now, pending.opening
+                await outbox.cancel_pending(session, league.league_id, f"registration:offer:{pending.id}:")
             await self._end(session, league, row, "rejected", why, caller.discord_id, now)
             await self._tell(session, league, f"registration:{row.id}:rejected", row.discord_id,
                              f"🚫 {league.name}: the registration of {row.name} for {window.division} ({season.name}) "
                              f"was rejected by the commissioners. Their reason: {why}", now)
-            offered = await self._offer_next(session, league, window, row.id, now) if held else None
+            offered = await self._offer_next(session, league, window, opening, now) if held else None
             return Decided(line_of(row, window, season), offered)
 
     async def replace(self, caller: Caller, registration_id: int) -> Decided:
@@ -143,8 +148,8 @@ class WaitingListService:
             await self._end(session, league, row, "replaced", "fee not paid by the deadline", caller.discord_id, now)
             await self._tell(session, league, f"registration:{row.id}:replaced", row.discord_id,
                              f"{league.name}: {row.name}'s fee for {window.division} wasn't received by "
-                             f"{timestamp(row.payment_due_at)}, so the spot went to the waiting list (youth 1.15 "
-                             "rules). Contact the commissioners if this is a mistake.", now)
+                             f"{timestamp(row.payment_due_at)}, so the spot went to the waiting list{_cited(league)}. "
+                             "Contact the commissioners if this is a mistake.", now)
             offered = await self._offer_next(session, league, window, row.id, now)
             return Decided(line_of(row, window, season), offered)
 
@@ -220,7 +225,7 @@ class WaitingListService:
                 message=Outgoing(content=clip(
                     f"⏰ #{row.id} {row.name} ({window.division}) hasn't paid their fee "
                     f"({money(row.fee_cents - row.paid_cents)} to pay) by {timestamp(due)}. Replace them with the "
-                    "first on the waiting list? (Youth 1.15; nothing happens until a commissioner confirms.)", 2000),
+                    f"first on the waiting list{_cited(league)}? Nothing happens until a commissioner confirms.", 2000),
                     buttons=((f"Replace #{row.id}", replace_button_id(row.id)),)))
 
     async def _offer_next(self, session: AsyncSession, league: _League, window: RegistrationWindow, opening: int,
@@ -240,7 +245,7 @@ class WaitingListService:
         nxt.status = "offered"
         guardian = " (you registered them as their guardian)" if nxt.guardian else ""
         await outbox.enqueue(
-            session, league_id=league.league_id, guild_id=league.guild_id, key=f"registration:offer:{offer.id}",
+            session, league_id=league.league_id, guild_id=league.guild_id, key=f"registration:offer:{offer.id}:dm",
             due_at=now, user_id=nxt.discord_id, message=Outgoing(
                 content=clip(f"🎉 {league.name}: a spot in {window.division} opened for {nxt.name}{guardian}, first on "
                              f"the waiting list. Accept it by {timestamp(expires)}, or it goes to the next.", 2000),
@@ -286,6 +291,11 @@ class WaitingListService:
         if cfg is None:
             raise NotFound("That league is no longer set up here.")
         return _League(league_id, cfg.guild_id, cfg.name, cfg.rules.registration, cfg.channels.admin, cfg.timezone)
+
+
+def _cited(league: _League) -> str:
+    citation = league.rules.registration_citations.payment
+    return f" ({citation})" if citation else ""
 
 
 def _dues_key(registration_id: int) -> str:

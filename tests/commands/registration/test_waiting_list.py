@@ -171,3 +171,20 @@ async def test_an_offer_not_answered_in_time_goes_to_the_next_once(harness: Harn
     assert await statuses(harness) == [("Ann", "rejected", None), ("Bo", "waiting", 1), ("Cy", "offered", 2)]
     late = await harness.press("sideline:registration:offer:accept:1", as_=bo)
     assert late.ephemeral and "You've answered that offer already (expired)" in late.content
+
+
+async def test_rejecting_someone_offered_a_spot_passes_that_same_spot_on(harness: Harness,
+                                                                         full: tuple[Member, list[Member]]) -> None:
+    kay, (_, bo, cy) = full
+    await harness.slash("/registration reject", as_=kay, registration="1", reason="Duplicate form")
+    passed = await harness.slash("/registration reject", as_=kay, registration="2", reason="Moved away")
+    assert passed.ephemeral and "The spot is offered to Cy" in passed.content
+    async with harness.bot.sessions() as s:
+        made = [(o.registration_id, o.opening, o.answer) for o in (await s.scalars(
+            select(RegistrationOffer).order_by(RegistrationOffer.id))).all()]
+    assert made == [(2, 1, "withdrawn"), (3, 1, "")]  # one spot, offered in turn: never two at once
+    assert await statuses(harness) == [("Ann", "rejected", None), ("Bo", "rejected", None), ("Cy", "offered", 2)]
+    await harness.bot.courier.deliver_due()
+    assert offers(harness, bo) == [] and len(offers(harness, cy)) == 1  # Bo's unsent offer was taken back
+    late = await harness.press("sideline:registration:offer:accept:1", as_=bo)
+    assert late.ephemeral and "already (withdrawn)" in late.content
