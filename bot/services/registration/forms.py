@@ -278,7 +278,10 @@ class RegistrationFormService:
         if not caller.is_commissioner:
             return []
         needle = (text or "").strip().lstrip("#").casefold()
-        lines = await self.lines(caller)
+        try:
+            lines = await self.lines(caller)
+        except Conflict:  # no season running: nothing to suggest
+            return []
         found = [ln for ln in lines if needle in ln.name.casefold() or needle == str(ln.id)]
         return [(f"#{ln.id} {ln.name} ({ln.division}, {ln.status})"[:100], str(ln.id)) for ln in found[:25]]
 
