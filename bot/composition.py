@@ -47,6 +47,9 @@ from bot.services.officials import GameCardService
 from bot.services.outbox import OutboxKinds
 from bot.services.playoffs import PlayoffService
 from bot.services.profile import ProfileService
+from bot.services.registration.forms import RegistrationFormService
+from bot.services.registration.waiting import EXPIRY_KIND as REGISTRATION_OFFER_EXPIRY
+from bot.services.registration.waiting import WaitingListService
 from bot.services.reminders import messages as reminder_messages
 from bot.services.reminders import plan as reminders
 from bot.services.reminders.cards import GameReminders, ReminderEdits
@@ -118,6 +121,8 @@ class Services:
     penalty_log: PenaltyLogService
     playoffs: PlayoffService
     profile: ProfileService
+    registration: RegistrationFormService
+    registration_waiting: WaitingListService
     relays: RelayService
     results: ResultService
     roster: RosterService
@@ -154,6 +159,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     gamesheets = GameSheetService(sessions, clock, AllLeagues(settings), suspensions=discipline)
     notices = OfficialNotices(sessions, clock, settings)
     stats = StatsService(sessions, clock)
+    waiting_list = WaitingListService(sessions, clock, settings)
     weekly = WeeklyStats(sessions, clock, settings, stats)
 
     # After a result is recorded: the game sheets are kept as they were (what "played" counts), then
@@ -190,6 +196,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         penalty_log=PenaltyLogService(sessions, clock),
         playoffs=PlayoffService(sessions, clock),
         profile=ProfileService(sessions, clock),
+        registration=RegistrationFormService(sessions, clock, waiting_list),
+        registration_waiting=waiting_list,
         relays=RelayService(sessions, clock),
         results=ResultService(sessions, clock, on_result=on_result),
         roster=RosterService(sessions, clock),
@@ -231,7 +239,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
             actions={events.EVENT_KIND: events.EventSync(sessions, clock, settings),
                      team_roles.ROLE_KIND: team_roles.TeamRoleSync(sessions, clock, settings),
                      reminder_messages.EDIT_KIND: ReminderEdits(sessions, clock, game_reminders),
-                     stats_weekly.WEEK_KIND: weekly},
+                     stats_weekly.WEEK_KIND: weekly,
+                     REGISTRATION_OFFER_EXPIRY: waiting_list.expire_offer},
             sent_hooks={reminders.REMINDER_KIND: reminder_messages.message_sent,
                         stats_weekly.MESSAGE_KIND: stats_weekly.message_sent},
         ),

@@ -282,19 +282,22 @@ class SidelineTree(app_commands.CommandTree[Any]):
 
 
 #: Names of the ``extras`` keys that say how a command answers (``answers``), for the deadline guard.
-PUBLICLY_WHEN, WRITES = "publicly_when", "writes"
+PUBLICLY_WHEN, WRITES, OPENS_FORM = "publicly_when", "writes", "opens_form"
 
 
-def answers(*, publicly_when: str | None = None, writes: bool = True) -> dict[str, Any]:
+def answers(*, publicly_when: str | None = None, writes: bool = True, opens_form: bool = False) -> dict[str, Any]:
     """``extras`` for a command whose answer is public when its option ``publicly_when`` is true
     (else every answer is private), or that only reads (``writes=False``): while the bot is busy,
-    commands that write are deferred at once, those that only read when their deadline nears."""
-    return {PUBLICLY_WHEN: publicly_when, WRITES: writes}
+    commands that write are deferred at once, those that only read when their deadline nears.
+    ``opens_form``: its answer is a form, which Discord takes only as the first response."""
+    return {PUBLICLY_WHEN: publicly_when, WRITES: writes, OPENS_FORM: opens_form}
 
 
 def acknowledgement(interaction: discord.Interaction[Any]) -> tuple[Acknowledge, bool]:
     """How a slash command may be deferred, and whether it writes, from its ``answers`` extras."""
     extras = interaction.command.extras if interaction.command is not None else {}
+    if extras.get(OPENS_FORM):
+        return Acknowledge.NEVER, False
     option = extras.get(PUBLICLY_WHEN)
     public = option is not None and getattr(interaction.namespace, option, None) is True
     return (Acknowledge.PUBLICLY if public else Acknowledge.PRIVATELY), bool(extras.get(WRITES, True))

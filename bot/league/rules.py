@@ -156,6 +156,10 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "replacement_absence_count": (1, 50),
     "replacement_absence_last_week": (1, 52),
     "replacement_season_dues_cents": (0, 10_000_000),
+    "division_capacity": (1, 1000),
+    "offer_hours": (1, 336),
+    "payment_nudge_hours": (0, 336),
+    "guardian_under_age": (0, 99),
 }
 
 # The words a list setting may hold.

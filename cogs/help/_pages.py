@@ -32,6 +32,7 @@ FOOTER_ROOM = 40  # "Page 2 of 3 · the buttons below turn the page"
 TASKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Games and check-ins", ("schedule", "checkin", "whoisin", "away", "calendar", "lineup", "game-card")),
     ("Teams and players", ("join", "team", "roster", "replace", "tellcaptain", "guest", "spare")),
+    ("Registration and dues", ("register", "registration")),
     ("The rulebook", ("rule", "rulebook")),
     ("Results and standings", ("result", "gamesheet", "goal", "shootout", "standings", "stats", "season",
                                "bracket")),
@@ -49,9 +50,10 @@ DATE = "2030-01-10"
 BY_NAME = {
     "preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit", "citation": "2.7",
     "question": "how many players to start", "infraction": "holding", "shooter": "Jordan Lee",
-    "audience": "commissioners", "section": "lineup", "season": "Fall 2026", "division": "North",
+    "audience": "commissioners", "section": "lineup", "season": "Fall 2026", "division": "Junior",
     "deadline": "1", "dispute": "1", "name_or_member": "@member", "players": "Jordan Lee, Sam Park",
     "shooters": "Jordan Lee, Sam Park, Riley Cole", "preferred": "Jordan Lee", "matchup": "R1-M2",
+    "registration": "1", "payment_link": "https://example.org/pay", "draft_date": DATE, "amount": "60",
 }
 #: Free text, where the option's description gives no example of its own.
 FREE_TEXT = {"message": "your message", "reason": "your reason", "text": "your reasons", "note": "a note",

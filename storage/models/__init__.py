@@ -29,6 +29,7 @@ from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, Tea
 from storage.models.gamesheets import GameSheet, GameSheetChange, GameSheetEntry, Goal, LateStart
 from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
+from storage.models.registration import Registration, RegistrationException, RegistrationOffer, RegistrationWindow
 from storage.models.reminders import ReminderMessage
 from storage.models.replacements import ReplacementRequest
 from storage.models.results import (
@@ -62,7 +63,8 @@ __all__ = [
     "GameSheetChange", "GameSheetEntry", "GameSpare", "GenderAsk", "Goal", "Guest", "LateStart", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayerGuardian", "PlayoffBracket",
     "PlayoffDisqualification",
-    "RefereeAssignment", "Relay", "ReminderMessage", "ReminderPreference", "ReplacementRequest", "Result",
+    "RefereeAssignment", "Registration", "RegistrationException", "RegistrationOffer",
+    "RegistrationWindow", "Relay", "ReminderMessage", "ReminderPreference", "ReplacementRequest", "Result",
     "ResultChange", "RosterDeparture", "RosterEntry",
     "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
     "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",

@@ -96,7 +96,8 @@ async def test_help_groups_commands_by_task(harness: Harness, league: SampleLeag
     reply = await harness.slash("/help", as_=league.player("Alice Hart"))
     titles = [e["title"] for e in reply.first.embeds]
     assert titles == ["Coed League: what you can do", "Games and check-ins", "Teams and players",
-                      "The rulebook", "Results and standings", "Referees and discipline", "You and this help"]
+                      "Registration and dues", "The rulebook", "Results and standings", "Referees and discipline",
+                      "You and this help"]
     assert "`/checkin status:in` · Say whether you're in, out or maybe for a game." in reply.text
     assert "/setup" not in reply.text and "/roster add" not in reply.text
 

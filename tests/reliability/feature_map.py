@@ -62,7 +62,9 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("seasons and rosters", {
         "cogs": ("seasons", "rosters"), "bot/league": ("seasons", "rosters"), "bot/services": ("seasons", "rosters"),
         "storage/models": ("seasons",), "bot/cli": ("seasons",)}),
-    ("registration, eligibility, dues, the waiting list", {"bot/league": ("registration",)}),
+    ("registration, eligibility, dues, the waiting list", {
+        "cogs": ("registration",), "bot/league": ("registration",), "bot/services": ("registration",),
+        "storage/models": ("registration",)}),
     ("replacing long-term injured or absent players", {
         "cogs": ("replacements",), "bot/league": ("replacements",), "bot/services": ("replacements",),
         "storage/models": ("replacements",)}),

@@ -46,6 +46,9 @@ from storage.models import (
     LateStart,
     Player,
     PlayerGuardian,
+    Registration,
+    RegistrationOffer,
+    RegistrationWindow,
     Relay,
     RuleQuestion,
     SpareOffer,
@@ -74,6 +77,11 @@ JUNIOR = "Junior Jozef"  # a first-league player without a Discord account, mana
 QUIET_QUINN = 500_000_000_000_000_099  # only in the first league, no gender category
 SPARE_SIA = 500_000_000_000_000_098  # on the first league's spare list, on no roster
 LYNX_CHANNEL, RAVENS_CHANNEL = 4101, 4102
+REGISTRATION_FORM = "sideline:registration:form:0"  # the registration form whose division the age decides
+
+
+def registration_form(name: str) -> dict[str, str]:
+    return {"name": name, "date_of_birth": "1990-05-01", "positions": "skater", "guardian": "", "notes": f"{SECRET}"}
 
 OTHER_TEAMS = f"""team,division,captain_discord_ids,channel_id
 Lynx,East,{ALICE},{LYNX_CHANNEL}
@@ -365,6 +373,20 @@ class IsolationWorld(World):
         await self.ok("/deadline add", kay, name=f"{SECRET} team fees", due="2030-02-01 12:00", audience="team:Hawks")
         # Its name is no secret: the probes ask the second server for it (/standings show season:).
         await self.ok("/season start", kay, name="Winter 2030", first_day="2030-01-01", weeks=8)
+        # Registration for North with one place: Finn in, Hana on the waiting list, an exception for Omar; Finn
+        # rejected, so Hana is offered the place (a waiting offer).
+        await self.ok("/setup rule", kay, key="division_capacity", value='{"North": 1}')
+        await self.ok("/registration open", kay, division="North", fee="50")
+        await self.ok("/registration exception", kay, member=s.player("Omar Fox"), division="North",
+                      reason="skill assessment")
+        for name in ("Finn Cole", "Hana Kim"):
+            sent = await self.h.submit_modal(REGISTRATION_FORM, registration_form(f"{SECRET} {name}"),
+                                             as_=s.player(name), guild_id=GUILD)
+            assert sent.ephemeral and "Sorry" not in sent.content, sent.content
+        async with bot.sessions() as session:
+            finn = await session.scalar(select(Registration.id).where(Registration.league_id == self.l1)
+                                        .order_by(Registration.id).limit(1))
+        await self.ok("/registration reject", kay, registration=str(finn), reason=f"{SECRET} not eligible")
         await self.ok("/deadline add", self.olga, OTHER_GUILD, name="Second kit order", due="2030-02-01 12:00",
                       audience="team:Lynx")
         await self.ok("/tellcaptain", s.player("Bea Quinn"), message=f"{SECRET} note for the captain")
@@ -462,7 +484,9 @@ class IsolationWorld(World):
         async with bot.sessions() as session:
             for kind, model in (("suspension", Suspension), ("appeal", Appeal), ("dispute", Dispute),
                                 ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer),
-                                ("rule_question", RuleQuestion), ("goal", Goal), ("guardian", PlayerGuardian)):
+                                ("rule_question", RuleQuestion), ("goal", Goal), ("guardian", PlayerGuardian),
+                                ("registration", Registration), ("registration_offer", RegistrationOffer),
+                                ("registration_window", RegistrationWindow)):
                 self.ids[kind] = list((await session.scalars(
                     select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
                 assert self.ids[kind], f"the first league has no {kind} to aim at"
@@ -711,6 +735,10 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         "DutyButton": [f"sideline:duty:{duty}:{game}:{team}" for duty in ("setup", "cleanup") for game in (1, 2)
                        for team in (1, 2, 3)],
         # the first league's games (G1, G2) and teams (Hawks, Owls), named by either league, every action
+        # the first league's registrants (past their fee deadline: Replace) and offers, every answer
+        "ReplaceButton": [f"sideline:registration:replace:{r}" for r in world.ids["registration"]],
+        "OfferButton": [f"sideline:registration:offer:{action}:{offer}" for offer in world.ids["registration_offer"]
+                        for action in ("accept", "decline")],
         "LateStartButton": [f"sideline:late@{league}:{game}:{team}:{action}" for league in (world.l1, world.l2)
                             for game in (1, 2) for team in (1, 2)
                             for action in ("minor", "forfeit", "undo-minor", "undo-forfeit")],
@@ -742,9 +770,11 @@ async def press(world: IsolationWorld, custom_id: str, actor: Member, guild: int
 
 
 async def submit_form(world: IsolationWorld, custom_id: str, actor: Member, guild: int | None) -> Reply:
-    """A reply form coming back, from a server or (guild None) from a DM."""
+    """A reply form (or a registration form, filled in) coming back, from a server or (guild None) from a DM."""
+    registration = custom_id.startswith(REGISTRATION_FORM[:-1])
+    values = registration_form("Forged Fay") if registration else {"answer": "forged answer"}
     data = {"custom_id": custom_id, "components": [
-        {"type": 1, "components": [{"type": 4, "custom_id": "answer", "value": "forged answer"}]}]}
+        {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in values.items()]}
     payload = world.h._base(5, actor, guild, None, data)
     return await world.h._feed(payload)
 
@@ -791,6 +821,9 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
              and not (custom_id in hers and actor.id == ALICE and guild is None)]
     cases += [(f"sideline:relay:answer:{relay}", actor, guild, True) for relay in world.ids["relay"]
               for actor, guild in [*elsewhere, (not_entitled["RelayButton"], GUILD)]]
+    # the first league's registration form, sent from the second server or a DM
+    cases += [(f"sideline:registration:form:{window}", actor, guild, True)
+              for window in world.ids["registration_window"] for actor, guild in elsewhere]
     for custom_id, actor, guild, form in cases:
         problems = world.loop.run_until_complete(forged_problems(world, custom_id, actor, guild, form=form))
         where = "a DM" if guild is None else ("the first server" if guild == GUILD else "the second server")

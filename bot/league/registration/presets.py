@@ -1,4 +1,5 @@
-"""Each preset's registration settings (age bands, the age reference date, payment grace), cited."""
+"""Each preset's registration settings (age bands, the age reference date, payment grace, division sizes and
+waiting-list offers), cited."""
 
 from __future__ import annotations
 
@@ -33,6 +34,17 @@ class RegistrationRules:
     )
     # Days after registering within which a fee not paid in person must be received.
     payment_grace_days: int = 5
+    # Hours before a fee's deadline that the registrant is reminded of it by DM (0: no reminder).
+    payment_nudge_hours: int = 24
+    # Most registrants each division takes, by division name; later ones go on its waiting list, in order. A
+    # division not listed takes any number.
+    division_capacity: Mapping[str, int] = field(
+        default_factory=lambda: MappingProxyType({}), hash=False
+    )
+    # Hours a waiting registrant has to accept a spot offered to them before it goes to the next one.
+    offer_hours: int = 48
+    # A registrant younger than this on the day they register needs a guardian named on the form.
+    guardian_under_age: int = 18
     registration_citations: RegistrationCitations = field(default_factory=RegistrationCitations)
 
     def __post_init__(self) -> None:
@@ -46,6 +58,13 @@ class RegistrationRules:
         object.__setattr__(self, "division_ages", MappingProxyType(bands))
         if self.payment_grace_days < 0:
             raise ValueError("rules.payment_grace_days must not be negative")
+        capacity = {str(name).strip().casefold(): size for name, size in dict(self.division_capacity).items()}
+        for name, size in capacity.items():
+            if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+                raise ValueError(f"rules.division_capacity {name!r} must be a whole number of registrants, at least 1")
+        object.__setattr__(self, "division_capacity", MappingProxyType(capacity))
+        if self.offer_hours < 1:
+            raise ValueError("rules.offer_hours must be at least 1")
 
 
 REGISTRATION_PRESETS: dict[str, RegistrationRules] = {

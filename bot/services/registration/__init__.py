@@ -1,0 +1,1 @@
+"""Registration use cases: windows and forms (forms.py), dues and the waiting list (waiting.py)."""

@@ -1,0 +1,305 @@
+"""Dues and the waiting list (youth 1.15): payments recorded (never processed), the reminder before a fee's
+deadline, the commissioners' one-button confirmation to replace a registrant who hasn't paid, rejections,
+and spots offered down the waiting list.
+
+Restart safety: every message is an outbox row with a key of its own (sent once, even across a restart);
+an offer is a row unique per registrant and opening (the registration whose spot it is), so nobody is
+offered the same spot twice; an offer's time limit is an outbox action due when it runs out.
+Choices the spec leaves open: the confirmation goes to the league's admin channel (commissioners' own);
+an offer that runs out puts the registrant back in their place on the list (not offered that spot again);
+declining an offer takes them off the list.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.access import Caller, Role
+from bot.clock import Clock
+from bot.config.settings import Settings
+from bot.discord_text import clean_user_text, clip, timestamp
+from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from bot.league.registration.forms import PAYMENT_STATES, FormProblem, money, owes, parse_amount, payment_due
+from bot.league.registration.presets import RegistrationRules
+from bot.league.seasons import season_start
+from bot.services import outbox
+from bot.services.outbox import ActionOutcome, ActionRow, Outgoing
+from bot.services.registration.shared import BUTTON_PREFIX, HOLDING, Line, line_of, registration_of
+from storage.db import retried_on_disconnect
+from storage.models import League, Registration, RegistrationOffer, RegistrationWindow
+
+log = logging.getLogger("sideline.registration")
+
+EXPIRY_KIND = "registration_offer_expiry"
+ACCEPT, DECLINE = "accept", "decline"
+
+
+def replace_button_id(registration_id: int) -> str:
+    return f"{BUTTON_PREFIX}replace:{registration_id}"
+
+
+def offer_button_id(action: str, offer_id: int) -> str:
+    return f"{BUTTON_PREFIX}offer:{action}:{offer_id}"
+
+
+@dataclass(frozen=True)
+class Decided:
+    line: Line
+    offered_to: str | None = None  # the waiting registrant the spot went to
+
+
+@dataclass(frozen=True)
+class OfferAnswer:
+    name: str
+    division: str
+    answer: str  # accepted | declined | already accepted | already declined | already expired | expired
+    payment_due_at: datetime | None = None
+    fee_cents: int = 0
+    payment_link: str = ""
+
+
+@dataclass(frozen=True)
+class _League:
+    """What the messages need of a league: its ids, name, rules and the commissioners' channel."""
+
+    league_id: int
+    guild_id: int
+    name: str
+    rules: RegistrationRules
+    admin_channel: int | None
+    timezone: ZoneInfo
+
+
+@retried_on_disconnect
+class WaitingListService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock, settings: Settings) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.settings = settings
+
+    # --- commissioners ---------------------------------------------------------------------------
+    async def payment(self, caller: Caller, registration: str, state: str, amount: str | None = None) -> Line:
+        """Record how a registrant's fee stands; a settled fee cancels its reminder and confirmation."""
+        caller.require(Role.COMMISSIONER)
+        if state not in PAYMENT_STATES:
+            raise InvalidInput(f"The payment must be one of: {', '.join(PAYMENT_STATES)}.")
+        try:
+            cents = parse_amount(amount) if amount and amount.strip() else None
+        except FormProblem as problem:
+            raise InvalidInput(f"Amount: {problem}") from None
+        async with self.sessions.begin() as session:
+            row, window, season = await registration_of(session, caller, registration)
+            if cents is not None and cents > max(row.fee_cents, 0) and state != "refunded":
+                raise InvalidInput(f"That's more than the fee ({money(row.fee_cents)}).")
+            if state == "partial" and (cents is None or cents <= 0 or cents >= row.fee_cents):
+                raise InvalidInput(f"A partial payment needs the amount received, less than the fee "
+                                   f"({money(row.fee_cents)}).")
+            row.payment_state = state
+            row.paid_cents = cents if cents is not None else (row.fee_cents if state in ("in_person", "online")
+                                                               else 0)
+            if not owes(row.fee_cents, row.payment_state, row.paid_cents):
+                await outbox.cancel_pending(session, caller.league_id, _dues_key(row.id))
+            return line_of(row, window, season)
+
+    async def reject(self, caller: Caller, registration: str, reason: str) -> Decided:
+        """Youth 1.15: commissioners may reject a registrant; the reason goes to them privately."""
+        caller.require(Role.COMMISSIONER)
+        why = clean_user_text(reason or "", 500)
+        if not why:
+            raise InvalidInput("Give a reason: it's sent to them privately.")
+        now = self.clock.now()
+        league = self._league(caller.league.guild_id, caller.league_id)
+        async with self.sessions.begin() as session:
+            row, window, season = await registration_of(session, caller, registration)
+            if row.status in ("rejected", "replaced", "declined"):
+                raise Conflict(f"#{row.id} {row.name} is already {row.status}.")
+            held, opening = row.status in HOLDING, row.id
+            pending = await session.scalar(select(RegistrationOffer).where(
+                RegistrationOffer.registration_id == row.id, RegistrationOffer.answer == ""))
+            if pending is not None:  # they held an offered spot: it passes on as that same spot
+                pending.answer, pending.answered_at, opening = "withdrawn", now, pending.opening
+                await outbox.cancel_pending(session, league.league_id, f"registration:offer:{pending.id}:")
+            await self._end(session, league, row, "rejected", why, caller.discord_id, now)
+            await self._tell(session, league, f"registration:{row.id}:rejected", row.discord_id,
+                             f"🚫 {league.name}: the registration of {row.name} for {window.division} ({season.name}) "
+                             f"was rejected by the commissioners. Their reason: {why}", now)
+            offered = await self._offer_next(session, league, window, opening, now) if held else None
+            return Decided(line_of(row, window, season), offered)
+
+    async def replace(self, caller: Caller, registration_id: int) -> Decided:
+        """The commissioner's confirmation: a registrant who hasn't paid by their deadline gives up their spot
+        to the first on the waiting list (youth 1.15)."""
+        caller.require(Role.COMMISSIONER)
+        now = self.clock.now()
+        league = self._league(caller.league.guild_id, caller.league_id)
+        async with self.sessions.begin() as session:
+            row, window, season = await registration_of(session, caller, str(registration_id))
+            if row.status != "registered":
+                raise Conflict(f"#{row.id} {row.name} is {row.status} now: nothing to replace.")
+            if not owes(row.fee_cents, row.payment_state, row.paid_cents):
+                raise Conflict(f"#{row.id} {row.name} has paid since: they keep their spot.")
+            if row.payment_due_at is None or row.payment_due_at > now:
+                raise Conflict(f"#{row.id} {row.name}'s fee isn't due until "
+                               f"{timestamp(row.payment_due_at or now)}.")
+            await self._end(session, league, row, "replaced", "fee not paid by the deadline", caller.discord_id, now)
+            await self._tell(session, league, f"registration:{row.id}:replaced", row.discord_id,
+                             f"{league.name}: {row.name}'s fee for {window.division} wasn't received by "
+                             f"{timestamp(row.payment_due_at)}, so the spot went to the waiting list{_cited(league)}. "
+                             "Contact the commissioners if this is a mistake.", now)
+            offered = await self._offer_next(session, league, window, row.id, now)
+            return Decided(line_of(row, window, season), offered)
+
+    # --- the registrant offered a spot --------------------------------------------------------------
+    async def answer_offer(self, user_id: int, offer_id: int, accept: bool) -> OfferAnswer:
+        """Accept or Decline under an offer: only the member who registered may answer, once."""
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            found = (await session.execute(
+                select(RegistrationOffer, Registration, RegistrationWindow)
+                .join(Registration, Registration.id == RegistrationOffer.registration_id)
+                .join(RegistrationWindow, RegistrationWindow.id == Registration.window_id)
+                .where(RegistrationOffer.id == offer_id))).first()
+            if found is None or found[1].discord_id != user_id:
+                raise NotAllowed("That offer isn't yours to answer.")
+            offer, row, window = found
+            league = await self._league_of(session, offer.league_id)
+            if offer.answer:
+                return OfferAnswer(row.name, window.division, f"already {offer.answer}")
+            if now >= offer.expires_at:
+                await self._expire(session, league, offer, row, window, now)
+                return OfferAnswer(row.name, window.division, "expired")
+            offer.answer, offer.answered_at = ("accepted" if accept else "declined"), now
+            if accept:
+                row.status, row.queue_position, row.registered_at = "registered", None, now
+                row.payment_due_at = self._due(league, window, now) if row.fee_cents > 0 else None
+                await self._plan_dues(session, league, row, window, now)
+                return OfferAnswer(row.name, window.division, "accepted", row.payment_due_at, row.fee_cents,
+                                   window.payment_link)
+            await self._end(session, league, row, "declined", "declined the offered spot", user_id, now)
+            await self._offer_next(session, league, window, offer.opening, now)
+            return OfferAnswer(row.name, window.division, "declined")
+
+    async def expire_offer(self, api: object, row: ActionRow) -> ActionOutcome:
+        """The outbox action due when an offer runs out: the next on the list is offered the spot."""
+        now = self.clock.now()
+        async with self.sessions.begin() as session:
+            offer = await session.get(RegistrationOffer, int(row.args["offer_id"]))
+            if offer is None or offer.answer:
+                return ActionOutcome("skipped", "answered already")
+            registration = await session.get(Registration, offer.registration_id)
+            window = await session.get(RegistrationWindow, registration.window_id) if registration else None
+            if registration is None or window is None:
+                return ActionOutcome("skipped", "the registration is gone")
+            league = await self._league_of(session, offer.league_id)
+            await self._expire(session, league, offer, registration, window, now)
+            return ActionOutcome("skipped", "expired: offered to the next")
+
+    async def plan(self, session: AsyncSession, league_id: int, guild_id: int, row: Registration,
+                   window: RegistrationWindow) -> None:
+        """A new registration's reminder before its fee deadline and the confirmation at it, in its own
+        unit of work."""
+        await self._plan_dues(session, self._league(guild_id, league_id), row, window, self.clock.now())
+
+    # --- inside ----------------------------------------------------------------------------------
+    async def _plan_dues(self, session: AsyncSession, league: _League, row: Registration,
+                         window: RegistrationWindow, now: datetime) -> None:
+        due = row.payment_due_at
+        if due is None or not owes(row.fee_cents, row.payment_state, row.paid_cents):
+            return
+        key = f"{_dues_key(row.id)}{due.isoformat()}"
+        hours = league.rules.payment_nudge_hours
+        if hours and due - timedelta(hours=hours) > now:
+            link = f" Pay on the league's payment page: <{window.payment_link}>." if window.payment_link else ""
+            await self._tell(session, league, f"{key}:nudge", row.discord_id,
+                             f"💳 {league.name}: {row.name}'s fee ({money(row.fee_cents - row.paid_cents)} to pay) "
+                             f"for {window.division} is due by {timestamp(due)}.{link} Unpaid by then, the spot may "
+                             "go to the next on the waiting list.", due - timedelta(hours=hours))
+        if league.admin_channel is not None:
+            await outbox.enqueue(
+                session, league_id=league.league_id, guild_id=league.guild_id, key=f"{key}:overdue", due_at=due,
+                channel_id=league.admin_channel,
+                message=Outgoing(content=clip(
+                    f"⏰ #{row.id} {row.name} ({window.division}) hasn't paid their fee "
+                    f"({money(row.fee_cents - row.paid_cents)} to pay) by {timestamp(due)}. Replace them with the "
+                    f"first on the waiting list{_cited(league)}? Nothing happens until a commissioner confirms.", 2000),
+                    buttons=((f"Replace #{row.id}", replace_button_id(row.id)),)))
+
+    async def _offer_next(self, session: AsyncSession, league: _League, window: RegistrationWindow, opening: int,
+                          now: datetime) -> str | None:
+        """Offer the spot ``opening`` left to the first waiting registrant not yet offered it."""
+        offered = select(RegistrationOffer.registration_id).where(RegistrationOffer.opening == opening)
+        nxt = await session.scalar(select(Registration).where(
+            Registration.window_id == window.id, Registration.status == "waiting",
+            Registration.id.not_in(offered)).order_by(Registration.queue_position, Registration.id).limit(1))
+        if nxt is None:
+            return None
+        expires = now + timedelta(hours=league.rules.offer_hours)
+        offer = RegistrationOffer(league_id=league.league_id, registration_id=nxt.id, opening=opening,
+                                  offered_at=now, expires_at=expires)
+        session.add(offer)
+        await session.flush()
+        nxt.status = "offered"
+        guardian = " (you registered them as their guardian)" if nxt.guardian else ""
+        await outbox.enqueue(
+            session, league_id=league.league_id, guild_id=league.guild_id, key=f"registration:offer:{offer.id}:dm",
+            due_at=now, user_id=nxt.discord_id, message=Outgoing(
+                content=clip(f"🎉 {league.name}: a spot in {window.division} opened for {nxt.name}{guardian}, first on "
+                             f"the waiting list. Accept it by {timestamp(expires)}, or it goes to the next.", 2000),
+                buttons=(("Accept", offer_button_id(ACCEPT, offer.id)), ("Decline", offer_button_id(DECLINE,
+                                                                                                   offer.id)))))
+        await outbox.enqueue(session, league_id=league.league_id, guild_id=league.guild_id,
+                             key=f"registration:offer:{offer.id}:expiry", due_at=expires, kind=EXPIRY_KIND,
+                             args={"offer_id": offer.id}, action=True)
+        log.info("registration #%s offered the spot of #%s", nxt.id, opening)
+        return nxt.name
+
+    async def _expire(self, session: AsyncSession, league: _League, offer: RegistrationOffer, row: Registration,
+                      window: RegistrationWindow, now: datetime) -> None:
+        offer.answer, offer.answered_at = "expired", now
+        if row.status == "offered":
+            row.status = "waiting"  # back in their place; not offered this spot again
+        await self._tell(session, league, f"registration:offer:{offer.id}:expired", row.discord_id,
+                         f"{league.name}: the spot in {window.division} offered to {row.name} wasn't accepted in "
+                         "time and goes to the next on the waiting list. They keep their place on it.", now)
+        await self._offer_next(session, league, window, offer.opening, now)
+
+    async def _end(self, session: AsyncSession, league: _League, row: Registration, status: str, reason: str,
+                   by: int, now: datetime) -> None:
+        row.status, row.decision_reason, row.decided_by, row.queue_position = status, reason, by, None
+        await outbox.cancel_pending(session, league.league_id, _dues_key(row.id))
+
+    async def _tell(self, session: AsyncSession, league: _League, key: str, user_id: int, text: str,
+                    due_at: datetime) -> None:
+        await outbox.enqueue(session, league_id=league.league_id, guild_id=league.guild_id, key=key, due_at=due_at,
+                             user_id=user_id, message=Outgoing(content=clip(text, 2000)))
+
+    @staticmethod
+    def _due(league: _League, window: RegistrationWindow, now: datetime) -> datetime:
+        draft = season_start(window.draft_date, league.timezone) if window.draft_date else None
+        return payment_due(now, league.rules, draft)
+
+    async def _league_of(self, session: AsyncSession, league_id: int) -> _League:
+        guild_id = await session.scalar(select(League.guild_id).where(League.id == league_id))
+        return self._league(int(guild_id or 0), league_id)
+
+    def _league(self, guild_id: int, league_id: int) -> _League:
+        cfg = self.settings.league_for_guild(guild_id)
+        if cfg is None:
+            raise NotFound("That league is no longer set up here.")
+        return _League(league_id, cfg.guild_id, cfg.name, cfg.rules.registration, cfg.channels.admin, cfg.timezone)
+
+
+def _cited(league: _League) -> str:
+    citation = league.rules.registration_citations.payment
+    return f" ({citation})" if citation else ""
+
+
+def _dues_key(registration_id: int) -> str:
+    return f"registration:{registration_id}:dues:"
+

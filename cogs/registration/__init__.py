@@ -1,0 +1,1 @@
+"""/register and /registration: a season's registration, dues and the waiting list."""
