@@ -4,7 +4,7 @@
 followed by the union of the records' columns, so any CSV reader takes it in one go; ``--only`` writes one
 record kind with just its columns (and no ``record`` column). Times are ISO 8601 in UTC. Text that
 a spreadsheet would run as a formula (starting with = + - @) is prefixed with an apostrophe, in
-every column (bot/cli/csv_export.py).
+every column (storage/csv_export.py).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import json
 import sys
 from typing import Any
 
-from bot.cli.csv_export import write_csv as write_rows
 from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.services.discipline.cleanup import export_rows
 from bot.services.discipline.core import export
+from storage.csv_export import write_csv as write_rows
 
 KINDS = {"penalties": "penalty", "suspensions": "suspension", "appeals": "appeal", "missed_cleanups": "missed_cleanup"}
 

@@ -7,10 +7,10 @@ import json
 import sys
 from typing import Any
 
-from bot.cli.csv_export import write_csv
 from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.services.messages.relays import AUDIT_COLUMNS, audit_trail
+from storage.csv_export import write_csv
 
 
 async def _audit_rows(settings: Settings, league_key: str) -> list[dict[str, str]]:

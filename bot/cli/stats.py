@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.common import fail
-from bot.cli.csv_export import write_csv
 from bot.cli.league_keys import LEAGUE_HELP, open_league
 from bot.config.settings import Settings
 from bot.errors import UserFacingError
 from bot.services.stats.service import EXPORT_COLUMNS
+from storage.csv_export import write_csv
 
 
 async def cmd_stats_export(args: argparse.Namespace, settings: Settings) -> int:

@@ -91,7 +91,7 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("what features share", {
         "cogs": ("_common",), "bot/league": ("typos",), "bot/services": ("shared", "people", "name_resolution"),
         "storage/models": ("base",),
-        "bot/cli": ("main", "__main__", "common", "league_keys", "failures", "csv_export")}),
+        "bot/cli": ("main", "__main__", "common", "league_keys", "failures")}),
     ("running as a service", {"bot/cli": ("run", "health")}),
 ]
 

@@ -13,7 +13,6 @@ Choices the spec leaves open, decided here:
 
 from __future__ import annotations
 
-import csv
 import io
 import logging
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from bot.league.seasons import season_start
 from bot.services.registration.shared import ENDED, Line, holding_count, line_of
 from bot.services.registration.waiting import WaitingListService
 from bot.services.shared.seasons import running_season
+from storage.csv_export import write_csv
 from storage.db import retried_on_disconnect
 from storage.models import Division, Registration, RegistrationException, RegistrationWindow, Season
 from storage.text import printable
@@ -95,6 +95,12 @@ def _link(text: str | None) -> str:
     if link and (not link.startswith("https://") or len(link) > 300 or any(c.isspace() for c in link)):
         raise InvalidInput("The payment page must be a web address starting with https:// (300 characters at most).")
     return link
+
+
+#: The export's columns, in order (the date of birth among them: the file is for commissioners only).
+EXPORT_COLUMNS = ("number", "season", "division", "name", "date_of_birth", "positions", "guardian", "notes",
+                  "discord_id", "status", "waiting_position", "fee", "payment", "paid", "registered_at",
+                  "payment_due_at", "age_exception", "decision_reason")
 
 
 @retried_on_disconnect
@@ -262,17 +268,16 @@ class RegistrationFormService:
     async def export(self, caller: Caller) -> bytes:
         """The running season's registrations as CSV (commissioners only: it holds dates of birth)."""
         out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["number", "season", "division", "name", "date_of_birth", "positions", "guardian", "notes",
-                         "discord_id", "status", "waiting_position", "fee", "payment", "paid", "registered_at",
-                         "payment_due_at", "age_exception", "decision_reason"])
-        for ln in await self.lines(caller):
-            writer.writerow([ln.id, ln.season, ln.division, _cell(ln.name), ln.date_of_birth.isoformat(),
-                             _cell(ln.positions), _cell(ln.guardian), _cell(ln.notes), str(ln.discord_id), ln.status,
-                             ln.queue_position or "", f"{ln.fee_cents / 100:.2f}", ln.payment_state,
-                             f"{ln.paid_cents / 100:.2f}", ln.registered_at.isoformat(),
-                             ln.payment_due_at.isoformat() if ln.payment_due_at else "", ln.exception_reason,
-                             _cell(ln.decision_reason)])
+        rows = [{"number": ln.id, "season": ln.season, "division": ln.division, "name": ln.name,
+                 "date_of_birth": ln.date_of_birth.isoformat(), "positions": ln.positions, "guardian": ln.guardian,
+                 "notes": ln.notes, "discord_id": str(ln.discord_id), "status": ln.status,
+                 "waiting_position": ln.queue_position or "", "fee": f"{ln.fee_cents / 100:.2f}",
+                 "payment": ln.payment_state, "paid": f"{ln.paid_cents / 100:.2f}",
+                 "registered_at": ln.registered_at.isoformat(),
+                 "payment_due_at": ln.payment_due_at.isoformat() if ln.payment_due_at else "",
+                 "age_exception": ln.exception_reason, "decision_reason": ln.decision_reason}
+                for ln in await self.lines(caller)]
+        write_csv(out, EXPORT_COLUMNS, rows)
         return out.getvalue().encode("utf-8")
 
     async def search(self, caller: Caller, text: str) -> list[tuple[str, str]]:
@@ -344,8 +349,3 @@ class RegistrationFormService:
         if len(fitting) > 1:
             raise InvalidInput(f"Pick the division ({', '.join(r.division for r in fitting)}) and send the form again.")
         return fitting[0]
-
-
-def _cell(text: str) -> str:
-    """A spreadsheet never runs a registrant's text as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
