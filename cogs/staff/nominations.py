@@ -98,7 +98,7 @@ async def _decide(interaction: discord.Interaction, nomination: int, note: str |
 @app_commands.describe(nomination="The nomination's number (from /team nominations)",
                        note="A private note to the nominee")
 @app_commands.guild_only()
-async def confirm(interaction: discord.Interaction, nomination: app_commands.Range[int, 1],
+async def confirm(interaction: discord.Interaction, nomination: app_commands.Range[int, 1, 2_147_483_647],
                   note: app_commands.Range[str, 1, 500] | None = None) -> None:
     await _decide(interaction, nomination, note, confirm=True)
 
@@ -106,7 +106,7 @@ async def confirm(interaction: discord.Interaction, nomination: app_commands.Ran
 @app_commands.describe(nomination="The nomination's number (from /team nominations)",
                        note="A private note to the nominee")
 @app_commands.guild_only()
-async def decline(interaction: discord.Interaction, nomination: app_commands.Range[int, 1],
+async def decline(interaction: discord.Interaction, nomination: app_commands.Range[int, 1, 2_147_483_647],
                   note: app_commands.Range[str, 1, 500] | None = None) -> None:
     await _decide(interaction, nomination, note, confirm=False)
 

@@ -135,6 +135,20 @@ RELAY = do("/relay send", captain, {"game": "G1", "message": "Number 7 on Owls h
 GUEST = do("/guest add", captain, {"game": "G1", "name_or_member": "Jo Walker"})
 G1_RESULT = do("/result enter", referee, {"game": "G1", "home": 3, "away": 2, "decided": "regulation"})
 READY = check_in("G1", *HAWKS_IN, *OWLS_IN)
+SEASON_STARTED = do("/season start", commissioner, {"name": "Winter 2030", "first_day": "2030-01-01", "weeks": 8})
+OPEN_NORTH = do("/registration open", commissioner, {"division": "North", "fee": "50"})
+
+
+def register(name: str) -> Step:
+    async def step(run: Run) -> None:
+        sent = await run.h.submit_modal("sideline:registration:form:0", {
+            "name": name, "date_of_birth": "1990-05-01", "positions": "skater", "guardian": "", "notes": ""},
+            as_=run.league.player(name))
+        assert "Sorry" not in sent.content, sent.content
+    return step
+
+
+REGISTERED = (SEASON_STARTED, OPEN_NORTH, register("Finn Cole"))
 NOMINATE_CARL = do("/team nominate", player("Carl Diaz"), {"post": "captain", "team": "Hawks"})
 REPLACE_BEA = do("/replace request", captain, lambda lg: {"player": lg.player("Bea Quinn"), "reason": "absence"})
 FIRST_ATTEMPTS = (
@@ -229,6 +243,21 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
     "/team standin": Scenario(by("captain", "commissioner"),
                               lambda lg: {"game": "G1", "member": lg.player("Bea Quinn")},
                               "Bea Quinn is now Hawks's stand-in captain for `G1`", ("stand_in_captains", "outbox")),
+    "/registration open": Scenario(by("commissioner"), {"division": "North", "fee": "50"},
+                                   "Registration for **North** (Winter 2030) is open", ("registration_windows",),
+                                   setup=(SEASON_STARTED,)),
+    "/registration close": Scenario(by("commissioner"), {"division": "North"},
+                                    "Registration for **North** (Winter 2030) is closed", ("registration_windows",),
+                                    setup=(SEASON_STARTED, OPEN_NORTH)),
+    "/registration exception": Scenario(by("commissioner"), lambda lg: {
+        "member": lg.player("Omar Fox"), "division": "North", "reason": "skill assessment"},
+        "Recorded: the next player", ("registration_exceptions",), setup=(SEASON_STARTED, OPEN_NORTH)),
+    "/registration list": Scenario(by("commissioner"), {}, "Finn Cole", setup=REGISTERED),
+    "/registration export": Scenario(by("commissioner"), {}, "keep the file private", setup=REGISTERED),
+    "/registration reject": Scenario(by("commissioner"), {"registration": "1", "reason": "Not eligible"},
+                                     "Rejected #1 Finn Cole", ("registrations",), setup=REGISTERED),
+    "/registration payment": Scenario(by("commissioner"), {"registration": "1", "state": "in_person"},
+                                      "#1 Finn Cole:", ("registrations",), setup=REGISTERED),
     "/team nominations": Scenario(by("commissioner"), {}, "#1 · Carl Diaz for Hawks's captain", setup=(NOMINATE_CARL,)),
     "/team confirm": Scenario(by("commissioner"), {"nomination": 1}, "Confirmed: Carl Diaz is now Hawks's captain",
                               ("staff_nominations", "outbox"), setup=(NOMINATE_CARL,)),
