@@ -159,9 +159,10 @@ class WaitingListService:
                 pending.answer, pending.answered_at, opening = "withdrawn", now, _opening_of(pending)
                 await outbox.cancel_pending(session, league.league_id, f"registration:offer:{pending.id}:")
             await self._end(session, league, row, "rejected", why, caller.discord_id, now)
-            await _tell(session, league, f"registration:{row.id}:rejected", row.discord_id,
-                        f"🚫 {league.name}: the registration of {row.name} for {window.division} ({season.name}) "
-                        f"was rejected by the commissioners. Their reason: {why}", now)
+            await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                              key=f"registration:{row.id}:rejected", user_id=row.discord_id, due_at=now,
+                              text=f"🚫 {league.name}: the registration of {row.name} for {window.division} "
+                              f"({season.name}) was rejected by the commissioners. Their reason: {why}")
             offered = await _offer_next(session, league, window, opening, now) if held else None
             return Decided(line_of(row, window, season), offered)
 
@@ -181,10 +182,11 @@ class WaitingListService:
                 raise Conflict(f"#{row.id} {row.name}'s fee isn't due until "
                                f"{timestamp(row.payment_due_at or now)}.")
             await self._end(session, league, row, "replaced", "fee not paid by the deadline", caller.discord_id, now)
-            await _tell(session, league, f"registration:{row.id}:replaced", row.discord_id,
-                        f"{league.name}: {row.name}'s fee for {window.division} wasn't received by "
-                        f"{timestamp(row.payment_due_at)}, so the spot went to the waiting list{_cited(league)}. "
-                        "Contact the commissioners if this is a mistake.", now)
+            await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                              key=f"registration:{row.id}:replaced", user_id=row.discord_id, due_at=now,
+                              text=f"{league.name}: {row.name}'s fee for {window.division} wasn't received by "
+                              f"{timestamp(row.payment_due_at)}, so the spot went to the waiting list{_cited(league)}. "
+                              "Contact the commissioners if this is a mistake.")
             offered = await _offer_next(session, league, window, Opening(REGISTRATION, row.id), now)
             return Decided(line_of(row, window, season), offered)
 
@@ -255,10 +257,11 @@ class WaitingListService:
         hours = league.rules.payment_nudge_hours
         if hours and due - timedelta(hours=hours) > now:
             link = f" Pay on the league's payment page: <{window.payment_link}>." if window.payment_link else ""
-            await _tell(session, league, f"{key}:nudge", row.discord_id,
-                        f"💳 {league.name}: {row.name}'s fee ({money(row.fee_cents - row.paid_cents)} to pay) "
-                        f"for {window.division} is due by {timestamp(due)}.{link} Unpaid by then, the spot may "
-                        "go to the next on the waiting list.", due - timedelta(hours=hours))
+            await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                              key=f"{key}:nudge", user_id=row.discord_id, due_at=due - timedelta(hours=hours),
+                              text=f"💳 {league.name}: {row.name}'s fee ({money(row.fee_cents - row.paid_cents)} to "
+                              f"pay) for {window.division} is due by {timestamp(due)}.{link} Unpaid by then, the spot "
+                              "may go to the next on the waiting list.")
         if league.admin_channel is not None:
             await outbox.enqueue(
                 session, league_id=league.league_id, guild_id=league.guild_id, key=f"{key}:overdue", due_at=due,
@@ -274,9 +277,10 @@ class WaitingListService:
         offer.answer, offer.answered_at = "expired", now
         if row.status == "offered":
             row.status = "waiting"  # back in their place; not offered this spot again
-        await _tell(session, league, f"registration:offer:{offer.id}:expired", row.discord_id,
-                    f"{league.name}: the spot in {window.division} offered to {row.name} wasn't accepted in "
-                    "time and goes to the next on the waiting list. They keep their place on it.", now)
+        await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                          key=f"registration:offer:{offer.id}:expired", user_id=row.discord_id, due_at=now,
+                          text=f"{league.name}: the spot in {window.division} offered to {row.name} wasn't accepted in "
+                          "time and goes to the next on the waiting list. They keep their place on it.")
         await _offer_next(session, league, window, _opening_of(offer), now)
 
     async def _end(self, session: AsyncSession, league: _League, row: Registration, status: str, reason: str,
@@ -400,16 +404,12 @@ async def _join_team(session: AsyncSession, league: _League, offer: Registration
     row.payment_due_at = upcoming[0] if upcoming and fee else None
     request.replacement_name, request.replacement_discord_id = row.name, player.discord_id
     request.prorated_fee_cents, request.fee_due_at = fee, upcoming[0] if upcoming else None
-    await _tell(session, league, f"replacement:{request.id}:joined", request.requested_by,
-                f"✅ {league.name}: {row.name}, first on the waiting list, accepted and joins {team.name}, replacing "
-                f"{request.player_name} (request #{request.id}).", now)
+    await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                      key=f"replacement:{request.id}:joined", user_id=request.requested_by, due_at=now,
+                      text=f"✅ {league.name}: {row.name}, first on the waiting list, accepted and joins {team.name}, "
+                      f"replacing {request.player_name} (request #{request.id}).")
     log.info("registration #%s joins team %s for replacement request #%s", row.id, team.id, request.id)
     return team.name
-
-
-async def _tell(session: AsyncSession, league: _League, key: str, user_id: int, text: str, due_at: datetime) -> None:
-    await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id, key=key, user_id=user_id,
-                      text=text, due_at=due_at)
 
 
 def _opening_of(offer: RegistrationOffer) -> Opening:
