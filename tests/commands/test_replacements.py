@@ -378,7 +378,7 @@ async def test_an_approved_replacement_is_offered_down_the_waiting_list_and_the_
         await restarted.bot.courier.deliver_due()
         assert offered_a_place(restarted, bo) == [] and offered_a_place(restarted, cy) == []
         (joined,) = restarted.discord.dms(HAWKS_CAPTAIN)
-        assert "Cy, first on the waiting list, accepted and joins Hawks, replacing Bea Quinn (request #1)." \
+        assert "Cy, from the waiting list, accepted and joins Hawks, replacing Bea Quinn (request #1)." \
             in joined.content
     finally:
         await restarted.close()
@@ -417,3 +417,25 @@ async def test_with_no_one_waiting_the_commissioner_is_told_and_names_the_replac
            "/roster add." in named.content
     async with harness.bot.sessions() as s:
         assert (await s.scalars(select(RegistrationOffer))).all() == []
+
+
+@pytest.mark.parametrize("settings", [WAITING_LIST])
+async def test_when_the_last_on_the_list_declines_the_commissioners_are_told_to_name_one(
+        harness: Harness, league: SampleLeague, settings: Settings) -> None:
+    await start_season(harness, league)
+    harness.bot.clock.set(datetime(2030, 1, 15, 17, tzinfo=UTC))  # type: ignore[attr-defined]
+    (bo,) = await senior_waiting_list(harness, league, "Bo")
+    await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Bea Quinn"),
+                        reason="injury", injured_on="2030-01-12")
+    done = await harness.slash("/replace decide", as_=league.commissioner(), request=1, decision="approve",
+                               replacement="Sam Park")
+    assert "is offered to Bo, first on senior's waiting list" in done.content
+    assert "The waiting list comes first, so Sam Park (whom you named) wasn't used." in done.content
+    await harness.bot.courier.deliver_due()
+    assert [c.content for c in harness.discord.channel_messages(ADMIN) if "No one else" in c.content] == []
+    await harness.press("sideline:registration:offer:decline:1", as_=bo)
+    await harness.bot.courier.deliver_due()
+    (empty,) = [c for c in harness.discord.channel_messages(ADMIN) if "No one else" in c.content]
+    assert "No one else is on senior's waiting list to take the place on Hawks (replacement request #1)" \
+        in empty.content
+    assert not await on_roster(harness, "Bo") and not await on_roster(harness, "Sam Park")

@@ -36,6 +36,7 @@ from bot.services import outbox
 from bot.services.discord_sync import team_roles
 from bot.services.outbox import ActionOutcome, ActionRow, Outgoing
 from bot.services.registration.shared import BUTTON_PREFIX, HOLDING, Line, line_of, registration_of
+from bot.services.shared.guardians import managed_players
 from bot.services.shared.seasons import running_season, team_regular_games
 from storage import lookups
 from storage.db import retried_on_disconnect
@@ -163,7 +164,7 @@ class WaitingListService:
                               key=f"registration:{row.id}:rejected", user_id=row.discord_id, due_at=now,
                               text=f"🚫 {league.name}: the registration of {row.name} for {window.division} "
                               f"({season.name}) was rejected by the commissioners. Their reason: {why}")
-            offered = await _offer_next(session, league, window, opening, now) if held else None
+            offered = await _pass_on(session, league, window, opening, now) if held else None
             return Decided(line_of(row, window, season), offered)
 
     async def replace(self, caller: Caller, registration_id: int) -> Decided:
@@ -223,7 +224,7 @@ class WaitingListService:
                 return OfferAnswer(row.name, window.division, "accepted", row.payment_due_at, row.fee_cents,
                                    window.payment_link)
             await self._end(session, league, row, "declined", "declined the offered spot", user_id, now)
-            await _offer_next(session, league, window, _opening_of(offer), now)
+            await _pass_on(session, league, window, _opening_of(offer), now)
             return OfferAnswer(row.name, window.division, "declined")
 
     async def expire_offer(self, api: object, row: ActionRow) -> ActionOutcome:
@@ -281,7 +282,7 @@ class WaitingListService:
                           key=f"registration:offer:{offer.id}:expired", user_id=row.discord_id, due_at=now,
                           text=f"{league.name}: the spot in {window.division} offered to {row.name} wasn't accepted in "
                           "time and goes to the next on the waiting list. They keep their place on it.")
-        await _offer_next(session, league, window, _opening_of(offer), now)
+        await _pass_on(session, league, window, _opening_of(offer), now)
 
     async def _end(self, session: AsyncSession, league: _League, row: Registration, status: str, reason: str,
                    by: int, now: datetime) -> None:
@@ -323,9 +324,7 @@ async def _offer_next(session: AsyncSession, league: _League, window: Registrati
     guardian = " (you registered them as their guardian)" if nxt.guardian else ""
     spot = f"a spot in {window.division}"
     if opening.kind == REPLACEMENT:
-        team = await session.scalar(select(Team.name).join(ReplacementRequest, ReplacementRequest.team_id == Team.id)
-                                    .where(ReplacementRequest.id == opening.id,
-                                           ReplacementRequest.league_id == league.league_id))
+        team = await _team_name(session, league.league_id, opening.id)
         spot = f"a spot on {team} ({window.division}) for the rest of the season, replacing a player,"
     await outbox.enqueue(
         session, league_id=league.league_id, guild_id=league.guild_id, key=f"registration:offer:{offer.id}:dm",
@@ -338,6 +337,22 @@ async def _offer_next(session: AsyncSession, league: _League, window: Registrati
                          args={"offer_id": offer.id}, action=True)
     log.info("registration #%s offered the %s spot of #%s", nxt.id, opening.kind, opening.id)
     return nxt.name
+
+
+async def _pass_on(session: AsyncSession, league: _League, window: RegistrationWindow, opening: Opening,
+                   now: datetime) -> str | None:
+    """Offer a spot its last offer didn't fill to the next on the list. A team's place with no one left to
+    offer it to is the commissioners' again: they're told in their channel, to name a replacement."""
+    offered = await _offer_next(session, league, window, opening, now)
+    if offered is None and opening.kind == REPLACEMENT and league.admin_channel is not None:
+        team = await _team_name(session, league.league_id, opening.id)
+        await outbox.enqueue(
+            session, league_id=league.league_id, guild_id=league.guild_id, key=f"replacement:{opening.id}:list-empty",
+            due_at=now, channel_id=league.admin_channel, message=Outgoing(content=clip(
+                f"🔁 No one else is on {window.division}'s waiting list to take the place on {team} (replacement "
+                f"request #{opening.id}): everyone on it declined or didn't answer in time. Name the replacement "
+                "yourselves and add them with /roster add.", 2000)))
+    return offered
 
 
 async def replacement_window(session: AsyncSession, league_id: int, team: Team) -> RegistrationWindow | None:
@@ -373,13 +388,21 @@ async def _join_team(session: AsyncSession, league: _League, offer: Registration
     team = await lookups.team_by_id(session, league.league_id, request.team_id) if request else None
     if request is None or team is None:
         raise Conflict("The team that spot was on is gone; nothing changed. Contact the commissioners.")
-    if row.guardian:
-        player = Player(league_id=league.league_id, discord_id=None, name=row.name)
-        session.add(player)
-        await session.flush()
-        session.add(PlayerGuardian(league_id=league.league_id, player_id=player.id, discord_id=row.discord_id,
-                                   added_by=request.decided_by or row.discord_id))
-        entry = None
+    if row.guardian:  # the guardian's player by that name (a past season's), else a new one they manage
+        mine = next((m for m in await managed_players(session, league.league_id, row.discord_id)
+                     if m.name.casefold() == row.name.casefold()), None)
+        found = await session.get(Player, mine.player_id) if mine is not None else None
+        if found is not None:
+            player = found
+            entry = await session.scalar(select(RosterEntry).where(RosterEntry.league_id == league.league_id,
+                                                                   RosterEntry.player_id == found.id))
+        else:
+            player = Player(league_id=league.league_id, discord_id=None, name=row.name)
+            session.add(player)
+            await session.flush()
+            session.add(PlayerGuardian(league_id=league.league_id, player_id=player.id, discord_id=row.discord_id,
+                                       added_by=request.decided_by or row.discord_id))
+            entry = None
     else:
         found = await lookups.player_by_discord(session, league.league_id, row.discord_id)
         player = found or Player(league_id=league.league_id, discord_id=row.discord_id, name=row.name)
@@ -406,10 +429,16 @@ async def _join_team(session: AsyncSession, league: _League, offer: Registration
     request.prorated_fee_cents, request.fee_due_at = fee, upcoming[0] if upcoming else None
     await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
                       key=f"replacement:{request.id}:joined", user_id=request.requested_by, due_at=now,
-                      text=f"✅ {league.name}: {row.name}, first on the waiting list, accepted and joins {team.name}, "
+                      text=f"✅ {league.name}: {row.name}, from the waiting list, accepted and joins {team.name}, "
                       f"replacing {request.player_name} (request #{request.id}).")
     log.info("registration #%s joins team %s for replacement request #%s", row.id, team.id, request.id)
     return team.name
+
+
+async def _team_name(session: AsyncSession, league_id: int, request_id: int) -> str | None:
+    """The team whose place a replacement request opened."""
+    return await session.scalar(select(Team.name).join(ReplacementRequest, ReplacementRequest.team_id == Team.id)
+                                .where(ReplacementRequest.id == request_id, ReplacementRequest.league_id == league_id))
 
 
 def _opening_of(offer: RegistrationOffer) -> Opening:
