@@ -40,8 +40,20 @@ def decided_text(done: Decided) -> str:
     if not done.approved:
         return clip(f"Declined request #{done.id} to replace {done.player} on {done.team}."
                     + (f" Note: {done.note}" if done.note else "") + " The captain who asked is told.", 2000)
-    lines = [f"Approved request #{done.id}: {done.replacement} replaces {done.player} on {done.team} "
-             f"({done.reason}, {done.citation}). {done.player} is off the roster."]
+    if done.offered_to is not None:
+        lines = [f"Approved request #{done.id}: {done.player}'s place on {done.team} ({done.reason}, {done.citation}) "
+                 f"is offered to {done.offered_to}, first on {done.division}'s waiting list. {done.player} is off the "
+                 "roster.",
+                 "They're asked by DM; if they decline or don't answer in time, the next on the list is asked. Whoever "
+                 f"accepts joins {done.team}; the captain who asked is told."]
+        if done.named_unused:
+            lines.append(f"The waiting list comes first, so {done.named_unused} (whom you named) wasn't used.")
+    else:
+        lines = [f"Approved request #{done.id}: {done.replacement} replaces {done.player} on {done.team} "
+                 f"({done.reason}, {done.citation}). {done.player} is off the roster.",
+                 (f"No one is on {done.division}'s waiting list" if done.division
+                  else "This team's division has no registration waiting list")
+                 + f", so {done.replacement} is the one you named: add them to {done.team} with /roster add."]
     if done.override_reason:
         lines.append(f"Emergency approval past the rule's conditions: {done.override_reason}")
     if done.reason == "injury":
@@ -50,7 +62,10 @@ def decided_text(done: Decided) -> str:
     else:
         lines.append(f"No refund for an absence ({done.citation}).")
     share = f"{done.games_left} of {done.season_games} games left"
-    if done.fee_cents is not None:
+    if done.offered_to is not None:
+        lines.append(f"The replacement's prorated fee ({share} now) is recorded on their registration when they "
+                     "accept, due before their first game.")
+    elif done.fee_cents is not None:
         due = f", due before their first game ({timestamp(done.fee_due_at)})" if done.fee_due_at else ""
         lines.append(f"{done.replacement}'s prorated fee: {money(done.fee_cents)} ({share}){due}.")
     else:
@@ -92,7 +107,7 @@ class ReplacementCog(commands.GroupCog, group_name="replace",
 
     @app_commands.command(name="decide", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(request="The request's number", decision="approve or decline",
-                           replacement="Who replaces the player (first on the waiting list): a name or @member",
+                           replacement="Only when no one is on the waiting list: who replaces the player",
                            refund="Injury only: the partial refund to the replaced player, e.g. 40.00",
                            override="Approving a request that doesn't meet the rule: the emergency's reason",
                            note="A note to keep with the decision")

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from bot.discord_text import clip
 from storage.db import rowcount, upsert_insert
 from storage.models import OutboxMessage
 
@@ -171,6 +172,14 @@ async def enqueue(session: AsyncSession, *, league_id: int, guild_id: int, key: 
     if created:
         session.sync_session.info.setdefault("outbox_due", []).append(due_at)
     return Queued(key=key, due_at=due_at, created=created)
+
+
+async def tell(session: AsyncSession, *, league_id: int, guild_id: int, key: str, user_id: int, text: str,
+               due_at: datetime) -> Queued:
+    """A private DM of plain text to one member, sent once for its key (clipped to Discord's 2,000
+    characters): what services say to the one person a decision concerns."""
+    return await enqueue(session, league_id=league_id, guild_id=guild_id, key=key, due_at=due_at, user_id=user_id,
+                         message=Outgoing(content=clip(text, 2000)))
 
 
 async def by_key(session: AsyncSession, key: str) -> OutboxMessage | None:

@@ -44,6 +44,14 @@ class ReplaceButton(ReportingItem, discord.ui.DynamicItem[discord.ui.Button[Any]
 
 
 def offer_text(answer: OfferAnswer) -> str:
+    if answer.answer == "accepted" and answer.team:
+        text = f"✅ {answer.name} joins {answer.team} ({answer.division}) for the rest of the season."
+        if answer.fee_cents and answer.payment_due_at:
+            text += (f" The season's fee prorated by the games left ({money(answer.fee_cents)}) is due before their "
+                     f"first game, {timestamp(answer.payment_due_at)}.")
+            if answer.payment_link:
+                text += f" Pay on the league's payment page: <{answer.payment_link}>."
+        return text
     if answer.answer == "accepted":
         text = f"✅ {answer.name} has the spot in {answer.division}."
         if answer.fee_cents and answer.payment_due_at:

@@ -7,6 +7,8 @@ What the rules are is bot/league/registration/; the use cases are bot/services/r
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -27,20 +29,23 @@ PAYMENT_WORDS = {"unpaid": "unpaid", "in_person": "paid in person", "online": "p
                  "refunded": "refunded", "partial": "partly paid"}
 
 
-async def open_divisions(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    caller = suggesting_for(interaction)
-    if caller is None:
-        return []
-    names = await bot_of(interaction).services.registration.division_names(caller, current[:100], open_only=True)
-    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names]
+Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
 
 
-async def any_division(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    caller = suggesting_for(interaction)
-    if caller is None:
-        return []
-    names = await bot_of(interaction).services.registration.division_names(caller, current[:100], open_only=False)
-    return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names]
+def division_choices(*, open_only: bool) -> Suggest:
+    """An autocomplete of divisions: those open for registration, or every one a window may be opened for."""
+    async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        caller = suggesting_for(interaction)
+        if caller is None:
+            return []
+        names = await bot_of(interaction).services.registration.division_names(caller, current[:100],
+                                                                               open_only=open_only)
+        return [app_commands.Choice(name=clip(n, 100), value=n[:100]) for n in names]
+    return suggest
+
+
+open_divisions = division_choices(open_only=True)
+any_division = division_choices(open_only=False)
 
 
 async def registrants(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -77,17 +77,24 @@ class RegistrationException(Base):
     used_by: Mapped[int | None] = mapped_column(ForeignKey("registrations.id", ondelete="SET NULL"))
 
 
+#: What an offered spot is: a registrant's place in the division, or a team's place left by a player an
+#: approved replacement request (youth 1.16) takes off the roster.
+OPENING_KINDS = ("registration", "replacement")
+
+
 class RegistrationOffer(Base):
-    """A spot offered to a waiting registrant: ``opening`` names the spot (the registration it replaces),
-    unique with the registrant, so a restart or a second press never offers the same spot twice."""
+    """A spot offered to a waiting registrant: ``opening_kind`` and ``opening`` name the spot (the registration
+    it replaces, or the replacement request that opened it), unique with the registrant, so a restart or a
+    second press never offers the same spot twice."""
 
     __tablename__ = "registration_offers"
-    __table_args__ = (UniqueConstraint("registration_id", "opening"),)
+    __table_args__ = (UniqueConstraint("registration_id", "opening_kind", "opening"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     registration_id: Mapped[int] = mapped_column(ForeignKey("registrations.id", ondelete="CASCADE"))
-    opening: Mapped[int]  # the id of the registration whose spot this is
+    opening: Mapped[int]  # the id of the registration (or replacement request) whose spot this is
+    opening_kind: Mapped[str] = mapped_column(String(12), default="registration", server_default="registration")
     offered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     answer: Mapped[str] = mapped_column(String(20), default="")  # "" | accepted | declined | expired

@@ -14,8 +14,20 @@ from datetime import UTC, date, datetime
 import pytest
 from sqlalchemy import select
 
+from bot.clock import FixedClock
 from bot.config.settings import Settings
-from storage.models import Game, GameSheetEntry, Player, ReplacementRequest, RosterEntry
+from bot.run.app import create_bot
+from storage.db import create_engine
+from storage.models import (
+    Game,
+    GameSheetEntry,
+    Player,
+    PlayerGuardian,
+    Registration,
+    RegistrationOffer,
+    ReplacementRequest,
+    RosterEntry,
+)
 from tests.conftest import (
     CHANNELS,
     OTHER_CHANNELS,
@@ -25,7 +37,8 @@ from tests.conftest import (
     league_config,
     make_settings,
 )
-from tests.harness import Harness
+from tests.harness import Harness, Member
+from tests.harness.fake_discord import Call
 
 ADMIN = 3010
 HAWKS_CAPTAIN = 500_000_000_000_000_001
@@ -290,3 +303,139 @@ async def test_another_servers_commissioner_neither_sees_nor_decides_a_request(
     assert decided.ephemeral and "There's no replacement request #1 in this league" in decided.content
     assert [r[3] for r in await requests(harness)] == ["pending"]
     assert await on_roster(harness, "Bea Quinn")
+
+
+WAITING_LIST = make_settings(league_config(preset="youth-ball-hockey", channels={**CHANNELS, "admin": ADMIN},
+                                           rules={"replacement_season_dues_cents": 12000,
+                                                  "division_capacity": {"senior": 1}, "offer_hours": 48}))
+
+
+async def senior_waiting_list(h: Harness, league: SampleLeague, *names: str) -> list[Member]:
+    """senior's registration open ($150) and full with Ann; ``names`` wait in order, each sent by a parent."""
+    opened = await h.slash("/registration open", as_=league.commissioner(), division="senior", fee="150")
+    assert opened.ephemeral and "Registration for **senior**" in opened.content, opened.content
+    parents = []
+    for name in ("Ann", *names):
+        parent = h.member(f"Parent of {name}")
+        sent = await h.submit_modal("sideline:registration:form:0", {
+            "name": name, "date_of_birth": "2013-06-01", "positions": "", "guardian": "A parent", "notes": ""},
+            as_=parent)
+        assert sent.ephemeral, sent.content
+        parents.append(parent)
+    return parents[1:]
+
+
+def offered_a_place(h: Harness, member: Member) -> list[Call]:
+    return [c for c in h.discord.dms(member.id) if "a spot on Hawks (senior) for the rest of the season" in c.content]
+
+
+@pytest.mark.parametrize("settings", [WAITING_LIST])
+async def test_an_approved_replacement_is_offered_down_the_waiting_list_and_the_one_who_accepts_joins_the_team(
+        harness: Harness, league: SampleLeague, settings: Settings, db_url: str) -> None:
+    await start_season(harness, league)
+    clock: FixedClock = harness.bot.clock  # type: ignore[assignment]
+    clock.set(datetime(2030, 1, 15, 17, tzinfo=UTC))  # after G1: G3 and G5 are left
+    bo, cy = await senior_waiting_list(harness, league, "Bo", "Cy")
+    await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Bea Quinn"),
+                        reason="injury", injured_on="2030-01-12")
+
+    done = await harness.slash("/replace decide", as_=league.commissioner(), request=1, decision="approve",
+                               refund="40")
+    assert done.ephemeral and done.first.allowed_mentions == {"parse": []}
+    assert "Approved request #1: Bea Quinn's place on Hawks (injury, Youth 1.16) is offered to Bo, first on " \
+           "senior's waiting list. Bea Quinn is off the roster." in done.content
+    assert "The replacement's prorated fee (2 of 3 games left now) is recorded on their registration" in done.content
+    assert not await on_roster(harness, "Bea Quinn")
+    twice = await harness.slash("/replace decide", as_=league.commissioner(), request=1, decision="approve")
+    assert twice.ephemeral and "already approved" in twice.content
+    await harness.bot.courier.deliver_due()
+    (offer_bo,) = offered_a_place(harness, bo)
+    assert [b["custom_id"] for row in offer_bo.components for b in row["components"]] == [
+        "sideline:registration:offer:accept:1", "sideline:registration:offer:decline:1"]
+    assert offered_a_place(harness, cy) == []
+    (told,) = harness.discord.dms(HAWKS_CAPTAIN)
+    assert "Bea Quinn's place on Hawks is offered to the first on the waiting list" in told.content
+
+    declined = await harness.press("sideline:registration:offer:decline:1", as_=bo)
+    assert declined.ephemeral and "goes to the next on the waiting list" in declined.content
+    await harness.bot.courier.deliver_due()
+    (offer_cy,) = offered_a_place(harness, cy)
+    assert "offer:accept:2" in offer_cy.body["components"][0]["components"][0]["custom_id"]
+
+    # A restart in between: nobody is offered the place again, and Cy's acceptance still counts.
+    restarted = await Harness(create_bot(harness.bot.settings, engine=create_engine(db_url), clock=clock,
+                                         run_scheduler=False)).start()
+    try:
+        await restarted.bot.courier.deliver_due()
+        assert offered_a_place(restarted, bo) == [] and offered_a_place(restarted, cy) == []
+        accepted = await restarted.press("sideline:registration:offer:accept:2", as_=cy)
+        g3 = int(datetime(2030, 1, 19, 0, tzinfo=UTC).timestamp())
+        assert accepted.ephemeral and accepted.content == (
+            "✅ Cy joins Hawks (senior) for the rest of the season. The season's fee prorated by the games left "
+            f"($80.00) is due before their first game, <t:{g3}:F>.")
+        again = await restarted.press("sideline:registration:offer:accept:2", as_=cy)
+        assert again.ephemeral and "already (accepted)" in again.content
+        await restarted.bot.courier.deliver_due()
+        assert offered_a_place(restarted, bo) == [] and offered_a_place(restarted, cy) == []
+        (joined,) = restarted.discord.dms(HAWKS_CAPTAIN)
+        assert "Cy, from the waiting list, accepted and joins Hawks, replacing Bea Quinn (request #1)." \
+            in joined.content
+    finally:
+        await restarted.close()
+
+    assert await on_roster(harness, "Cy") and not await on_roster(harness, "Bea Quinn")
+    async with harness.bot.sessions() as s:
+        cy_row = await s.scalar(select(Registration).where(Registration.name == "Cy"))
+        made = [(o.registration_id, o.opening_kind, o.opening, o.answer) for o in (await s.scalars(
+            select(RegistrationOffer).order_by(RegistrationOffer.id))).all()]
+        cy_player = await s.scalar(select(Player).where(Player.name == "Cy"))
+        guardians = (await s.scalars(select(PlayerGuardian.discord_id))).all()
+    assert made == [(2, "replacement", 1, "declined"), (3, "replacement", 1, "accepted")]
+    assert cy_row is not None and (cy_row.status, cy_row.fee_cents) == ("registered", 8000)
+    assert cy_row.payment_due_at == datetime(2030, 1, 19, 0, tzinfo=UTC)  # G3, their first game
+    assert cy_player is not None and cy_player.discord_id is None and list(guardians) == [cy.id]
+    assert (await requests(harness))[0] == ("Bea Quinn", "injury", True, "approved", "Cy", 4000, 8000, "")
+
+
+@pytest.mark.parametrize("settings", [WAITING_LIST])
+async def test_with_no_one_waiting_the_commissioner_is_told_and_names_the_replacement(
+        harness: Harness, league: SampleLeague, settings: Settings) -> None:
+    await start_season(harness, league)
+    harness.bot.clock.set(datetime(2030, 1, 15, 17, tzinfo=UTC))  # type: ignore[attr-defined]
+    await senior_waiting_list(harness, league)  # Ann only: nobody waits
+    await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Bea Quinn"),
+                        reason="injury", injured_on="2030-01-12")
+    unnamed = await harness.slash("/replace decide", as_=league.commissioner(), request=1, decision="approve")
+    assert unnamed.ephemeral and unnamed.content == (
+        "No one is on senior's waiting list, so the bot can't offer the place. Name the replacement player in the "
+        "replacement option to approve. Nothing changed.")
+    assert await on_roster(harness, "Bea Quinn") and (await requests(harness))[0][3] == "pending"
+    named = await harness.slash("/replace decide", as_=league.commissioner(), request=1, decision="approve",
+                                replacement="Sam Park")
+    assert "Approved request #1: Sam Park replaces Bea Quinn on Hawks (injury, Youth 1.16)." in named.content
+    assert "No one is on senior's waiting list, so Sam Park is the one you named: add them to Hawks with " \
+           "/roster add." in named.content
+    async with harness.bot.sessions() as s:
+        assert (await s.scalars(select(RegistrationOffer))).all() == []
+
+
+@pytest.mark.parametrize("settings", [WAITING_LIST])
+async def test_when_the_last_on_the_list_declines_the_commissioners_are_told_to_name_one(
+        harness: Harness, league: SampleLeague, settings: Settings) -> None:
+    await start_season(harness, league)
+    harness.bot.clock.set(datetime(2030, 1, 15, 17, tzinfo=UTC))  # type: ignore[attr-defined]
+    (bo,) = await senior_waiting_list(harness, league, "Bo")
+    await harness.slash("/replace request", as_=league.captain("Hawks"), player=league.player("Bea Quinn"),
+                        reason="injury", injured_on="2030-01-12")
+    done = await harness.slash("/replace decide", as_=league.commissioner(), request=1, decision="approve",
+                               replacement="Sam Park")
+    assert "is offered to Bo, first on senior's waiting list" in done.content
+    assert "The waiting list comes first, so Sam Park (whom you named) wasn't used." in done.content
+    await harness.bot.courier.deliver_due()
+    assert [c.content for c in harness.discord.channel_messages(ADMIN) if "No one else" in c.content] == []
+    await harness.press("sideline:registration:offer:decline:1", as_=bo)
+    await harness.bot.courier.deliver_due()
+    (empty,) = [c for c in harness.discord.channel_messages(ADMIN) if "No one else" in c.content]
+    assert "No one else is on senior's waiting list to take the place on Hawks (replacement request #1)" \
+        in empty.content
+    assert not await on_roster(harness, "Bo") and not await on_roster(harness, "Sam Park")

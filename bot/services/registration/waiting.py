@@ -1,10 +1,13 @@
 """Dues and the waiting list (youth 1.15): payments recorded (never processed), the reminder before a fee's
 deadline, the commissioners' one-button confirmation to replace a registrant who hasn't paid, rejections,
-and spots offered down the waiting list.
+and spots offered down the waiting list: a registrant's spot, or a team's place left by a player whose
+replacement the commissioners approved (youth 1.16), which the registrant who accepts takes on that team's
+roster with the season's fee prorated.
 
 Restart safety: every message is an outbox row with a key of its own (sent once, even across a restart);
-an offer is a row unique per registrant and opening (the registration whose spot it is), so nobody is
-offered the same spot twice; an offer's time limit is an outbox action due when it runs out.
+an offer is a row unique per registrant and opening (the registration or replacement request whose spot it
+is), so nobody is offered the same spot twice; an offer's time limit is an outbox action due when it runs
+out.
 Choices the spec leaves open: the confirmation goes to the league's admin channel (commissioners' own);
 an offer that runs out puts the registrant back in their place on the list (not offered that spot again);
 declining an offer takes them off the list.
@@ -22,22 +25,39 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.access import Caller, Role
 from bot.clock import Clock
-from bot.config.settings import Settings
+from bot.config.settings import LeagueSettings, Settings
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.league.registration.forms import PAYMENT_STATES, FormProblem, money, owes, parse_amount, payment_due
 from bot.league.registration.presets import RegistrationRules
+from bot.league.replacements.conditions import prorated_fee_cents
 from bot.league.seasons import season_start
 from bot.services import outbox
+from bot.services.discord_sync import team_roles
 from bot.services.outbox import ActionOutcome, ActionRow, Outgoing
 from bot.services.registration.shared import BUTTON_PREFIX, HOLDING, Line, line_of, registration_of
+from bot.services.shared.guardians import managed_players
+from bot.services.shared.seasons import running_season, team_regular_games
+from storage import lookups
 from storage.db import retried_on_disconnect
-from storage.models import League, Registration, RegistrationOffer, RegistrationWindow
+from storage.models import (
+    League,
+    Player,
+    PlayerGuardian,
+    Registration,
+    RegistrationOffer,
+    RegistrationWindow,
+    ReplacementRequest,
+    RosterEntry,
+    Season,
+    Team,
+)
 
 log = logging.getLogger("sideline.registration")
 
 EXPIRY_KIND = "registration_offer_expiry"
 ACCEPT, DECLINE = "accept", "decline"
+REGISTRATION, REPLACEMENT = "registration", "replacement"  # what opened a spot (RegistrationOffer.opening_kind)
 
 
 def replace_button_id(registration_id: int) -> str:
@@ -46,6 +66,15 @@ def replace_button_id(registration_id: int) -> str:
 
 def offer_button_id(action: str, offer_id: int) -> str:
     return f"{BUTTON_PREFIX}offer:{action}:{offer_id}"
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A spot to offer down the list: a registrant's (``REGISTRATION``, their registration's id) or a team's
+    place a replacement request opened (``REPLACEMENT``, the request's id)."""
+
+    kind: str
+    id: int
 
 
 @dataclass(frozen=True)
@@ -62,18 +91,23 @@ class OfferAnswer:
     payment_due_at: datetime | None = None
     fee_cents: int = 0
     payment_link: str = ""
+    team: str = ""  # a replacement's spot: the team they join
 
 
 @dataclass(frozen=True)
 class _League:
-    """What the messages need of a league: its ids, name, rules and the commissioners' channel."""
+    """What the messages need of a league: its ids, name, settings and the commissioners' channel."""
 
     league_id: int
     guild_id: int
     name: str
-    rules: RegistrationRules
+    config: LeagueSettings
     admin_channel: int | None
     timezone: ZoneInfo
+
+    @property
+    def rules(self) -> RegistrationRules:
+        return self.config.rules.registration
 
 
 @retried_on_disconnect
@@ -119,17 +153,18 @@ class WaitingListService:
             row, window, season = await registration_of(session, caller, registration)
             if row.status in ("rejected", "replaced", "declined"):
                 raise Conflict(f"#{row.id} {row.name} is already {row.status}.")
-            held, opening = row.status in HOLDING, row.id
+            held, opening = row.status in HOLDING, Opening(REGISTRATION, row.id)
             pending = await session.scalar(select(RegistrationOffer).where(
                 RegistrationOffer.registration_id == row.id, RegistrationOffer.answer == ""))
             if pending is not None:  # they held an offered spot: it passes on as that same spot
-                pending.answer, pending.answered_at, opening = "withdrawn", now, pending.opening
+                pending.answer, pending.answered_at, opening = "withdrawn", now, _opening_of(pending)
                 await outbox.cancel_pending(session, league.league_id, f"registration:offer:{pending.id}:")
             await self._end(session, league, row, "rejected", why, caller.discord_id, now)
-            await self._tell(session, league, f"registration:{row.id}:rejected", row.discord_id,
-                             f"🚫 {league.name}: the registration of {row.name} for {window.division} ({season.name}) "
-                             f"was rejected by the commissioners. Their reason: {why}", now)
-            offered = await self._offer_next(session, league, window, opening, now) if held else None
+            await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                              key=f"registration:{row.id}:rejected", user_id=row.discord_id, due_at=now,
+                              text=f"🚫 {league.name}: the registration of {row.name} for {window.division} "
+                              f"({season.name}) was rejected by the commissioners. Their reason: {why}")
+            offered = await _pass_on(session, league, window, opening, now) if held else None
             return Decided(line_of(row, window, season), offered)
 
     async def replace(self, caller: Caller, registration_id: int) -> Decided:
@@ -148,11 +183,12 @@ class WaitingListService:
                 raise Conflict(f"#{row.id} {row.name}'s fee isn't due until "
                                f"{timestamp(row.payment_due_at or now)}.")
             await self._end(session, league, row, "replaced", "fee not paid by the deadline", caller.discord_id, now)
-            await self._tell(session, league, f"registration:{row.id}:replaced", row.discord_id,
-                             f"{league.name}: {row.name}'s fee for {window.division} wasn't received by "
-                             f"{timestamp(row.payment_due_at)}, so the spot went to the waiting list{_cited(league)}. "
-                             "Contact the commissioners if this is a mistake.", now)
-            offered = await self._offer_next(session, league, window, row.id, now)
+            await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                              key=f"registration:{row.id}:replaced", user_id=row.discord_id, due_at=now,
+                              text=f"{league.name}: {row.name}'s fee for {window.division} wasn't received by "
+                              f"{timestamp(row.payment_due_at)}, so the spot went to the waiting list{_cited(league)}. "
+                              "Contact the commissioners if this is a mistake.")
+            offered = await _offer_next(session, league, window, Opening(REGISTRATION, row.id), now)
             return Decided(line_of(row, window, season), offered)
 
     # --- the registrant offered a spot --------------------------------------------------------------
@@ -175,6 +211,12 @@ class WaitingListService:
                 await self._expire(session, league, offer, row, window, now)
                 return OfferAnswer(row.name, window.division, "expired")
             offer.answer, offer.answered_at = ("accepted" if accept else "declined"), now
+            if accept and offer.opening_kind == REPLACEMENT:
+                team = await _join_team(session, league, offer, row, window, now)
+                row.status, row.queue_position, row.registered_at = "registered", None, now
+                await self._plan_dues(session, league, row, window, now)
+                return OfferAnswer(row.name, window.division, "accepted", row.payment_due_at, row.fee_cents,
+                                   window.payment_link, team)
             if accept:
                 row.status, row.queue_position, row.registered_at = "registered", None, now
                 row.payment_due_at = self._due(league, window, now) if row.fee_cents > 0 else None
@@ -182,7 +224,7 @@ class WaitingListService:
                 return OfferAnswer(row.name, window.division, "accepted", row.payment_due_at, row.fee_cents,
                                    window.payment_link)
             await self._end(session, league, row, "declined", "declined the offered spot", user_id, now)
-            await self._offer_next(session, league, window, offer.opening, now)
+            await _pass_on(session, league, window, _opening_of(offer), now)
             return OfferAnswer(row.name, window.division, "declined")
 
     async def expire_offer(self, api: object, row: ActionRow) -> ActionOutcome:
@@ -216,10 +258,11 @@ class WaitingListService:
         hours = league.rules.payment_nudge_hours
         if hours and due - timedelta(hours=hours) > now:
             link = f" Pay on the league's payment page: <{window.payment_link}>." if window.payment_link else ""
-            await self._tell(session, league, f"{key}:nudge", row.discord_id,
-                             f"💳 {league.name}: {row.name}'s fee ({money(row.fee_cents - row.paid_cents)} to pay) "
-                             f"for {window.division} is due by {timestamp(due)}.{link} Unpaid by then, the spot may "
-                             "go to the next on the waiting list.", due - timedelta(hours=hours))
+            await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                              key=f"{key}:nudge", user_id=row.discord_id, due_at=due - timedelta(hours=hours),
+                              text=f"💳 {league.name}: {row.name}'s fee ({money(row.fee_cents - row.paid_cents)} to "
+                              f"pay) for {window.division} is due by {timestamp(due)}.{link} Unpaid by then, the spot "
+                              "may go to the next on the waiting list.")
         if league.admin_channel is not None:
             await outbox.enqueue(
                 session, league_id=league.league_id, guild_id=league.guild_id, key=f"{key}:overdue", due_at=due,
@@ -230,54 +273,21 @@ class WaitingListService:
                     f"first on the waiting list{_cited(league)}? Nothing happens until a commissioner confirms.", 2000),
                     buttons=((f"Replace #{row.id}", replace_button_id(row.id)),)))
 
-    async def _offer_next(self, session: AsyncSession, league: _League, window: RegistrationWindow, opening: int,
-                          now: datetime) -> str | None:
-        """Offer the spot ``opening`` left to the first waiting registrant not yet offered it."""
-        offered = select(RegistrationOffer.registration_id).where(RegistrationOffer.opening == opening)
-        nxt = await session.scalar(select(Registration).where(
-            Registration.window_id == window.id, Registration.status == "waiting",
-            Registration.id.not_in(offered)).order_by(Registration.queue_position, Registration.id).limit(1))
-        if nxt is None:
-            return None
-        expires = now + timedelta(hours=league.rules.offer_hours)
-        offer = RegistrationOffer(league_id=league.league_id, registration_id=nxt.id, opening=opening,
-                                  offered_at=now, expires_at=expires)
-        session.add(offer)
-        await session.flush()
-        nxt.status = "offered"
-        guardian = " (you registered them as their guardian)" if nxt.guardian else ""
-        await outbox.enqueue(
-            session, league_id=league.league_id, guild_id=league.guild_id, key=f"registration:offer:{offer.id}:dm",
-            due_at=now, user_id=nxt.discord_id, message=Outgoing(
-                content=clip(f"🎉 {league.name}: a spot in {window.division} opened for {nxt.name}{guardian}, first on "
-                             f"the waiting list. Accept it by {timestamp(expires)}, or it goes to the next.", 2000),
-                buttons=(("Accept", offer_button_id(ACCEPT, offer.id)), ("Decline", offer_button_id(DECLINE,
-                                                                                                   offer.id)))))
-        await outbox.enqueue(session, league_id=league.league_id, guild_id=league.guild_id,
-                             key=f"registration:offer:{offer.id}:expiry", due_at=expires, kind=EXPIRY_KIND,
-                             args={"offer_id": offer.id}, action=True)
-        log.info("registration #%s offered the spot of #%s", nxt.id, opening)
-        return nxt.name
-
     async def _expire(self, session: AsyncSession, league: _League, offer: RegistrationOffer, row: Registration,
                       window: RegistrationWindow, now: datetime) -> None:
         offer.answer, offer.answered_at = "expired", now
         if row.status == "offered":
             row.status = "waiting"  # back in their place; not offered this spot again
-        await self._tell(session, league, f"registration:offer:{offer.id}:expired", row.discord_id,
-                         f"{league.name}: the spot in {window.division} offered to {row.name} wasn't accepted in "
-                         "time and goes to the next on the waiting list. They keep their place on it.", now)
-        await self._offer_next(session, league, window, offer.opening, now)
+        await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                          key=f"registration:offer:{offer.id}:expired", user_id=row.discord_id, due_at=now,
+                          text=f"{league.name}: the spot in {window.division} offered to {row.name} wasn't accepted in "
+                          "time and goes to the next on the waiting list. They keep their place on it.")
+        await _pass_on(session, league, window, _opening_of(offer), now)
 
     async def _end(self, session: AsyncSession, league: _League, row: Registration, status: str, reason: str,
                    by: int, now: datetime) -> None:
         row.status, row.decision_reason, row.decided_by, row.queue_position = status, reason, by, None
         await outbox.cancel_pending(session, league.league_id, _dues_key(row.id))
-
-    async def _tell(self, session: AsyncSession, league: _League, key: str, user_id: int, text: str,
-                    due_at: datetime) -> None:
-        await outbox.enqueue(session, league_id=league.league_id, guild_id=league.guild_id, key=key, due_at=due_at,
-                             user_id=user_id, message=Outgoing(content=clip(text, 2000)))
 
     @staticmethod
     def _due(league: _League, window: RegistrationWindow, now: datetime) -> datetime:
@@ -292,7 +302,151 @@ class WaitingListService:
         cfg = self.settings.league_for_guild(guild_id)
         if cfg is None:
             raise NotFound("That league is no longer set up here.")
-        return _League(league_id, cfg.guild_id, cfg.name, cfg.rules.registration, cfg.channels.admin, cfg.timezone)
+        return _league_of(cfg, league_id)
+
+
+async def _offer_next(session: AsyncSession, league: _League, window: RegistrationWindow, opening: Opening,
+                      now: datetime) -> str | None:
+    """Offer the spot ``opening`` names to the first waiting registrant not yet offered it."""
+    offered = select(RegistrationOffer.registration_id).where(RegistrationOffer.opening_kind == opening.kind,
+                                                              RegistrationOffer.opening == opening.id)
+    nxt = await session.scalar(select(Registration).where(
+        Registration.window_id == window.id, Registration.status == "waiting",
+        Registration.id.not_in(offered)).order_by(Registration.queue_position, Registration.id).limit(1))
+    if nxt is None:
+        return None
+    expires = now + timedelta(hours=league.rules.offer_hours)
+    offer = RegistrationOffer(league_id=league.league_id, registration_id=nxt.id, opening=opening.id,
+                              opening_kind=opening.kind, offered_at=now, expires_at=expires)
+    session.add(offer)
+    await session.flush()
+    nxt.status = "offered"
+    guardian = " (you registered them as their guardian)" if nxt.guardian else ""
+    spot = f"a spot in {window.division}"
+    if opening.kind == REPLACEMENT:
+        team = await _team_name(session, league.league_id, opening.id)
+        spot = f"a spot on {team} ({window.division}) for the rest of the season, replacing a player,"
+    await outbox.enqueue(
+        session, league_id=league.league_id, guild_id=league.guild_id, key=f"registration:offer:{offer.id}:dm",
+        due_at=now, user_id=nxt.discord_id, message=Outgoing(
+            content=clip(f"🎉 {league.name}: {spot} opened for {nxt.name}{guardian}, first on the waiting list. "
+                         f"Accept it by {timestamp(expires)}, or it goes to the next.", 2000),
+            buttons=(("Accept", offer_button_id(ACCEPT, offer.id)), ("Decline", offer_button_id(DECLINE, offer.id)))))
+    await outbox.enqueue(session, league_id=league.league_id, guild_id=league.guild_id,
+                         key=f"registration:offer:{offer.id}:expiry", due_at=expires, kind=EXPIRY_KIND,
+                         args={"offer_id": offer.id}, action=True)
+    log.info("registration #%s offered the %s spot of #%s", nxt.id, opening.kind, opening.id)
+    return nxt.name
+
+
+async def _pass_on(session: AsyncSession, league: _League, window: RegistrationWindow, opening: Opening,
+                   now: datetime) -> str | None:
+    """Offer a spot its last offer didn't fill to the next on the list. A team's place with no one left to
+    offer it to is the commissioners' again: they're told in their channel, to name a replacement."""
+    offered = await _offer_next(session, league, window, opening, now)
+    if offered is None and opening.kind == REPLACEMENT and league.admin_channel is not None:
+        team = await _team_name(session, league.league_id, opening.id)
+        await outbox.enqueue(
+            session, league_id=league.league_id, guild_id=league.guild_id, key=f"replacement:{opening.id}:list-empty",
+            due_at=now, channel_id=league.admin_channel, message=Outgoing(content=clip(
+                f"🔁 No one else is on {window.division}'s waiting list to take the place on {team} (replacement "
+                f"request #{opening.id}): everyone on it declined or didn't answer in time. Name the replacement "
+                "yourselves and add them with /roster add.", 2000)))
+    return offered
+
+
+async def replacement_window(session: AsyncSession, league_id: int, team: Team) -> RegistrationWindow | None:
+    """The waiting list a replacement for ``team`` is drawn from (youth 1.16): the running season's
+    registration of the team's division, or its only one when the team has no division; None without."""
+    season = await running_season(session, league_id)
+    if season is None:
+        return None
+    windows = list((await session.scalars(select(RegistrationWindow).where(
+        RegistrationWindow.league_id == league_id, RegistrationWindow.season_id == season.id)
+        .order_by(RegistrationWindow.id))).all())
+    if team.division is None:
+        return windows[0] if len(windows) == 1 else None
+    wanted = team.division.name.casefold()
+    return next((w for w in windows if w.division.casefold() == wanted), None)
+
+
+async def offer_replacement(session: AsyncSession, league: LeagueSettings, league_id: int,
+                            window: RegistrationWindow, request_id: int, now: datetime) -> str | None:
+    """Offer the team's place an approved replacement request opened to the first on ``window``'s
+    waiting list: their name, or None when no one waits. One offer per registrant and request, so a
+    second approval or a restart offers nobody twice."""
+    return await _offer_next(session, _league_of(league, league_id), window, Opening(REPLACEMENT, request_id), now)
+
+
+async def _join_team(session: AsyncSession, league: _League, offer: RegistrationOffer, row: Registration,
+                     window: RegistrationWindow, now: datetime) -> str:
+    """The registrant who accepted a replacement's spot joins the team's roster (a minor registered by a
+    guardian as a player without a Discord account, managed by that guardian), and owes the season's fee
+    prorated by the team's games left, due before their first game (youth 1.16). The team's name."""
+    request = await session.scalar(select(ReplacementRequest).where(
+        ReplacementRequest.id == offer.opening, ReplacementRequest.league_id == league.league_id))
+    team = await lookups.team_by_id(session, league.league_id, request.team_id) if request else None
+    if request is None or team is None:
+        raise Conflict("The team that spot was on is gone; nothing changed. Contact the commissioners.")
+    if row.guardian:  # the guardian's player by that name (a past season's), else a new one they manage
+        mine = next((m for m in await managed_players(session, league.league_id, row.discord_id)
+                     if m.name.casefold() == row.name.casefold()), None)
+        found = await session.get(Player, mine.player_id) if mine is not None else None
+        if found is not None:
+            player = found
+            entry = await session.scalar(select(RosterEntry).where(RosterEntry.league_id == league.league_id,
+                                                                   RosterEntry.player_id == found.id))
+        else:
+            player = Player(league_id=league.league_id, discord_id=None, name=row.name)
+            session.add(player)
+            await session.flush()
+            session.add(PlayerGuardian(league_id=league.league_id, player_id=player.id, discord_id=row.discord_id,
+                                       added_by=request.decided_by or row.discord_id))
+            entry = None
+    else:
+        found = await lookups.player_by_discord(session, league.league_id, row.discord_id)
+        player = found or Player(league_id=league.league_id, discord_id=row.discord_id, name=row.name)
+        if found is None:
+            session.add(player)
+            await session.flush()
+        entry = await lookups.roster_entry(session, league.league_id, row.discord_id)
+    if entry is not None and entry.team_id != team.id:
+        raise Conflict(f"{row.name} is already on another team's roster, so they can't take this spot yet; "
+                       "nothing changed. Contact the commissioners.")
+    if entry is None:
+        session.add(RosterEntry(league_id=league.league_id, team_id=team.id, player_id=player.id,
+                                position="goalie" if "goal" in row.positions.casefold() else "skater", added_at=now))
+        if player.discord_id is not None:
+            await team_roles.follow(session, league.config, league.league_id, team.id, player.discord_id, now)
+    season = await session.get(Season, window.season_id)
+    games = await team_regular_games(session, league.league_id, team.id, season.starts_at) if season else []
+    upcoming = [g for g in games if g > now]
+    season_fee = league.config.rules.replacements.replacement_season_dues_cents
+    fee = prorated_fee_cents(window.fee_cents if season_fee is None else season_fee, len(upcoming), len(games))
+    row.fee_cents, row.payment_state, row.paid_cents = fee or 0, "unpaid", 0
+    row.payment_due_at = upcoming[0] if upcoming and fee else None
+    request.replacement_name, request.replacement_discord_id = row.name, player.discord_id
+    request.prorated_fee_cents, request.fee_due_at = fee, upcoming[0] if upcoming else None
+    await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
+                      key=f"replacement:{request.id}:joined", user_id=request.requested_by, due_at=now,
+                      text=f"✅ {league.name}: {row.name}, from the waiting list, accepted and joins {team.name}, "
+                      f"replacing {request.player_name} (request #{request.id}).")
+    log.info("registration #%s joins team %s for replacement request #%s", row.id, team.id, request.id)
+    return team.name
+
+
+async def _team_name(session: AsyncSession, league_id: int, request_id: int) -> str | None:
+    """The team whose place a replacement request opened."""
+    return await session.scalar(select(Team.name).join(ReplacementRequest, ReplacementRequest.team_id == Team.id)
+                                .where(ReplacementRequest.id == request_id, ReplacementRequest.league_id == league_id))
+
+
+def _opening_of(offer: RegistrationOffer) -> Opening:
+    return Opening(offer.opening_kind, offer.opening)
+
+
+def _league_of(cfg: LeagueSettings, league_id: int) -> _League:
+    return _League(league_id, cfg.guild_id, cfg.name, cfg, cfg.channels.admin, cfg.timezone)
 
 
 def _cited(league: _League) -> str:

@@ -1,6 +1,8 @@
 """/replace request, decide and pending: a captain asks to replace a player of their team; the bot checks
 youth 1.16's conditions from the game sheets and the season's weeks (bot/league/replacements/conditions.py)
-and files the request for the commissioners, who approve (the player leaves the roster) or decline it."""
+and files the request for the commissioners, who approve (the player leaves the roster) or decline it. An
+approval offers the team's place to the first on the division's registration waiting list
+(bot/services/registration/waiting.py); only when no one waits do the commissioners name the replacement."""
 
 from __future__ import annotations
 
@@ -29,10 +31,10 @@ from bot.league.seasons import season_start
 from bot.services import outbox
 from bot.services.discipline.reviews import notify_commissioners
 from bot.services.discord_sync import team_roles
-from bot.services.outbox import Outgoing
 from bot.services.people import membership, require_captain_or_commissioner
+from bot.services.registration import waiting
 from bot.services.rosters import history as roster_history
-from bot.services.shared.seasons import running_season
+from bot.services.shared.seasons import running_season, team_regular_games
 from storage import lookups
 from storage.db import retried_on_disconnect
 from storage.models import Game, GameSheetEntry, ReplacementRequest, RosterEntry, Team
@@ -68,6 +70,9 @@ class Decided:
     fee_due_at: datetime | None
     note: str
     citation: str
+    offered_to: str | None = None  # the first on the waiting list, offered the place
+    division: str = ""  # whose waiting list was asked ("" : the team's division has no registration)
+    named_unused: str = ""  # a name the commissioner gave while someone waited: the list comes first
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,14 @@ class ReplacementService:
 
     async def decide(self, caller: Caller, *, request_id: int, approve: bool, replacement: str | None,
                      refund: str | None, override: str | None, note: str | None) -> Decided:
+        try:
+            return await self._decide(caller, request_id, approve, replacement, refund, override, note)
+        except IntegrityError:  # a second approval at the same moment offered the same place
+            raise Conflict(f"Request #{request_id} was decided at the same moment by someone else; "
+                           "`/replace pending` shows what's left. Nothing changed.") from None
+
+    async def _decide(self, caller: Caller, request_id: int, approve: bool, replacement: str | None,
+                      refund: str | None, override: str | None, note: str | None) -> Decided:
         caller.require(Role.COMMISSIONER)
         rules = caller.league.rules.replacements
         now = self.clock.now()
@@ -211,24 +224,29 @@ class ReplacementService:
             elif why:
                 why = ""  # nothing to override: the conditions hold
             name = clean_text(replacement or "").strip()[:100]
-            if not name:
-                raise InvalidInput("Name the replacement player (the first on the waiting list) in the replacement "
-                                   "option to approve. Nothing changed.")
-            mention = _MENTION.match(name)
-            replacement_id = int(mention[1]) if mention else None
-            if replacement_id is not None:
-                player = await lookups.player_by_discord(session, caller.league_id, replacement_id)
-                name = player.name if player is not None else name
             refund_cents: int | None = None
             if refund is not None and refund.strip():
                 if row.reason != "injury" or not rules.replacement_injury_refund:
                     raise InvalidInput(f"No refund is given for an absence ({cite}); leave the refund empty. "
                                        "Nothing changed.")
                 refund_cents = parse_amount(refund)
-            games = (await session.scalars(select(Game.starts_at).where(
-                Game.league_id == caller.league_id, Game.status != "cancelled", Game.kind == "regular",
-                or_(Game.home_team_id == team.id, Game.away_team_id == team.id),
-                Game.starts_at >= (await _season_start(session, caller))[1]).order_by(Game.starts_at))).all()
+            games = await team_regular_games(session, caller.league_id, team.id,
+                                             (await _season_start(session, caller))[1])
+            window = await waiting.replacement_window(session, caller.league_id, team)
+            offered = (await waiting.offer_replacement(session, caller.league, caller.league_id, window, row.id, now)
+                       if window is not None else None)
+            division = window.division if window is not None else ""
+            replacement_id: int | None = None
+            if offered is None:  # no one waits: the commissioners name the replacement, as before the list
+                listed = f"on {division}'s waiting list" if division else "on a waiting list for this team's division"
+                if not name:
+                    raise InvalidInput(f"No one is {listed}, so the bot can't offer the place. Name the replacement "
+                                       "player in the replacement option to approve. Nothing changed.")
+                mention = _MENTION.match(name)
+                replacement_id = int(mention[1]) if mention else None
+                if replacement_id is not None:
+                    player = await lookups.player_by_discord(session, caller.league_id, replacement_id)
+                    name = player.name if player is not None else name
             upcoming = [g for g in games if g > now]
             fee = rules.replacement_season_dues_cents
             fee_cents = prorated_fee_cents(fee, len(upcoming), len(games)) if fee is not None else None
@@ -243,22 +261,28 @@ class ReplacementService:
                     await team_roles.follow(session, caller.league, caller.league_id, entry.team_id, discord_id, now)
             row.status, row.decided_by, row.decided_at = "approved", caller.discord_id, now
             row.decision_note, row.override_reason = said, why
-            row.replacement_name, row.replacement_discord_id = name, replacement_id
             row.refund_cents, row.prorated_fee_cents = refund_cents, fee_cents
             row.fee_due_at = upcoming[0] if upcoming else None
+            if offered is not None:  # named when they accept (bot/services/registration/waiting.py)
+                await self._tell_captain(session, caller, row, f"✅ The commissioners approved request #{row.id}: "
+                                         f"{row.player_name}'s place on {team.name} is offered to the first on the "
+                                         "waiting list. You'll be told who joins.", now)
+                return Decided(row.id, team.name, row.player_name, row.reason, True, why, "", refund_cents,
+                               fee_cents, len(upcoming), len(games), row.fee_due_at, said, cite, offered, division,
+                               name)
+            row.replacement_name, row.replacement_discord_id = name, replacement_id
             await self._tell_captain(session, caller, row, f"✅ The commissioners approved request #{row.id}: "
                                      f"{name} replaces {row.player_name} on {team.name}.", now)
             return Decided(row.id, team.name, row.player_name, row.reason, True, why, name, refund_cents, fee_cents,
-                           len(upcoming), len(games), row.fee_due_at, said, cite)
+                           len(upcoming), len(games), row.fee_due_at, said, cite, None, division)
 
     @staticmethod
     async def _tell_captain(session: AsyncSession, caller: Caller, row: ReplacementRequest, text: str,
                             now: datetime) -> None:
         if row.requested_by == caller.discord_id:
             return
-        await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
-                             key=f"replacement:{row.id}:decided", due_at=now, user_id=row.requested_by,
-                             message=Outgoing(content=text[:2000]))
+        await outbox.tell(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                          key=f"replacement:{row.id}:decided", user_id=row.requested_by, text=text, due_at=now)
 
 
 async def _season_start(session: AsyncSession, caller: Caller) -> tuple[date, datetime]:

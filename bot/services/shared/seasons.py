@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.discord_text import quote
@@ -94,3 +94,13 @@ async def later_game_in_week(session: AsyncSession, league_id: int, tz: ZoneInfo
         .order_by(Game.starts_at, Game.id))).unique().all()
     first_day = await week_first_day(session, league_id, game.starts_at)
     return later_in_week(game.starts_at, ((g, g.starts_at) for g in others), tz, first_day)
+
+
+async def team_regular_games(session: AsyncSession, league_id: int, team_id: int, since: datetime) -> list[datetime]:
+    """When the team's regular games from ``since`` on start, in order (cancelled ones left out): what a
+    replacement's fee is prorated by and due before (youth 1.16), for the request's approval and the
+    waiting-list registrant who takes the spot alike."""
+    return list((await session.scalars(select(Game.starts_at).where(
+        Game.league_id == league_id, Game.status != "cancelled", Game.kind == "regular",
+        or_(Game.home_team_id == team_id, Game.away_team_id == team_id),
+        Game.starts_at >= since).order_by(Game.starts_at))).all())

@@ -26,7 +26,6 @@ from bot.clock import Clock
 from bot.discord_text import clean_user_text, clip, timestamp
 from bot.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from bot.services import outbox
-from bot.services.outbox import Outgoing
 from bot.services.people import membership
 from bot.services.shared.games import find_game
 from bot.services.staff.nominations import NominationService
@@ -64,11 +63,6 @@ def _name(text: str) -> str:
     return clean_user_text(text, 100) or "someone"
 
 
-async def _tell(session: AsyncSession, caller: Caller, key: str, user_id: int, text: str, now: datetime) -> None:
-    await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id, key=key, due_at=now,
-                         user_id=user_id, message=Outgoing(content=clip(text, 2000)))
-
-
 @retried_on_disconnect
 class StaffService:
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Clock) -> None:
@@ -100,9 +94,10 @@ class StaffService:
                                  named_by=caller.discord_id, named_at=now)
             session.add(row)
             await session.flush()
-            await _tell(session, caller, f"assistant:{row.id}", member_id,
-                        f"🧢 {clip(caller.league.name, 100)}: you're {team.name}'s assistant coach. For each game "
-                        f"every captain of {team.name} is out or away for, you can {POWERS}.", now)
+            await outbox.tell(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                              key=f"assistant:{row.id}", user_id=member_id, due_at=now,
+                              text=f"🧢 {clip(caller.league.name, 100)}: you're {team.name}'s assistant coach. For "
+                              f"each game every captain of {team.name} is out or away for, you can {POWERS}.")
             log.info("assistant coach of %s named by %s", team.name, caller.discord_id)
             return AssistantChange(team.name, name, "named", replaced)
 
@@ -152,10 +147,11 @@ class StaffService:
                                  name=name, named_by=caller.discord_id, named_at=now)
             session.add(row)
             await session.flush()
-            await _tell(session, caller, f"standin:{row.id}", member_id,
-                        f"🧢 {clip(caller.league.name, 100)}: you're {team.name}'s stand-in captain for `{game.code}` "
-                        f"({game.home.name} vs {game.away.name}, {timestamp(game.starts_at)}). For that game you can "
-                        f"{POWERS}.", now)
+            await outbox.tell(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                              key=f"standin:{row.id}", user_id=member_id, due_at=now,
+                              text=f"🧢 {clip(caller.league.name, 100)}: you're {team.name}'s stand-in captain for "
+                              f"`{game.code}` ({game.home.name} vs {game.away.name}, {timestamp(game.starts_at)}). "
+                              f"For that game you can {POWERS}.")
             log.info("stand-in for %s in %s named by %s", team.name, game.code, caller.discord_id)
             return _change(game, team, name, "named", replaced)
 

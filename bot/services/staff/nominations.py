@@ -39,7 +39,6 @@ from bot.league.staff.management import (
     draft_blockers,
 )
 from bot.services import outbox
-from bot.services.outbox import Outgoing
 from storage import lookups
 from storage.db import retried_on_disconnect
 from storage.models import AssistantCoach, Division, Season, StaffNomination, Team, TeamCaptain
@@ -130,11 +129,6 @@ async def team_blockers(session: AsyncSession, league_id: int, rules: Rules, ref
                                             for c in captains.get(team_id, [])])
                for team_id, name, division in teams]
     return draft_blockers(leaders, rules.staff)
-
-
-async def _tell(session: AsyncSession, caller: Caller, key: str, user_id: int, text: str, now: datetime) -> None:
-    await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id, key=key, due_at=now,
-                         user_id=user_id, message=Outgoing(content=clip(text, 2000)))
 
 
 @retried_on_disconnect
@@ -229,7 +223,8 @@ class NominationService:
             text = f"🧢 {clip(caller.league.name, 100)}: the commissioners {said} {team.name}'s {title}."
             if note:
                 text += f"\nTheir note: {note}"
-            await _tell(session, caller, f"nomination:{row.id}", row.discord_id, text, now)
+            await outbox.tell(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
+                              key=f"nomination:{row.id}", user_id=row.discord_id, text=text, due_at=now)
             log.info("nomination %s %s by %s", row.id, "confirmed" if confirm else "declined", caller.discord_id)
             return Decision(row.id, team.name, row.post, row.name, row.discord_id, confirm, replaced)
 

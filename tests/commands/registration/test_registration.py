@@ -217,3 +217,16 @@ async def test_registration_needs_an_open_window(harness: Harness) -> None:
                                       as_=harness.member("Al"))
     assert late.ephemeral and "isn't open" in late.content
     assert await rows(harness) == []
+
+
+async def test_division_suggestions_are_the_open_ones_or_every_one_a_window_may_be_opened_for(
+        harness: Harness, commissioner: Member) -> None:
+    async def suggested(command: str, typed: str = "", as_: Member = commissioner) -> list[str]:
+        reply = await harness.autocomplete(command, focused="division", as_=as_, division=typed)
+        return [c["value"] for c in reply.autocomplete_choices]
+
+    assert await suggested("/registration close") == ["junior"]  # only junior is open
+    assert await suggested("/register", as_=harness.member("Parent Pat")) == ["junior"]
+    assert sorted(await suggested("/registration open")) == ["junior", "senior"]
+    assert await suggested("/registration exception", "SEN") == ["senior"]
+    assert await suggested("/registration list", "nothing like it") == []
