@@ -60,6 +60,8 @@ def cast_text(cast: Cast) -> str:
     if cast.status == "closed":
         how = "passed" if cast.outcome == "passed" else "did not pass"
         return f"Vote #{cast.vote_id} has closed: it {how} ({t.yes} Yes, {t.no} No of {t.eligible}). Thanks!"
+    if cast.status == "closing":
+        return f"Voting on #{cast.vote_id} has ended; the result is posted here shortly."
     word = (cast.answer or "").title()
     if cast.status == "already":
         return f"You've voted {word} on vote #{cast.vote_id} already; each vote counts once and can't be changed."

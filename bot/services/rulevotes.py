@@ -83,7 +83,7 @@ class Started:
 @dataclass(frozen=True)
 class Cast:
     """What a press did: "recorded", "already" (the voter answered before: ``answer`` is that answer),
-    or "closed" (the vote had ended; ``outcome`` says how)."""
+    "closed" (the vote had ended; ``outcome`` says how) or "closing" (past its deadline, not yet counted)."""
 
     vote_id: int
     status: str
@@ -189,12 +189,13 @@ class RuleVoteService:
             raise InvalidInput("Answer yes or no.")
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            vote = await self._vote(session, caller, vote_id)
-            if vote.state == "open" and now >= vote.closes_at:  # the closing action hasn't run yet
-                await self._close(session, vote.id, caller.league_id, caller.league.guild_id, now)
-                await session.refresh(vote)
+            # Presses on one vote take turns (PostgreSQL; SQLite's writers already do), so the last voter's
+            # count sees every earlier answer and closes the vote.
+            vote = await self._vote(session, caller, vote_id, lock=True)
             if vote.state != "open":
                 return Cast(vote.id, "closed", None, _stored_tally(vote), vote.outcome)
+            if now >= vote.closes_at:  # past its deadline: the closing action counts and announces it
+                return Cast(vote.id, "closing", None, await _tally(session, vote))
             mine = RuleVoteVoter.vote_id == vote.id, RuleVoteVoter.discord_id == caller.discord_id
             known = await session.scalar(select(RuleVoteVoter.id).where(*mine))
             if known is None:
@@ -297,9 +298,9 @@ class RuleVoteService:
         return out
 
     @staticmethod
-    async def _vote(session: AsyncSession, caller: Caller, vote_id: int) -> RuleVote:
-        vote = await session.scalar(select(RuleVote).where(RuleVote.id == vote_id,
-                                                           RuleVote.league_id == caller.league_id))
+    async def _vote(session: AsyncSession, caller: Caller, vote_id: int, *, lock: bool = False) -> RuleVote:
+        query = select(RuleVote).where(RuleVote.id == vote_id, RuleVote.league_id == caller.league_id)
+        vote = await session.scalar(query.with_for_update() if lock else query)
         if vote is None:
             raise NotFound("That rule-change vote isn't one of this league's.")
         return vote

@@ -172,6 +172,9 @@ async def test_exactly_the_threshold_of_eligible_voters_passes_and_one_less_fail
     assert posted[0].custom_ids() == ["sideline:rulevote:apply:1"]
     assert posted[1].content.startswith("🗳️ Rule-change vote #2 did not pass. Points tie (points_tie): 1 → 0")
     assert "The rule stays as it is." in posted[1].content and posted[1].custom_ids() == []
+    refused = await harness.press(f"sideline:rulevote:apply:{failing}", as_=kay)
+    assert refused.ephemeral and "Vote #2 didn't pass (Youth 1.23), so Points tie (points_tie) stays as it is." \
+        in refused.content
     closed = await press(harness, passing, "yes", wolves)
     assert "Vote #1 has closed: it passed (3 Yes, 2 No of 5)." in closed
     listed = await harness.slash("/rulevote list", as_=kay)
