@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.config.settings import AllLeagues, Settings
-from bot.services import outbox
+from bot.services import outbox, rulevotes
 from bot.services.announcements import AnnouncementService
 from bot.services.availability.away import AwayService, away_stretches
 from bot.services.availability.guests import GuestService
@@ -62,6 +62,7 @@ from bot.services.rulebooks.choice import RulebookService
 from bot.services.rulebooks.digest import DIGEST_KIND, RuleDigest
 from bot.services.rulebooks.feedback import RuleFeedbackService
 from bot.services.rulebooks.lookup import RulesLookupService
+from bot.services.rulevotes import RuleVoteService
 from bot.services.schedule import ScheduleService
 from bot.services.seasons import SeasonService
 from bot.services.setup.joins import JoinService
@@ -130,6 +131,7 @@ class Services:
     rulebooks: RulebookService
     replacements: ReplacementService
     rule_feedback: RuleFeedbackService
+    rulevotes: RuleVoteService
     schedule: ScheduleService
     seasons: SeasonService
     setup: LeagueSetupService
@@ -161,6 +163,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     stats = StatsService(sessions, clock)
     waiting_list = WaitingListService(sessions, clock, settings)
     weekly = WeeklyStats(sessions, clock, settings, stats)
+    rule_votes = RuleVoteService(sessions, clock, settings, league_setup)
 
     # After a result is recorded: the game sheets are kept as they were (what "played" counts), then
     # suspended players have served one more game, the game's statistics are counted and the weekly post planned.
@@ -204,6 +207,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         rules=rules,
         rulebooks=RulebookService(sessions, clock, settings, league_setup, rules),
         rule_feedback=RuleFeedbackService(sessions, clock, settings, rules),
+        rulevotes=rule_votes,
         schedule=ScheduleService(sessions, clock),
         seasons=SeasonService(sessions, clock),
         setup=league_setup,
@@ -240,7 +244,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                      team_roles.ROLE_KIND: team_roles.TeamRoleSync(sessions, clock, settings),
                      reminder_messages.EDIT_KIND: ReminderEdits(sessions, clock, game_reminders),
                      stats_weekly.WEEK_KIND: weekly,
-                     REGISTRATION_OFFER_EXPIRY: waiting_list.expire_offer},
+                     REGISTRATION_OFFER_EXPIRY: waiting_list.expire_offer,
+                     rulevotes.CLOSE_KIND: rule_votes.close_due},
             sent_hooks={reminders.REMINDER_KIND: reminder_messages.message_sent,
                         stats_weekly.MESSAGE_KIND: stats_weekly.message_sent},
         ),

@@ -33,7 +33,7 @@ TASKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Games and check-ins", ("schedule", "checkin", "whoisin", "away", "calendar", "lineup", "game-card")),
     ("Teams and players", ("join", "team", "roster", "replace", "tellcaptain", "guest", "spare")),
     ("Registration and dues", ("register", "registration")),
-    ("The rulebook", ("rule", "rulebook")),
+    ("The rulebook", ("rule", "rulebook", "rulevote")),
     ("Results and standings", ("result", "gamesheet", "goal", "shootout", "standings", "stats", "season",
                                "bracket")),
     ("Referees and discipline", ("penalty", "penalties", "cleanup", "relay", "suspend", "suspension",
@@ -48,7 +48,8 @@ DATE_TIME = "2030-01-10 19:00"
 DATE = "2030-01-10"
 #: Examples of an option, by its name, where the name alone says what goes in it.
 BY_NAME = {
-    "preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit", "citation": "2.7",
+    "preset": "coed-ball-hockey", "timezone": "America/Toronto", "key": "roster_limit", "rule": "roster_limit",
+    "citation": "2.7",
     "question": "how many players to start", "infraction": "holding", "shooter": "Jordan Lee",
     "audience": "commissioners", "section": "lineup", "season": "Fall 2026", "division": "Junior",
     "deadline": "1", "dispute": "1", "name_or_member": "@member", "players": "Jordan Lee, Sam Park",

@@ -50,6 +50,7 @@ from storage.models.rulebooks import (
     RuleSection,
     RuleWord,
 )
+from storage.models.rulevotes import RuleVote, RuleVoteVoter
 from storage.models.seasons import Season
 from storage.models.setup import GenderAsk, LeagueSetup, SetupChange
 from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
@@ -66,7 +67,8 @@ __all__ = [
     "RefereeAssignment", "Registration", "RegistrationException", "RegistrationOffer",
     "RegistrationWindow", "Relay", "ReminderMessage", "ReminderPreference", "ReplacementRequest", "Result",
     "ResultChange", "RosterDeparture", "RosterEntry",
-    "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleWord", "Rulebook",
+    "RuleFeedback", "RuleFeedbackSettings", "RuleLink", "RuleQuestion", "RuleSection", "RuleVote", "RuleVoteVoter",
+    "RuleWord", "Rulebook",
     "Season", "SeedingDecision", "SetupChange", "Shootout", "ShootoutAttempt",
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StaffNomination", "StandInCaptain",
     "StandingsAdjustment",

@@ -68,6 +68,9 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("replacing long-term injured or absent players", {
         "cogs": ("replacements",), "bot/league": ("replacements",), "bot/services": ("replacements",),
         "storage/models": ("replacements",)}),
+    ("rule-change votes", {
+        "cogs": ("rulevotes",), "bot/league": ("rulevotes",), "bot/services": ("rulevotes",),
+        "storage/models": ("rulevotes",)}),
     ("spare pool and spare requests", {
         "cogs": ("spares",), "bot/league": ("spares",), "bot/services": ("spares",), "storage/models": ("spares",)}),
     ("away ranges, guests, reminder preferences", {

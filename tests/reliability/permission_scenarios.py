@@ -358,6 +358,8 @@ SCENARIOS: dict[str, Scenario] = {
                                 setup=(REPLACE_BEA,)),
     "/replace pending": Scenario(by("commissioner"), {}, "#1 · Hawks: replace Bea Quinn (absence)",
                                  setup=(REPLACE_BEA,)),
+    "/rulevote start": Scenario(by("commissioner"), {"rule": "roster_limit", "proposal": "15"},
+                                "**Rule-change vote #1**", ("rule_votes", "rule_vote_voters", "outbox")),
     "/relay inbox": Scenario(by("referee", "commissioner"), {}, "Unanswered relays (1)",
                              setup=(at(GAME_DAY), RELAY)),
     "/relay send": Scenario(by("captain"), {"game": "G1", "message": "Number 7 on Owls has no helmet"},

@@ -51,6 +51,7 @@ from storage.models import (
     RegistrationWindow,
     Relay,
     RuleQuestion,
+    RuleVote,
     SpareOffer,
     Suspension,
 )
@@ -479,6 +480,13 @@ class IsolationWorld(World):
         await bot.courier.deliver_due()
         await bot.courier.deliver_due()
         self.clock.set(AFTER_GAMES)
+        # Rule-change votes (youth 1.23): one North vote passed by all three voters, one South vote still open.
+        await self.ok("/rulevote start", kay, rule="roster_limit", proposal="15", division="North")
+        for voter in (kay, hawks, s.captain("Owls")):
+            assert "Your vote on #1" in (await press(self, "sideline:rulevote:yes:1", voter, GUILD)).text
+        await self.ok("/rulevote start", kay, rule="points_tie", proposal="0", division="South")
+        assert "Your vote on #2" in (await press(self, "sideline:rulevote:no:2", s.captain("Bears"), GUILD)).text
+        await bot.courier.deliver_due()
 
         self.ids: dict[str, list[int]] = {}
         async with bot.sessions() as session:
@@ -486,7 +494,7 @@ class IsolationWorld(World):
                                 ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer),
                                 ("rule_question", RuleQuestion), ("goal", Goal), ("guardian", PlayerGuardian),
                                 ("registration", Registration), ("registration_offer", RegistrationOffer),
-                                ("registration_window", RegistrationWindow)):
+                                ("registration_window", RegistrationWindow), ("rule_vote", RuleVote)):
                 self.ids[kind] = list((await session.scalars(
                     select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
                 assert self.ids[kind], f"the first league has no {kind} to aim at"
@@ -739,6 +747,10 @@ def forged_presses(world: IsolationWorld) -> dict[str, list[str]]:
         "ReplaceButton": [f"sideline:registration:replace:{r}" for r in world.ids["registration"]],
         "OfferButton": [f"sideline:registration:offer:{action}:{offer}" for offer in world.ids["registration_offer"]
                         for action in ("accept", "decline")],
+        # the first league's rule-change votes (passed, open), every answer and its Apply
+        "VoteButton": [f"sideline:rulevote:{answer}:{vote}" for vote in world.ids["rule_vote"]
+                       for answer in ("yes", "no")],
+        "ApplyButton": [f"sideline:rulevote:apply:{vote}" for vote in world.ids["rule_vote"]],
         "LateStartButton": [f"sideline:late@{league}:{game}:{team}:{action}" for league in (world.l1, world.l2)
                             for game in (1, 2) for team in (1, 2)
                             for action in ("minor", "forfeit", "undo-minor", "undo-forfeit")],
@@ -808,7 +820,8 @@ def test_forged_buttons_and_forms_are_refused(world: IsolationWorld, error_log: 
     elsewhere: list[tuple[Member, int | None]] = [(world.olga, OTHER_GUILD), (world.alice, OTHER_GUILD),
                                                   (world.olga, None), (s.captain("Hawks"), None)]
     not_entitled = {"CheckInButton": s.player("Walt Orr"), "RelayButton": s.player("Bea Quinn"),
-                    "DutyButton": s.player("Bea Quinn"),
+                    "DutyButton": s.player("Bea Quinn"), "VoteButton": s.player("Bea Quinn"),
+                    "ApplyButton": s.captain("Hawks"),
                     "SpareOfferButton": s.player("Walt Orr"), "SpareRequestButton": s.player("Walt Orr")}
     # Not forgeries: in a DM, Alice's own first-league games (G1, G5 for Hawks; an older button naming
     # G1 stays refused, as she plays a G1 in both leagues), see test_a_dm_press_answers_only_for_...

@@ -185,11 +185,10 @@ class LeagueSetupService:
         league = self.check(guild_id, actor)
         if league is None:
             raise NoLeague(START)
-        known = {s.key for s in rule_settings(league.rules)}
-        if key not in known:
+        if not reset:
+            self.proposed_rule(league, key, value)  # refused before anything is written
+        elif key not in {s.key for s in rule_settings(league.rules)}:
             raise InvalidInput(f"{key!r} is not a rule setting; pick one from the list.")
-        if not reset and (value is None or not value.strip()):
-            raise InvalidInput(f"Give a value for {key}, or reset:True to go back to the preset.")
 
         def apply(setup: LeagueSetup) -> list[tuple[str, str | None, str | None]]:
             overrides = dict(setup.rule_overrides or {})
@@ -209,6 +208,21 @@ class LeagueSetupService:
             setup.rule_overrides = overrides
             return [(f"rules.{key}", old, new)] if old != new else []
         return await self._change(guild_id, actor, apply)
+
+    @staticmethod
+    def proposed_rule(league: LeagueSettings, key: str, value: str | None) -> Any:
+        """The value /setup rule would give ``key`` from what was typed, checked as it checks it (InvalidInput
+        if not): a rule-change vote refuses a proposal that could never be applied."""
+        if key not in {s.key for s in rule_settings(league.rules)}:
+            raise InvalidInput(f"{key!r} is not a rule setting; pick one from the list.")
+        if value is None or not value.strip():
+            raise InvalidInput(f"Give a value for {key}, or reset:True to go back to the preset.")
+        proposed = read_value(value)
+        try:
+            build_rules(league.preset, {key: proposed})
+        except RulesError as exc:
+            raise InvalidInput(f"{key} {exc.problem}. Nothing changed.") from None
+        return proposed
 
     async def set_reminders(self, guild_id: int, actor: Actor, games: str | None, alerts: str | None,
                             cards: str | None = None) -> Changed:
