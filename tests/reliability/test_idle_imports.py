@@ -18,6 +18,7 @@ NOT_AT_START = {
     "asyncpg": "PostgreSQL's driver",
     "Stemmer": "the rule search's stemmer: loaded at the first /rule",
     "bot.league.rulebooks.search": "the rule search itself",
+    "bot.services.league_page.render": "the league page's writer: loaded when a page is first asked for",
     "icalendar": "the calendar feed: built when a calendar app asks",
     "openpyxl": "spreadsheets: read when one is imported",
     "aiohttp.web": "the HTTP servers: none is configured",

@@ -34,7 +34,6 @@ from bot.league.standings.table import StandingsRow
 from bot.league.stats import CATEGORY_WORDS, Category
 from bot.services.calendar.files import FeedFiles
 from bot.services.league_page import data as page
-from bot.services.league_page.render import page_html, page_json
 from bot.services.playoffs import bracket_rows, rebuild
 from bot.services.shared.seasons import league_seasons
 from bot.services.standings import INPUTS_VERSION, StandingsTable, load_table
@@ -152,6 +151,9 @@ class LeaguePageService:
 
     async def _build(self, found: Page, kind: Kind) -> bytes:
         """Read what the page shows (the database's work, awaited), then write it in a thread."""
+        # The writer, with html's entity table, only where a page is asked for: most leagues publish none.
+        from bot.services.league_page.render import page_html, page_json
+
         data = await self._data(found)
         if kind == "json":
             return await self.files.build(page_json, data)
