@@ -23,6 +23,7 @@ from bot.league.replacements.presets import REPLACEMENT_PRESETS, ReplacementRule
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.staff.presets import STAFF_PRESETS, StaffRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
+from bot.league.trades import TRADE_PRESETS, TradeRules
 
 PRESET_NAMES = ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")
 
@@ -46,6 +47,7 @@ class Rules:
     registration: RegistrationRules
     staff: StaffRules
     replacements: ReplacementRules
+    trades: TradeRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -59,6 +61,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "registration": REGISTRATION_PRESETS,
     "staff": STAFF_PRESETS,
     "replacements": REPLACEMENT_PRESETS,
+    "trades": TRADE_PRESETS,
 }
 
 
@@ -160,6 +163,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "offer_hours": (1, 336),
     "payment_nudge_hours": (0, 336),
     "guardian_under_age": (0, 99),
+    # trades (youth 1.9): hours of notice
+    "trade_notice_hours": (0, 336),
 }
 
 # The words a list setting may hold.
