@@ -140,10 +140,12 @@ class TradeCog(commands.GroupCog, group_name="trade", group_description="Trades 
                                       "teams are told.", 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="list", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
+    @app_commands.describe(team="The team; leave empty for your own (commissioners: every team)")
+    @app_commands.autocomplete(team=team_autocomplete)
     @app_commands.guild_only()
-    async def list_(self, interaction: discord.Interaction) -> None:
-        """Open and recent trades (captains: your team's; commissioners: all)."""
-        views = await self.service.recent(self.bot.caller(interaction))
+    async def list_(self, interaction: discord.Interaction, team: TeamName | None = None) -> None:
+        """Open and recent trades of a team (captains: your own; commissioners: any)."""
+        views = await self.service.recent(self.bot.caller(interaction), team)
         text = "\n".join(trade_line(v) for v in views) or "No trades yet."
         await reply(interaction, clip(text, 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 

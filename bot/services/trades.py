@@ -195,16 +195,22 @@ class TradeService:
             return await self._end(session, caller, row, ours, theirs, "vetoed", said,
                                    f"⛔ A commissioner vetoed trade #{row.id}", (ours, theirs))
 
-    async def recent(self, caller: Caller) -> list[TradeView]:
-        """Open trades, then the latest finished ones: commissioners see all, captains their teams'."""
+    async def recent(self, caller: Caller, team: str | None = None) -> list[TradeView]:
+        """A team's open trades, then its latest finished ones (its captains and commissioners); without a team,
+        the caller's own team's, or every team's for a commissioner."""
         async with self.sessions() as session:
             member = await membership(session, caller)
             query = select(Trade).where(Trade.league_id == caller.league_id)
-            if not caller.is_commissioner:
-                mine = [t for t in member.captain_of if is_captain_of(caller, member, t)]
-                if not mine:
+            found = await self._team(session, caller, team) if team else None
+            if found is None and not caller.is_commissioner:
+                own = own_team_id(member)
+                found = await lookups.team_by_id(session, caller.league_id, own) if own is not None else None
+                if found is None:
                     raise NotAllowed("Only captains and commissioners see trades.")
-                query = query.where(or_(Trade.from_team_id.in_(mine), Trade.to_team_id.in_(mine)))
+            if found is not None:
+                if not (caller.is_commissioner or is_captain_of(caller, member, found.id)):
+                    raise NotAllowed(f"Only {found.name}'s captain or a commissioner sees its trades.")
+                query = query.where(or_(Trade.from_team_id == found.id, Trade.to_team_id == found.id))
             rows = (await session.scalars(query.order_by(Trade.state.not_in(OPEN), Trade.id.desc()).limit(15))).all()
             names = {t.id: t.name for t in (await session.scalars(select(Team).where(
                 Team.league_id == caller.league_id))).all()}
@@ -232,11 +238,13 @@ class TradeService:
                 team_id = found.id if found is not None else None
             else:
                 team_id = own_team_id(member)
-            if team_id is None:
+            if team_id is None and not caller.is_commissioner:
                 return []
-            names = (await session.scalars(select(Player.name).join(RosterEntry, RosterEntry.player_id == Player.id)
-                                           .where(RosterEntry.league_id == caller.league_id,
-                                                  RosterEntry.team_id == team_id).order_by(Player.name))).all()
+            query = select(Player.name).join(RosterEntry, RosterEntry.player_id == Player.id).where(
+                RosterEntry.league_id == caller.league_id)
+            if team_id is not None:  # else a commissioner of no team: every rostered player
+                query = query.where(RosterEntry.team_id == team_id)
+            names = (await session.scalars(query.order_by(Player.name))).all()
             typed = current.strip().casefold()
             return [n for n in names if typed in n.casefold()][:25]
 

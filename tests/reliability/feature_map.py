@@ -68,6 +68,8 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("replacing long-term injured or absent players", {
         "cogs": ("replacements",), "bot/league": ("replacements",), "bot/services": ("replacements",),
         "storage/models": ("replacements",)}),
+    ("trades between teams", {
+        "cogs": ("trades",), "bot/league": ("trades",), "bot/services": ("trades",), "storage/models": ("trades",)}),
     ("spare pool and spare requests", {
         "cogs": ("spares",), "bot/league": ("spares",), "bot/services": ("spares",), "storage/models": ("spares",)}),
     ("away ranges, guests, reminder preferences", {
