@@ -257,3 +257,19 @@ async def test_autocomplete_suggests_the_roster_and_open_trades(harness: Harness
     assert [c["value"] for c in open_.autocomplete_choices] == [1]
     none = await harness.autocomplete("/trade accept", focused="trade", as_=league.captain("Bears"), trade="")
     assert none.autocomplete_choices == []
+
+
+async def test_a_suspension_follows_the_traded_player(harness: Harness, league: SampleLeague) -> None:
+    """Nothing of the trade's own: the move is in the roster's history, which suspensions read."""
+    await drafted(harness, league)
+    at(harness, datetime(2030, 1, 8, 12, tzinfo=UTC))
+    suspended = await harness.slash("/suspend", as_=league.commissioner(), player=league.player("Bea Quinn"),
+                                    games=2, reason="Boarding")
+    assert "Suspension #" in suspended.content, suspended.content
+    await harness.slash("/trade propose", as_=league.captain("Hawks"), team="Bears", players_out="Bea Quinn")
+    await harness.slash("/trade accept", as_=league.captain("Bears"), trade=1)
+    at(harness, datetime(2030, 1, 9, 13, tzinfo=UTC))
+    await harness.bot.courier.deliver_due()
+    assert await team_of(harness, "Bea Quinn") == "Bears"
+    listing = (await harness.slash("/suspensions", as_=league.commissioner())).text
+    assert "Bea Quinn (Bears)" in listing and "G2" in listing and "G1" not in listing, listing
