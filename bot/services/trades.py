@@ -6,7 +6,8 @@ asked) and whether it is too late (the deadline week) are bot/league/trades.py's
 
 Restart safety: accepting queues one outbox action keyed by the trade, due at its effect time; the action
 moves the players only while the trade is still accepted, in the same unit of work that marks it effective,
-so it happens once whatever restarts in between. A suspension needs nothing: it belongs to the player, and
+so it happens once whatever restarts in between (late, if the bot was down at the time: the trade was in time
+when accepted). A suspension needs nothing: it belongs to the player, and
 the roster's history (bot/services/rosters/history.py) records the move as for any other.
 """
 

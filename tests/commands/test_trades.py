@@ -179,6 +179,8 @@ async def test_after_the_draft_roster_add_does_not_move_players_between_teams(
     boss = await harness.slash("/roster add", as_=league.commissioner(), player=pia, team="Hawks")
     assert boss.content == taken.content
     assert await team_of(harness, "Pia Lund") is None
+    home = await harness.slash("/roster add", as_=league.captain("Owls"), player=pia)
+    assert "Pia Lund is now on Owls" in home.content, "back to the team she left is no move"
     newcomer = harness.member("New Nia")
     added = await harness.slash("/roster add", as_=hawks, player=newcomer)
     assert "New Nia is now on Hawks" in added.content, "someone new to the league isn't traded"

@@ -301,11 +301,12 @@ class RosterService:
         elsewhere = await session.scalar(select(RosterEntry.id).where(
             RosterEntry.league_id == caller.league_id, RosterEntry.player_id == player_id,
             RosterEntry.team_id != team.id).limit(1))
-        left = await session.scalar(select(RosterDeparture.id).where(
+        # The team they last left since the draft: another one makes this a move (back to the same team isn't).
+        last_left = await session.scalar(select(RosterDeparture.team_id).where(
             RosterDeparture.league_id == caller.league_id, RosterDeparture.player_id == player_id,
-            RosterDeparture.team_id != team.id, RosterDeparture.left_at >= held,
-            RosterDeparture.reason.is_distinct_from(SEASON)).limit(1))
-        if elsewhere is None and left is None:
+            RosterDeparture.left_at >= held, RosterDeparture.reason.is_distinct_from(SEASON))
+            .order_by(RosterDeparture.left_at.desc(), RosterDeparture.id.desc()).limit(1))
+        if elsewhere is None and (last_left is None or last_left == team.id):
             return
         cite = f" ({rules.trade_citations.trade})" if rules.trade_citations.trade else ""
         raise Conflict(f"Since the draft, players move between teams only by trade{cite}. A captain proposes one "
