@@ -78,6 +78,8 @@ from bot.services.stats import lines as stats_lines
 from bot.services.stats import weekly as stats_weekly
 from bot.services.stats.service import StatsService
 from bot.services.stats.weekly import WeeklyStats
+from bot.services.trades import EFFECT_KIND as TRADE_EFFECT
+from bot.services.trades import TradeService
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ class Services:
     weekly_stats: WeeklyStats
     suspensions: SuspensionService
     suspension_reviews: SuspensionReviewService
+    trades: TradeService
     outbox_kinds: OutboxKinds
 
 
@@ -162,6 +165,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     notices = OfficialNotices(sessions, clock, settings)
     stats = StatsService(sessions, clock)
     waiting_list = WaitingListService(sessions, clock, settings)
+    trades = TradeService(sessions, clock, settings)
     weekly = WeeklyStats(sessions, clock, settings, stats)
     rule_votes = RuleVoteService(sessions, clock, settings, league_setup)
 
@@ -224,6 +228,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         weekly_stats=weekly,
         suspensions=SuspensionService(sessions, clock),
         suspension_reviews=SuspensionReviewService(sessions, clock),
+        trades=trades,
         outbox_kinds=OutboxKinds(
             renderers={
                 outbox.TEXT_KIND: outbox.render_text,
@@ -245,7 +250,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                      reminder_messages.EDIT_KIND: ReminderEdits(sessions, clock, game_reminders),
                      stats_weekly.WEEK_KIND: weekly,
                      REGISTRATION_OFFER_EXPIRY: waiting_list.expire_offer,
-                     rulevotes.CLOSE_KIND: rule_votes.close_due},
+                     rulevotes.CLOSE_KIND: rule_votes.close_due,
+                     TRADE_EFFECT: trades.take_effect},
             sent_hooks={reminders.REMINDER_KIND: reminder_messages.message_sent,
                         stats_weekly.MESSAGE_KIND: stats_weekly.message_sent},
         ),

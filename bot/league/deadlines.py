@@ -12,11 +12,11 @@ Choices the rulebooks leave open, decided here:
   (`week_end`) is local midnight starting day 7n after the first day: being on time means strictly
   before it. Computed in the league's zone, so it is right across daylight-saving changes.
 - Trades (youth 1.9): "the deadline for trades is at the end of week 10" is read as: a trade must
-  take effect before the end of week 10 (a player moved to another team after it is refused:
-  bot/services/rosters/roster.py). Youth 1.9's 24 hours' notice and 1.15's payment within 5 days are not
-  settings here: the bot keeps no trade requests or payments (a setting that did nothing was worse than
-  none); a commissioner tracks them with /deadline add. 1.16's replacements have their own settings and
-  checks (bot/league/replacements/).
+  take effect before the end of week 10 (a trade whose effect time is later is refused: bot/league/trades.py;
+  a player moved to another team after it is refused: bot/services/rosters/roster.py). The 24 hours'
+  notice and the veto are bot/league/trades.py's. Youth 1.15's payment within 5 days is the registration
+  settings' (bot/league/registration/); 1.16's replacements have their own settings and checks
+  (bot/league/replacements/).
 - Disputes: youth 2.2 lets a coach or captain appeal "any controversies during a game" to the
   league, decided within 5 days. Co-ed "Ref interaction": "the referee's call stands, so if you have
   a dispute with a call, suck it up": no disputes (`dispute_calls_allowed` off), captains relay to

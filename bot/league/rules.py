@@ -24,6 +24,7 @@ from bot.league.rulevotes import RULEVOTE_PRESETS, RuleVoteRules
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.staff.presets import STAFF_PRESETS, StaffRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
+from bot.league.trades import TRADE_PRESETS, TradeRules
 
 PRESET_NAMES = ("coed-ball-hockey", "youth-ball-hockey", "indoor-soccer")
 
@@ -48,6 +49,7 @@ class Rules:
     staff: StaffRules
     replacements: ReplacementRules
     rulevotes: RuleVoteRules
+    trades: TradeRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -62,6 +64,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "staff": STAFF_PRESETS,
     "replacements": REPLACEMENT_PRESETS,
     "rulevotes": RULEVOTE_PRESETS,
+    "trades": TRADE_PRESETS,
 }
 
 
@@ -165,6 +168,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "guardian_under_age": (0, 99),
     # rule-change votes (youth 1.23): a share of the eligible voters, in percent
     "rulevote_threshold_percent": (1, 100),
+    # trades (youth 1.9): hours of notice
+    "trade_notice_hours": (0, 336),
 }
 
 # The words a list setting may hold.

@@ -31,7 +31,7 @@ FOOTER_ROOM = 40  # "Page 2 of 3 · the buttons below turn the page"
 #: Tasks in the order /help shows them, and the top-level commands that belong to each.
 TASKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Games and check-ins", ("schedule", "checkin", "whoisin", "away", "calendar", "lineup", "game-card")),
-    ("Teams and players", ("join", "team", "roster", "replace", "tellcaptain", "guest", "spare")),
+    ("Teams and players", ("join", "team", "roster", "trade", "replace", "tellcaptain", "guest", "spare")),
     ("Registration and dues", ("register", "registration")),
     ("The rulebook", ("rule", "rulebook", "rulevote")),
     ("Results and standings", ("result", "gamesheet", "goal", "shootout", "standings", "stats", "season",
@@ -55,6 +55,7 @@ BY_NAME = {
     "deadline": "1", "dispute": "1", "name_or_member": "@member", "players": "Jordan Lee, Sam Park",
     "shooters": "Jordan Lee, Sam Park, Riley Cole", "preferred": "Jordan Lee", "matchup": "R1-M2",
     "registration": "1", "payment_link": "https://example.org/pay", "draft_date": DATE, "amount": "60",
+    "players_out": "Jordan Lee", "players_in": "Sam Park, Riley Cole", "takes_effect": DATE_TIME,
 }
 #: Free text, where the option's description gives no example of its own.
 FREE_TEXT = {"message": "your message", "reason": "your reason", "text": "your reasons", "note": "a note",

@@ -57,6 +57,7 @@ from storage.models.shootouts import Shootout, ShootoutAttempt, ShootoutOrder
 from storage.models.spares import GameSpare, Spare, SpareOffer, SpareRequest
 from storage.models.staff import AssistantCoach, StaffNomination, StandInCaptain
 from storage.models.stats import StatLine, StatsPost, StatsVersion, StatTotal
+from storage.models.trades import Trade, TradePlayer
 
 __all__ = [
     "Appeal", "AssistantCoach", "AwayRange", "Base", "BenchPenalty", "CalendarFeed", "CaptainAlert", "CaptainNote",
@@ -73,5 +74,6 @@ __all__ = [
     "ShootoutOrder", "Snowflake", "Spare", "SpareOffer", "SpareRequest", "StaffNomination", "StandInCaptain",
     "StandingsAdjustment",
     "StandingsPost", "StatLine", "StatTotal", "StatsPost", "StatsVersion",
-    "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "UTCDateTime", "utcnow",
+    "Suspension", "SuspensionReview", "Team", "TeamCaptain", "TeamRole", "TeamRoleMember", "Trade", "TradePlayer",
+    "UTCDateTime", "utcnow",
 ]

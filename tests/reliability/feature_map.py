@@ -71,6 +71,8 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("rule-change votes", {
         "cogs": ("rulevotes",), "bot/league": ("rulevotes",), "bot/services": ("rulevotes",),
         "storage/models": ("rulevotes",)}),
+    ("trades between teams", {
+        "cogs": ("trades",), "bot/league": ("trades",), "bot/services": ("trades",), "storage/models": ("trades",)}),
     ("spare pool and spare requests", {
         "cogs": ("spares",), "bot/league": ("spares",), "bot/services": ("spares",), "storage/models": ("spares",)}),
     ("away ranges, guests, reminder preferences", {

@@ -151,6 +151,8 @@ def register(name: str) -> Step:
 REGISTERED = (SEASON_STARTED, OPEN_NORTH, register("Finn Cole"))
 NOMINATE_CARL = do("/team nominate", player("Carl Diaz"), {"post": "captain", "team": "Hawks"})
 REPLACE_BEA = do("/replace request", captain, lambda lg: {"player": lg.player("Bea Quinn"), "reason": "absence"})
+TRADE_FROM_HAWKS = do("/trade propose", captain, {"team": "Owls", "players_out": "Bea Quinn"})
+TRADE_TO_HAWKS = do("/trade propose", lambda lg: lg.captain("Owls"), {"team": "Hawks", "players_out": "Pia Lund"})
 FIRST_ATTEMPTS = (
     do("/shootout record", referee, {"game": "G1", "shooter": "Alice Hart", "scored": True, "tied_at": 3}),
     do("/shootout record", referee, {"game": "G1", "shooter": "Omar Fox", "scored": False}))
@@ -360,6 +362,19 @@ SCENARIOS: dict[str, Scenario] = {
                                  setup=(REPLACE_BEA,)),
     "/rulevote start": Scenario(by("commissioner"), {"rule": "roster_limit", "proposal": "15"},
                                 "**Rule-change vote #1**", ("rule_votes", "rule_vote_voters", "outbox")),
+    "/trade propose": Scenario(by("captain", "commissioner"),
+                               {"team": "Owls", "players_out": "Bea Quinn", "from_team": "Hawks"},
+                               "Trade #1 proposed: Bea Quinn (Hawks → Owls)", ("trades", "trade_players")),
+    "/trade accept": Scenario(by("captain", "commissioner"), {"trade": 1}, "Trade #1 accepted", ("trades",),
+                              setup=(TRADE_TO_HAWKS,)),
+    "/trade decline": Scenario(by("captain", "commissioner"), {"trade": 1}, "Trade #1 declined", ("trades",),
+                               setup=(TRADE_TO_HAWKS,)),
+    "/trade withdraw": Scenario(by("captain", "commissioner"), {"trade": 1}, "Trade #1 withdrawn", ("trades",),
+                                setup=(TRADE_FROM_HAWKS,)),
+    "/trade veto": Scenario(by("commissioner"), {"trade": 1, "reason": "Unbalanced"}, "Trade #1 vetoed",
+                            ("trades",), setup=(TRADE_FROM_HAWKS,)),
+    "/trade list": Scenario(by("captain", "commissioner"), {}, "#1 · proposed · Bea Quinn (Hawks → Owls)",
+                            setup=(TRADE_FROM_HAWKS,)),
     "/relay inbox": Scenario(by("referee", "commissioner"), {}, "Unanswered relays (1)",
                              setup=(at(GAME_DAY), RELAY)),
     "/relay send": Scenario(by("captain"), {"game": "G1", "message": "Number 7 on Owls has no helmet"},

@@ -54,6 +54,7 @@ from storage.models import (
     RuleVote,
     SpareOffer,
     Suspension,
+    Trade,
 )
 from tests.commands.empty_server import hand_to_discord
 from tests.conftest import GUILD, OTHER_GUILD, OTHER_ROLES, ROLES
@@ -414,6 +415,8 @@ class IsolationWorld(World):
         await self.ok("/team nominate", s.player("Hana Kim"), post="captain", team="Owls")  # waits for a decision
         # A captain's request to replace a player (youth 1.16), waiting for the commissioners.
         await self.ok("/replace request", hawks, player=s.player("Dan Roy"), reason="absence")
+        # A trade Hawks propose to Owls (youth 1.9 in spirit; any preset keeps trades), still open.
+        await self.ok("/trade propose", hawks, team="Owls", players_out="Eli Park", players_in="Ray Moss")
         await self.ok("/game duty", kay, game="G1", team="Hawks", duty="cleanup", setting="on")
         await self.ok("/shootout submit", self.alice, OTHER_GUILD, game="G1",
                       shooters="A. Hart, Kofi Mensah, Lena Brandt")
@@ -494,7 +497,8 @@ class IsolationWorld(World):
                                 ("deadline", Deadline), ("relay", Relay), ("spare_offer", SpareOffer),
                                 ("rule_question", RuleQuestion), ("goal", Goal), ("guardian", PlayerGuardian),
                                 ("registration", Registration), ("registration_offer", RegistrationOffer),
-                                ("registration_window", RegistrationWindow), ("rule_vote", RuleVote)):
+                                ("registration_window", RegistrationWindow), ("rule_vote", RuleVote),
+                                ("trade", Trade)):
                 self.ids[kind] = list((await session.scalars(
                     select(model.id).where(model.league_id == self.l1).order_by(model.id))).all())
                 assert self.ids[kind], f"the first league has no {kind} to aim at"
@@ -1002,6 +1006,10 @@ def test_services_given_the_second_league_refuse_the_first_leagues_ids(world: Is
             await bot.services.cleanup.withdraw(olga, game_code="G2", team_name="Bears")
         with pytest.raises(NotFound):
             await bot.services.penalty_log.game_log(olga, "G2")
+        for trade in world.ids["trade"]:
+            for attempt in (bot.services.trades.accept, bot.services.trades.veto):
+                with pytest.raises(NotFound):
+                    await attempt(olga, trade)
         with pytest.raises(NotFound):
             await rules_service(bot).section(world.l2, "1.3")
         async with bot.sessions() as session:

@@ -20,11 +20,12 @@ from bot.league.vocabulary import GENDERS, POSITIONS, Gender, Position
 from bot.services.discord_sync import team_roles
 from bot.services.people import is_captain_of, membership, require_captain_or_commissioner, resolve_team
 from bot.services.rosters import history as roster_history
+from bot.services.shared.draft import draft_done
 from bot.services.shared.guardians import accountless, guardians_of, is_guardian
 from bot.services.shared.seasons import running_season, season_range
 from storage import lookups
 from storage.db import retried_on_disconnect
-from storage.models import Player, PlayerGuardian, RosterDeparture, RosterEntry
+from storage.models import Player, PlayerGuardian, RosterDeparture, RosterEntry, Team
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,7 @@ class RosterService:
             entry = await lookups.roster_entry(session, caller.league_id, discord_id)
             if entry is not None and entry.team_id != team.id:
                 other = await lookups.team_by_id(session, caller.league_id, entry.team_id)
+                await self._check_trade_only(session, caller, team, player.id)
                 raise Conflict(f"{player.name} is already on {other.name if other else 'another team'}; "
                                "a player can be on one team per league. Remove them there first.")
             limit = caller.league.rules.lineup.roster_limit
@@ -150,6 +152,7 @@ class RosterService:
                 entry.position = position or entry.position
                 size = await lookups.roster_size(session, caller.league_id, team.id)
                 return RosterChange(team.name, player.name, "updated", size, limit)
+            await self._check_trade_only(session, caller, team, player.id)
             await self._check_trade_deadline(session, caller, player.id, team.id)
             size = await lookups.roster_size(session, caller.league_id, team.id)
             breach = check_roster_limit(caller.league.rules.lineup, size + 1)
@@ -190,6 +193,7 @@ class RosterService:
             player, entry = same
             if entry is not None and entry.team_id != team.id:
                 other = await lookups.team_by_id(session, caller.league_id, entry.team_id)
+                await self._check_trade_only(session, caller, team, player.id)
                 raise Conflict(f"A player called {player.name} is already on {other.name if other else 'another team'}"
                                "; a player can be on one team per league. Give this one another name (a last "
                                "initial) or remove them there first.")
@@ -205,6 +209,7 @@ class RosterService:
             session.add(player)
             await session.flush()
             await _add_guardian_row(session, caller, player.id, guardian_id)
+        await self._check_trade_only(session, caller, team, player.id)
         await self._check_trade_deadline(session, caller, player.id, team.id)
         size = await lookups.roster_size(session, caller.league_id, team.id)
         breach = check_roster_limit(caller.league.rules.lineup, size + 1)
@@ -282,6 +287,31 @@ class RosterService:
         that otherwise pick a member (game sheets, goals, penalties, statistics)."""
         async with self.sessions() as session:
             return await accountless(session, caller.league_id, current)
+
+    async def _check_trade_only(self, session: AsyncSession, caller: Caller, team: Team, player_id: int) -> None:
+        """Where players move between teams only by trade once the draft is done (youth 1.9, after 1.7's draft),
+        a player on another team, or who left one since the draft, can't be added here: that move is a trade."""
+        rules = caller.league.rules.trades
+        if not rules.trades_only_after_draft:
+            return
+        division = team.division.name if team.division is not None else None
+        held = await draft_done(session, caller.league_id, division, caller.league.timezone, self.clock.now())
+        if held is None:
+            return
+        elsewhere = await session.scalar(select(RosterEntry.id).where(
+            RosterEntry.league_id == caller.league_id, RosterEntry.player_id == player_id,
+            RosterEntry.team_id != team.id).limit(1))
+        # The team they last left since the draft: another one makes this a move (back to the same team isn't).
+        last_left = await session.scalar(select(RosterDeparture.team_id).where(
+            RosterDeparture.league_id == caller.league_id, RosterDeparture.player_id == player_id,
+            RosterDeparture.left_at >= held, RosterDeparture.reason.is_distinct_from(SEASON))
+            .order_by(RosterDeparture.left_at.desc(), RosterDeparture.id.desc()).limit(1))
+        if elsewhere is None and (last_left is None or last_left == team.id):
+            return
+        cite = f" ({rules.trade_citations.trade})" if rules.trade_citations.trade else ""
+        raise Conflict(f"Since the draft, players move between teams only by trade{cite}. A captain proposes one "
+                       "with /trade propose, the other team's captain accepts it, and it takes effect after the "
+                       "league's notice. Nothing changed.")
 
     async def _check_trade_deadline(self, session: AsyncSession, caller: Caller, player_id: int, team_id: int) -> None:
         """A player who left another team this season and joins this one is traded: refused after the

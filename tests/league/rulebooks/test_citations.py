@@ -121,6 +121,8 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "replacements.injury": ("injur",),
     "replacements.absence": ("absen",),
     "replacements.emergency": ("emergenc",),
+    # trades
+    "trades.trade": ("trade",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",
