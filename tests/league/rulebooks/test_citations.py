@@ -123,6 +123,8 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "replacements.emergency": ("emergenc",),
     # trades
     "trades.trade": ("trade",),
+    # rule-change votes
+    "rulevotes.threshold": ("vot",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",
