@@ -16,6 +16,7 @@ from typing import Any
 from bot.league.checkins.presets import LINEUP_PRESETS, LineupRules
 from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
 from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
+from bot.league.draft.presets import DRAFT_PRESETS, DraftRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
 from bot.league.registration.presets import REGISTRATION_PRESETS, RegistrationRules
@@ -46,6 +47,7 @@ class Rules:
     registration: RegistrationRules
     staff: StaffRules
     replacements: ReplacementRules
+    draft: DraftRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -59,6 +61,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "registration": REGISTRATION_PRESETS,
     "staff": STAFF_PRESETS,
     "replacements": REPLACEMENT_PRESETS,
+    "draft": DRAFT_PRESETS,
 }
 
 
@@ -160,6 +163,9 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "offer_hours": (1, 336),
     "payment_nudge_hours": (0, 336),
     "guardian_under_age": (0, 99),
+    # the draft (youth 1.7): rounds and the seconds of each pick's clock
+    "draft_rounds": (1, 50),
+    "draft_pick_seconds": (10, 86_400),
 }
 
 # The words a list setting may hold.
