@@ -157,12 +157,12 @@ class DraftService:
                                + " ".join(b.reason for b in blockers) + " See /team nominations.")
             draft.channel_id = caller.league.channels.draft or channel_id
             draft.status = "running"
-            await self._advance(session, caller.league.guild_id, draft, rules, now)
             draft.board_key = f"{draft_prefix(draft.id)}board"
-            if draft.channel_id is not None:
+            if draft.channel_id is not None:  # first the board, then the ping of the first team on the clock
                 await outbox.enqueue(session, league_id=caller.league_id, guild_id=caller.league.guild_id,
                                      key=draft.board_key, due_at=now, kind=BOARD_KIND, channel_id=draft.channel_id,
                                      args={"draft_id": draft.id})
+            await self._advance(session, caller.league.guild_id, draft, rules, now)
             return await load_board(session, draft, rules)
 
     async def undo(self, caller: Caller, division: str | None) -> Board:
