@@ -31,6 +31,8 @@ from bot.services.discipline.reviews import SuspensionReviewService
 from bot.services.discipline.suspensions import SuspensionService
 from bot.services.discord_sync import events, team_roles
 from bot.services.discord_sync.service import DiscordSyncService
+from bot.services.draft import board as draft_board
+from bot.services.draft.service import DraftService
 from bot.services.games import GameService
 from bot.services.gamesheets import late_start, officials
 from bot.services.gamesheets.goals import GoalService
@@ -109,6 +111,7 @@ class Services:
     deadlines: DeadlineService
     discord_sync: DiscordSyncService
     disputes: DisputeService
+    draft: DraftService
     games: GameService
     gamesheets: GameSheetService
     goals: GoalService
@@ -168,6 +171,8 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
     trades = TradeService(sessions, clock, settings)
     weekly = WeeklyStats(sessions, clock, settings, stats)
     rule_votes = RuleVoteService(sessions, clock, settings, league_setup)
+    drafts = DraftService(sessions, clock, settings)
+    draft_boards = draft_board.DraftBoards(sessions, clock, settings)
 
     # After a result is recorded: the game sheets are kept as they were (what "played" counts), then
     # suspended players have served one more game, the game's statistics are counted and the weekly post planned.
@@ -188,6 +193,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         deadlines=DeadlineService(sessions, clock),
         discord_sync=DiscordSyncService(sessions, clock, settings),
         disputes=DisputeService(sessions, clock),
+        draft=drafts,
         games=GameService(sessions, clock),
         gamesheets=gamesheets,
         goals=GoalService(sessions, clock, suspensions=discipline),
@@ -243,6 +249,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                 officials.NOTICE_KIND: notices.render,
                 late_start.PROMPT_KIND: late_starts.render,
                 stats_weekly.MESSAGE_KIND: outbox.render_text,
+                draft_board.BOARD_KIND: draft_boards.render,
             },
             failure_hooks={notes.NOTE_KIND: note_service.dm_refused},
             actions={events.EVENT_KIND: events.EventSync(sessions, clock, settings),
@@ -251,8 +258,11 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
                      stats_weekly.WEEK_KIND: weekly,
                      REGISTRATION_OFFER_EXPIRY: waiting_list.expire_offer,
                      rulevotes.CLOSE_KIND: rule_votes.close_due,
-                     TRADE_EFFECT: trades.take_effect},
+                     TRADE_EFFECT: trades.take_effect,
+                     draft_board.EDIT_KIND: draft_boards,
+                     draft_board.CLOCK_KIND: drafts.clock_ran_out},
             sent_hooks={reminders.REMINDER_KIND: reminder_messages.message_sent,
-                        stats_weekly.MESSAGE_KIND: stats_weekly.message_sent},
+                        stats_weekly.MESSAGE_KIND: stats_weekly.message_sent,
+                        draft_board.BOARD_KIND: draft_board.message_sent},
         ),
     )

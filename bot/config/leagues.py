@@ -45,6 +45,7 @@ class LeagueChannels:
     standings: int | None = None
     referees: int | None = None
     admin: int | None = None  # commissioners' private channel for operational problems
+    draft: int | None = None  # where the draft board is posted (none: where /draft start runs)
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ class LeagueReader(Reader):
             **{r: self.snowflake(roles_raw, f"{where}.roles.{r}", required=False) for r in ROLE_NAMES}
         )
         channels_raw = self.table(raw, f"{where}.channels")
-        channel_names = ("announcements", "standings", "referees", "admin")
+        channel_names = ("announcements", "standings", "referees", "admin", "draft")
         self.reject_unknown(channels_raw, f"{where}.channels", set(channel_names))
         channels = LeagueChannels(
             **{c: self.snowflake(channels_raw, f"{where}.channels.{c}", required=False) for c in channel_names}

@@ -16,6 +16,7 @@ from typing import Any
 from bot.league.checkins.presets import LINEUP_PRESETS, LineupRules
 from bot.league.deadlines import DEADLINE_PRESETS, DeadlineRules, parse_offset
 from bot.league.discipline.presets import DISCIPLINE_PRESETS, DisciplineRules
+from bot.league.draft.presets import DRAFT_PRESETS, DraftRules
 from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
 from bot.league.registration.presets import REGISTRATION_PRESETS, RegistrationRules
@@ -50,6 +51,7 @@ class Rules:
     replacements: ReplacementRules
     rulevotes: RuleVoteRules
     trades: TradeRules
+    draft: DraftRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -65,6 +67,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "replacements": REPLACEMENT_PRESETS,
     "rulevotes": RULEVOTE_PRESETS,
     "trades": TRADE_PRESETS,
+    "draft": DRAFT_PRESETS,
 }
 
 
@@ -170,6 +173,9 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "rulevote_threshold_percent": (1, 100),
     # trades (youth 1.9): hours of notice
     "trade_notice_hours": (0, 336),
+    # the draft (youth 1.7): rounds and the seconds of each pick's clock
+    "draft_rounds": (1, 50),
+    "draft_pick_seconds": (10, 86_400),
 }
 
 # The words a list setting may hold.

@@ -31,7 +31,7 @@ FOOTER_ROOM = 40  # "Page 2 of 3 · the buttons below turn the page"
 #: Tasks in the order /help shows them, and the top-level commands that belong to each.
 TASKS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Games and check-ins", ("schedule", "checkin", "whoisin", "away", "calendar", "lineup", "game-card")),
-    ("Teams and players", ("join", "team", "roster", "trade", "replace", "tellcaptain", "guest", "spare")),
+    ("Teams and players", ("join", "team", "roster", "trade", "replace", "tellcaptain", "guest", "spare", "draft")),
     ("Registration and dues", ("register", "registration")),
     ("The rulebook", ("rule", "rulebook", "rulevote")),
     ("Results and standings", ("result", "gamesheet", "goal", "shootout", "standings", "stats", "season",

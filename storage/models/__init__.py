@@ -26,6 +26,7 @@ from storage.models.discipline import (
     SuspensionReview,
 )
 from storage.models.discord_sync import DiscordProblem, GameEvent, TeamRole, TeamRoleMember
+from storage.models.draft import Draft, DraftPick
 from storage.models.gamesheets import GameSheet, GameSheetChange, GameSheetEntry, Goal, LateStart
 from storage.models.messages import CaptainNote, Dispute, RefereeAssignment, Relay
 from storage.models.outbox import OutboxMessage
@@ -61,7 +62,8 @@ from storage.models.trades import Trade, TradePlayer
 
 __all__ = [
     "Appeal", "AssistantCoach", "AwayRange", "Base", "BenchPenalty", "CalendarFeed", "CaptainAlert", "CaptainNote",
-    "CheckIn", "Deadline", "DiscordProblem", "Dispute", "Division", "Game", "GameDuty", "GameEvent", "GameSheet",
+    "CheckIn", "Deadline", "DiscordProblem", "Dispute", "Division", "Draft", "DraftPick",
+    "Game", "GameDuty", "GameEvent", "GameSheet",
     "GameSheetChange", "GameSheetEntry", "GameSpare", "GenderAsk", "Goal", "Guest", "LateStart", "League",
     "LeagueSetup", "MissedCleanup", "OutboxMessage", "Penalty", "Player", "PlayerGuardian", "PlayoffBracket",
     "PlayoffDisqualification",

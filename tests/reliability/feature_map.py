@@ -65,6 +65,8 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
     ("registration, eligibility, dues, the waiting list", {
         "cogs": ("registration",), "bot/league": ("registration",), "bot/services": ("registration",),
         "storage/models": ("registration",)}),
+    ("the season draft: lottery, picks, the board and its clock", {
+        "cogs": ("draft",), "bot/league": ("draft",), "bot/services": ("draft",), "storage/models": ("draft",)}),
     ("replacing long-term injured or absent players", {
         "cogs": ("replacements",), "bot/league": ("replacements",), "bot/services": ("replacements",),
         "storage/models": ("replacements",)}),

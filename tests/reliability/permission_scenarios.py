@@ -149,6 +149,21 @@ def register(name: str) -> Step:
 
 
 REGISTERED = (SEASON_STARTED, OPEN_NORTH, register("Finn Cole"))
+
+
+async def newcomer_registered(run: Run) -> None:
+    """New Nell, on no team yet, registers for North: the one player the North draft can pick."""
+    nell = run.h.member(NEWCOMER.name, member_id=NEWCOMER.id)
+    sent = await run.h.submit_modal("sideline:registration:form:0", {
+        "name": NEWCOMER.name, "date_of_birth": "1990-05-01", "positions": "skater", "guardian": "", "notes": ""},
+        as_=nell)
+    assert "Sorry" not in sent.content, sent.content
+
+
+DRAFT_SET_UP = (SEASON_STARTED, OPEN_NORTH, newcomer_registered,
+                do("/draft setup", commissioner, {"division": "North", "rounds": 2}))
+DRAFT_DRAWN = (*DRAFT_SET_UP, do("/draft lottery", commissioner, {}))
+DRAFT_PICKED = (*DRAFT_DRAWN, do("/draft start", commissioner, {}), do("/draft pick", commissioner, {"player": "1"}))
 NOMINATE_CARL = do("/team nominate", player("Carl Diaz"), {"post": "captain", "team": "Hawks"})
 REPLACE_BEA = do("/replace request", captain, lambda lg: {"player": lg.player("Bea Quinn"), "reason": "absence"})
 TRADE_FROM_HAWKS = do("/trade propose", captain, {"team": "Owls", "players_out": "Bea Quinn"})
@@ -260,6 +275,13 @@ SETUP_SCENARIOS: dict[str, Scenario] = {
                                      "Rejected #1 Finn Cole", ("registrations",), setup=REGISTERED),
     "/registration payment": Scenario(by("commissioner"), {"registration": "1", "state": "in_person"},
                                       "#1 Finn Cole:", ("registrations",), setup=REGISTERED),
+    "/draft setup": Scenario(by("commissioner"), {"division": "North", "rounds": 2}, "The North draft is set up",
+                             ("drafts",), setup=(SEASON_STARTED,)),
+    "/draft lottery": Scenario(by("commissioner"), {}, "North draft lottery", ("drafts",), setup=DRAFT_SET_UP),
+    "/draft start": Scenario(by("commissioner"), {}, "The North draft has started", ("drafts", "outbox"),
+                             setup=DRAFT_DRAWN),
+    "/draft undo": Scenario(by("commissioner"), {}, "The latest pick is taken back", ("draft_picks",),
+                            setup=DRAFT_PICKED),
     "/team nominations": Scenario(by("commissioner"), {}, "#1 · Carl Diaz for Hawks's captain", setup=(NOMINATE_CARL,)),
     "/team confirm": Scenario(by("commissioner"), {"nomination": 1}, "Confirmed: Carl Diaz is now Hawks's captain",
                               ("staff_nominations", "outbox"), setup=(NOMINATE_CARL,)),

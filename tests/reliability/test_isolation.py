@@ -41,6 +41,8 @@ from storage.models import (
     BenchPenalty,
     Deadline,
     Dispute,
+    Draft,
+    DraftPick,
     Game,
     Goal,
     LateStart,
@@ -54,6 +56,7 @@ from storage.models import (
     RuleVote,
     SpareOffer,
     Suspension,
+    Team,
     Trade,
 )
 from tests.commands.empty_server import hand_to_discord
@@ -389,6 +392,16 @@ class IsolationWorld(World):
             finn = await session.scalar(select(Registration.id).where(Registration.league_id == self.l1)
                                         .order_by(Registration.id).limit(1))
         await self.ok("/registration reject", kay, registration=str(finn), reason=f"{SECRET} not eligible")
+        # North's draft: drawn and started; nobody registered is free to pick, so it ends at once. Its one pick
+        # is written as a clock running out leaves it (the co-ed rules only show the clock).
+        await self.ok("/draft setup", kay, division="North", rounds=2)
+        await self.ok("/draft lottery", kay)
+        await self.ok("/draft start", kay)
+        async with bot.sessions.begin() as session:
+            draft = await session.scalar(select(Draft).where(Draft.league_id == self.l1))
+            owls = await session.scalar(select(Team.id).where(Team.league_id == self.l1, Team.name == "Owls"))
+            assert draft is not None and owls is not None
+            session.add(DraftPick(league_id=self.l1, draft_id=draft.id, number=1, round=1, team_id=owls))
         await self.ok("/deadline add", self.olga, OTHER_GUILD, name="Second kit order", due="2030-02-01 12:00",
                       audience="team:Lynx")
         await self.ok("/tellcaptain", s.player("Bea Quinn"), message=f"{SECRET} note for the captain")

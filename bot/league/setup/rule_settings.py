@@ -70,11 +70,13 @@ CITED_BY: dict[str, str] = {
     "suspensions_carry_into_next_season": "serving",
     "trade_deadline_week": "trades",
     "age_reference": "ages",
+    "draft_rounds": "order",
 }
 # Settings no rulebook speaks to: how the bot works for the league (docs/settings.md says so).
 LEAGUE_SETTINGS = frozenset({"default_nudge_offsets", "game_reminder_offsets", "captain_alert_lead_times",
                              "warn_unassigned_hours_before", "replacement_season_dues_cents", "division_capacity",
-                             "offer_hours", "payment_nudge_hours", "guardian_under_age", "rulevote_period"})
+                             "offer_hours", "payment_nudge_hours", "guardian_under_age", "rulevote_period",
+                             "draft_pick_seconds", "draft_auto_skip"})
 
 
 def _citation(section_rules: Any, key: str) -> str:

@@ -1,0 +1,1 @@
+"""The season draft's commands (youth 1.7)."""
