@@ -18,7 +18,7 @@ from bot.clock import FixedClock
 from bot.config.settings import Settings
 from bot.run.app import create_bot
 from storage.db import create_engine
-from storage.models import Game, OutboxMessage, Player, RosterDeparture, RosterEntry, Team, Trade
+from storage.models import Draft, Game, OutboxMessage, Player, RosterDeparture, RosterEntry, Season, Team, Trade
 from tests.conftest import CHANNELS, SampleLeague, league_config, make_settings
 from tests.harness import Harness
 
@@ -184,6 +184,30 @@ async def test_after_the_draft_roster_add_does_not_move_players_between_teams(
     newcomer = harness.member("New Nia")
     added = await harness.slash("/roster add", as_=hawks, player=newcomer)
     assert "New Nia is now on Hawks" in added.content, "someone new to the league isn't traded"
+
+
+async def test_a_draft_run_with_draft_ends_the_free_moves_without_a_draft_day(
+        harness: Harness, league: SampleLeague) -> None:
+    """A division drafted with /draft (its draft over, no draft day given to /registration open) is locked
+    from the moment its draft ended, as one with a draft day is."""
+    boss, hawks = league.commissioner(), league.captain("Hawks")
+    await harness.slash("/season start", as_=boss, name="Winter 2030", first_day="2030-01-07", weeks=12)
+    at(harness, datetime(2030, 1, 6, 18, tzinfo=UTC))
+    pia = league.player("Pia Lund")
+    await harness.slash("/roster remove", as_=boss, player=pia)
+    free = await harness.slash("/roster add", as_=hawks, player=pia)
+    assert "is now on Hawks" in free.content, free.content
+    async with harness.bot.sessions.begin() as s:
+        season = await s.scalar(select(Season).where(Season.name == "Winter 2030"))
+        assert season is not None
+        s.add(Draft(league_id=season.league_id, season_id=season.id, division="Senior", rounds=8,
+                    pick_seconds=180, status="done", created_by=boss.id,
+                    ended_at=datetime(2030, 1, 6, 19, tzinfo=UTC)))
+    at(harness, datetime(2030, 1, 6, 20, tzinfo=UTC))
+    await harness.slash("/roster remove", as_=boss, player=pia)
+    locked = await harness.slash("/roster add", as_=league.captain("Owls"), player=pia)
+    assert locked.ephemeral and "only by trade (Youth 1.9)" in locked.content, locked.content
+    assert await team_of(harness, "Pia Lund") is None
 
 
 async def test_a_restart_before_the_effect_time_moves_the_players_once(

@@ -1,9 +1,9 @@
 """Whether a division's draft is done: the one place that says so, for trades (bot/services/trades/) and the
 roster's refusal to move players between teams after it (bot/services/rosters/roster.py).
 
-Until the draft keeps its own record, the draft is the day a commissioner set with /registration open for
-the division in the running season: done once that day has begun in the league's time zone. No draft day
-known: not done, and nothing is locked.
+The draft is done when the division's /draft ended in the running season; for a division drafted outside
+the bot, once the draft day a commissioner set with /registration open has begun in the league's time
+zone. Neither known: not done, and nothing is locked.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.league.seasons import season_start
 from bot.services.shared.seasons import running_season
-from storage.models import RegistrationWindow
+from storage.models import Draft, RegistrationWindow
 
 
 async def draft_done(session: AsyncSession, league_id: int, division: str | None, tz: ZoneInfo,
@@ -26,6 +26,13 @@ async def draft_done(session: AsyncSession, league_id: int, division: str | None
     season = await running_season(session, league_id)
     if season is None:
         return None
+    drafted = select(func.min(Draft.ended_at)).where(
+        Draft.league_id == league_id, Draft.season_id == season.id, Draft.status == "done")
+    if division is not None:
+        drafted = drafted.where(func.lower(Draft.division) == division.strip().lower())
+    ended = await session.scalar(drafted)
+    if ended is not None and ended <= now:
+        return ended
     query = select(RegistrationWindow.draft_date).where(
         RegistrationWindow.league_id == league_id, RegistrationWindow.season_id == season.id,
         RegistrationWindow.draft_date.is_not(None))
