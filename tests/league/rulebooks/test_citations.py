@@ -125,6 +125,9 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "trades.trade": ("trade",),
     # rule-change votes
     "rulevotes.threshold": ("vot",),
+    # the draft
+    "draft.order": ("lottery",),
+    "draft.paid": ("pay",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",
