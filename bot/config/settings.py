@@ -207,7 +207,7 @@ def apply_environment(settings: Settings, environ: Mapping[str, str]) -> Setting
     for key, variable in ENVIRONMENT.items():
         value = environ.get(variable, "").strip()
         if value:
-            values[key] = (_port(int(value) if value.isdigit() else value, "environment", variable)
+            values[key] = (_port(int(value) if value.isdecimal() else value, "environment", variable)
                            if key == "metrics_port" else _checked(key, value, "environment", variable))
     if not values:
         return settings

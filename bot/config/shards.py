@@ -119,6 +119,6 @@ def _integer(value: object, what: str) -> int:
         raise ValueError(f"must be {what}, not {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
         return int(value.strip())
     raise ValueError(f"must be {what}, not {value!r}")

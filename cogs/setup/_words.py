@@ -39,7 +39,7 @@ def shown_value(key: str, value: str | None) -> str:
     if value is None or value == "":
         return "not set"
     kind = key.partition(".")[0]
-    if kind in ("roles", "channels") and value.isdigit():
+    if kind in ("roles", "channels") and value.isdecimal():
         return f"<@&{value}>" if kind == "roles" else f"<#{value}>"
     if key in ("scheduled_events", "team_roles"):
         return SWITCH.get(value, value)

@@ -356,7 +356,7 @@ def _why_not(row: Registration, rules: DraftRules) -> str:
 async def _registration(session: AsyncSession, caller: Caller, text: str) -> tuple[Registration, RegistrationWindow]:
     raw = (text or "").strip().lstrip("#").split(" ")[0]
     found = None
-    if raw.isdigit() and len(raw) <= 12:
+    if raw.isdecimal() and len(raw) <= 12:
         found = (await session.execute(
             select(Registration, RegistrationWindow).join(RegistrationWindow,
                                                           RegistrationWindow.id == Registration.window_id)

@@ -55,7 +55,7 @@ async def registration_of(session: AsyncSession, caller: Caller, text: str) -> t
     """A registration of the caller's league by its number (``12`` or ``#12``, as autocomplete gives it)."""
     raw = (text or "").strip().lstrip("#").split(" ")[0]
     found = None
-    if raw.isdigit() and len(raw) <= 12:
+    if raw.isdecimal() and len(raw) <= 12:
         found = (await session.execute(
             select(Registration, RegistrationWindow, Season)
             .join(RegistrationWindow, RegistrationWindow.id == Registration.window_id)

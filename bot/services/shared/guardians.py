@@ -50,7 +50,7 @@ def pick_managed(players: Sequence[ManagedPlayer], asked: str) -> ManagedPlayer:
     Only the caller's own players are searched, so a name of someone else's player reads as unknown.
     """
     text = asked.strip()
-    if text.isdigit():
+    if text.isdecimal():
         for p in players:
             if str(p.player_id) == text:
                 return p
@@ -128,7 +128,7 @@ async def player_named(session: AsyncSession, league_id: int, league_name: str, 
     """The league player a command names by text, for players with no member to pick (no Discord account):
     a suggestion's id, else the name as bot/services/name_resolution.py matches names; asked back when unsure."""
     typed = text.strip()
-    if typed.isdigit() and len(typed) < 19:
+    if typed.isdecimal() and len(typed) < 19:
         found = await session.get(Player, int(typed))
         if found is not None and found.league_id == league_id:
             return found
