@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import metrics
 from bot.access import Caller
+from bot.client.forms import Forms
 from bot.client.tree import IN_A_DM, NO_MENTIONS, SidelineTree, hide_commissioner_commands
 from bot.clock import Clock, SystemClock
 from bot.composition import build_services
@@ -87,6 +88,7 @@ class SidelineBot(commands.Bot):
         self.scheduler = Scheduler(self, self.courier, self.metrics)
         self.run_scheduler = run_scheduler  # tests drive the courier by hand with a fixed clock
         self.extensions_to_load = tuple(extensions)
+        self.forms = Forms(self)  # the features' forms, taken back by one listener (bot/client/forms.py)
         # The calendar feed server, when [bot] calendar_port is set: started with the bot, stopped with it;
         # the Prometheus endpoint, when [bot] metrics_port is set, the same. Both share one cap on
         # connections (bot/web/listener.py).

@@ -2,8 +2,9 @@
 
 The state lives in the custom_id (``sideline:relay:<ack|reply>:<relay id>``): the relay cog registers
 ``RelayButton`` with ``bot.add_dynamic_items``, so presses work after a restart. The reply form's
-submission (custom_id ``sideline:relay:answer:<relay id>``) is handled by ``handle_answer`` from the
-relay cog's ``on_interaction`` listener rather than by the Modal object, for the same reason.
+submission (custom_id ``sideline:relay:answer:<relay id>``) is handled by ``handle_answer``, which the
+relay cog registers with the bot's forms (bot/client/forms.py), rather than by the Modal object, for the
+same reason.
 Everything is checked again by the service on every press and submission (forged ids included).
 """
 

@@ -57,13 +57,11 @@ class RelayCog(commands.GroupCog, group_name="relay", group_description="Captain
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(RelayButton)
+        self.bot.forms.add(handle_answer)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(RelayButton)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await handle_answer(interaction)
+        self.bot.forms.remove(handle_answer)
 
     @app_commands.command(name="send", extras=requires(Role.CAPTAIN))
     @app_commands.describe(game="Your team's game (today's)", message="What the referees should know")

@@ -1,8 +1,9 @@
 """The registration form (a modal) and what answers it after a restart.
 
 The form's custom_id (``sideline:registration:form:<window id, 0 when the age decides>``) carries its
-state, and its submission is taken by the registration cog's ``on_interaction`` listener rather than by
-the Modal object, so a form opened before a restart still registers.
+state, and its submission is taken by ``handle_form``, which the registration cog registers with the
+bot's forms (bot/client/forms.py), rather than by the Modal object, so a form opened before a restart
+still registers.
 """
 
 from __future__ import annotations

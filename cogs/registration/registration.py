@@ -89,13 +89,11 @@ class RegisterCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ReplaceButton, OfferButton)
+        self.bot.forms.add(handle_form)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ReplaceButton, OfferButton)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await handle_form(interaction)
+        self.bot.forms.remove(handle_form)
 
     @app_commands.command(name="register", description="Register a player (yourself or, as guardian, a minor).",
                           extras=answers(opens_form=True))
