@@ -254,7 +254,7 @@ class SidelineTree(app_commands.CommandTree[Any]):
         """Runs first for every command and autocomplete, in the task discord.py gives that interaction
         alone: binding its ids here puts them on every line its work logs (bot/logs.py), errors too."""
         logs.bind(**interaction_ids(interaction))
-        if interaction.command is not None:
+        if interaction.command is not None and log.isEnabledFor(logging.DEBUG):  # its words only when logged
             log.debug("%s /%s", interaction.type.name, interaction.command.qualified_name)
         if interaction.type is not discord.InteractionType.application_command:
             return True  # an autocomplete answers with its suggestions or not at all: nothing to defer

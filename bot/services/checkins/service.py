@@ -395,8 +395,7 @@ async def _check_in(session: AsyncSession, ask: _Ask) -> _Answer:
     # The gender category is the player's own to give: a guardian answering for a junior isn't asked.
     asked = (ask.ask_gender and managed is None and ctx.gender_unasked
              and await mark_asked(session, caller.league_id, ctx.player_id))
-    result, ids = _answer(ask, ctx, previous, now, managed is not None)
-    return replace(result, ask_gender=asked), ids
+    return _answer(ask, ctx, previous, now, managed is not None, asked)
 
 
 async def _as_guardian(session: AsyncSession, caller: Caller, member: Membership, game_code: str | None) -> Membership:
@@ -460,13 +459,14 @@ async def _check_eligible(session: AsyncSession, ask: _Ask, ctx: CheckInContext,
         raise NotAllowed(f"{who} can't check in for {ctx.game.code}: {reason}")
 
 
-def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime, managed: bool) -> _Answer:
+def _answer(ask: _Ask, ctx: CheckInContext, previous: str | None, now: datetime, managed: bool,
+            ask_gender: bool) -> _Answer:
     assert ctx.player_id is not None and ctx.player_name is not None
     game = ctx.game
     team = game.home if ctx.home_team_id == ctx.team_id else game.away
     late = previous == "in" and ask.status == "out" and game.starts_at - now <= LATE_DROPOUT_WINDOW
     return (CheckInResult(game, team, ctx.player_name, ask.status, previous, late, ctx.away_since is not None,
-                          managed=managed),
+                          ask_gender=ask_gender, managed=managed),
             (ask.caller.league_id, ctx.game_id, ctx.player_id))
 
 
