@@ -1,2 +1,2 @@
-"""The discord.py client: the bot class, its command tree with the one error handler, and the
-deadline guard that acknowledges every interaction in time."""
+"""The discord.py client: the bot class, its command tree with the one error handler, the deadline
+guard that acknowledges every interaction in time, and the one listener that takes forms back."""
