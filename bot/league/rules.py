@@ -20,6 +20,7 @@ from bot.league.game_format import GAME_FORMAT_PRESETS, GameFormat
 from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
 from bot.league.registration.presets import REGISTRATION_PRESETS, RegistrationRules
 from bot.league.replacements.presets import REPLACEMENT_PRESETS, ReplacementRules
+from bot.league.schedule_builder.presets import SCHEDULE_PRESETS, ScheduleRules
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.staff.presets import STAFF_PRESETS, StaffRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
@@ -46,6 +47,7 @@ class Rules:
     registration: RegistrationRules
     staff: StaffRules
     replacements: ReplacementRules
+    schedule_builder: ScheduleRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -59,6 +61,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "registration": REGISTRATION_PRESETS,
     "staff": STAFF_PRESETS,
     "replacements": REPLACEMENT_PRESETS,
+    "schedule_builder": SCHEDULE_PRESETS,
 }
 
 
@@ -160,6 +163,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "offer_hours": (1, 336),
     "payment_nudge_hours": (0, 336),
     "guardian_under_age": (0, 99),
+    # the schedule generator: games a week
+    "games_per_team_per_week": (1, 7),
 }
 
 # The words a list setting may hold.

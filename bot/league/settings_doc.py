@@ -33,6 +33,7 @@ SECTION_TITLES = {
     "registration": "Registration: ages and fees",
     "staff": "Team management: coaches and captains before the draft",
     "replacements": "Replacing injured and absent players",
+    "schedule_builder": "The schedule generator",
 }
 
 
