@@ -63,6 +63,7 @@ from bot.services.rulebooks.digest import DIGEST_KIND, RuleDigest
 from bot.services.rulebooks.feedback import RuleFeedbackService
 from bot.services.rulebooks.lookup import RulesLookupService
 from bot.services.schedule import ScheduleService
+from bot.services.schedule_builder import ScheduleBuilderService
 from bot.services.seasons import SeasonService
 from bot.services.setup.joins import JoinService
 from bot.services.setup.league_setup import LeagueSetupService
@@ -131,6 +132,7 @@ class Services:
     replacements: ReplacementService
     rule_feedback: RuleFeedbackService
     schedule: ScheduleService
+    schedule_builder: ScheduleBuilderService
     seasons: SeasonService
     setup: LeagueSetupService
     setup_teams: TeamSetupService
@@ -205,6 +207,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         rulebooks=RulebookService(sessions, clock, settings, league_setup, rules),
         rule_feedback=RuleFeedbackService(sessions, clock, settings, rules),
         schedule=ScheduleService(sessions, clock),
+        schedule_builder=ScheduleBuilderService(sessions),
         seasons=SeasonService(sessions, clock),
         setup=league_setup,
         setup_teams=TeamSetupService(sessions, clock, league_setup),
