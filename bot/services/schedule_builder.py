@@ -22,8 +22,9 @@ from bot.discord_text import quote
 from bot.errors import InvalidInput
 from bot.league.schedule_builder.checks import check_schedule
 from bot.league.schedule_builder.generator import PlannedGame, ScheduleRefused, Slot, generate
-from bot.services.imports.csv_rows import COLUMNS, CsvImportError, decode, read_slots
+from bot.services.imports.csv_rows import COLUMNS, CsvImportError, decode
 from bot.services.imports.service import MAX_CSV_BYTES, MAX_PROBLEMS_SHOWN
+from bot.services.imports.slots import read_slots
 from storage.csv_export import write_csv
 from storage.db import retried_on_disconnect
 from storage.models import Division, League, Team
@@ -47,7 +48,7 @@ class GeneratedSchedule:
     games: list[PlannedGame]
     weeks: list[tuple[date, int]]  # each week's first day, league-local, and its games
     teams: list[TeamCount]
-    slots: int  # slots in the file
+    slots: int  # slots in the file this division may use
     csv: bytes  # the games file (bot/services/imports/csv_rows.py's "games" columns)
 
     @property
@@ -118,7 +119,9 @@ class ScheduleBuilderService:
         weeks = sorted(Counter(g.week for g in games).items())
         home, away = Counter(g.home for g in games), Counter(g.away for g in games)
         return GeneratedSchedule(division, meetings, rules.games_per_team_per_week, games, weeks,
-                                 [TeamCount(t, home[t] + away[t], home[t], away[t]) for t in teams], len(rows),
+                                 [TeamCount(t, home[t] + away[t], home[t], away[t]) for t in teams],
+                                 sum(1 for r in rows if division is None or r.division is None
+                                     or r.division.casefold() == division.casefold()),
                                  games_csv(games, league))
 
 

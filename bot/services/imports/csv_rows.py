@@ -15,7 +15,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -473,33 +473,3 @@ def _no_duplicates(parsed: Parsed[Any], key: Callable[[Any], Any], message: str)
             kept.append(r)
     parsed.rows = kept
 
-
-#: The slots a schedule is generated on (bot/services/schedule_builder.py): not a file ``import`` takes.
-SLOT_COLUMNS = Columns(("starts_at", "venue"), ("division",), {
-    "starts_at": "YYYY-MM-DD HH:MM in the league's time zone",
-    "division": "only this division's games go there (empty = any division)"})
-
-
-@dataclass(frozen=True)
-class SlotRow:
-    line: int
-    starts_at: datetime  # UTC
-    venue: str
-    division: str | None
-
-
-def read_slots(text: str, tz: ZoneInfo) -> Parsed[SlotRow]:
-    """Booked slots, times read as the games file's are."""
-    try:
-        order = file_order(v.get("starts_at", "") for _, v in _rows(text, SLOT_COLUMNS)[1])
-    except (CsvImportError, csv.Error):
-        order = None  # _parse reports it
-
-    def row(line: int, v: dict[str, str]) -> SlotRow:
-        c = _Checker(v)
-        starts = _local_time(c, v.get("starts_at", ""), tz, order)
-        venue = c.text("venue", limit=200)
-        division = c.text("division", required=False) or None
-        return c.done(SlotRow(line, starts or datetime.min.replace(tzinfo=UTC), venue, division))
-
-    return _parse(text, SLOT_COLUMNS, row)
