@@ -66,6 +66,7 @@ from bot.services.rulebooks.feedback import RuleFeedbackService
 from bot.services.rulebooks.lookup import RulesLookupService
 from bot.services.rulevotes import RuleVoteService
 from bot.services.schedule import ScheduleService
+from bot.services.schedule_builder import ScheduleBuilderService
 from bot.services.seasons import SeasonService
 from bot.services.setup.joins import JoinService
 from bot.services.setup.league_setup import LeagueSetupService
@@ -138,6 +139,7 @@ class Services:
     rule_feedback: RuleFeedbackService
     rulevotes: RuleVoteService
     schedule: ScheduleService
+    schedule_builder: ScheduleBuilderService
     seasons: SeasonService
     setup: LeagueSetupService
     setup_teams: TeamSetupService
@@ -219,6 +221,7 @@ def build_services(settings: Settings, sessions: async_sessionmaker[AsyncSession
         rule_feedback=RuleFeedbackService(sessions, clock, settings, rules),
         rulevotes=rule_votes,
         schedule=ScheduleService(sessions, clock),
+        schedule_builder=ScheduleBuilderService(sessions),
         seasons=SeasonService(sessions, clock),
         setup=league_setup,
         setup_teams=TeamSetupService(sessions, clock, league_setup),

@@ -21,6 +21,7 @@ from bot.cli import (
     reminders,
     rules,
     run,
+    schedule_builder,
     seasons,
     standings,
     stats,
@@ -29,7 +30,7 @@ from bot.cli.common import load_discord_leagues
 from bot.config.settings import Settings, default_config_path, load_settings
 
 FEATURES = (run, health, database, config, imports, rules, standings, seasons, relays, discipline, reminders,
-            leagues, calendar, stats)
+            leagues, calendar, stats, schedule_builder)
 
 
 def build_parser() -> argparse.ArgumentParser:

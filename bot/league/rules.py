@@ -22,6 +22,7 @@ from bot.league.gamesheets.presets import GAMESHEET_PRESETS, GameSheetRules
 from bot.league.registration.presets import REGISTRATION_PRESETS, RegistrationRules
 from bot.league.replacements.presets import REPLACEMENT_PRESETS, ReplacementRules
 from bot.league.rulevotes import RULEVOTE_PRESETS, RuleVoteRules
+from bot.league.schedule_builder.presets import SCHEDULE_PRESETS, ScheduleRules
 from bot.league.shootouts.presets import SHOOTOUT_PRESETS, ShootoutRules
 from bot.league.staff.presets import STAFF_PRESETS, StaffRules
 from bot.league.standings.presets import GAME_KINDS, STANDINGS_PRESETS, TIEBREAKERS, StandingsRules
@@ -52,6 +53,7 @@ class Rules:
     rulevotes: RuleVoteRules
     trades: TradeRules
     draft: DraftRules
+    schedule_builder: ScheduleRules
 
 
 _SECTIONS: dict[str, Mapping[str, Any]] = {
@@ -68,6 +70,7 @@ _SECTIONS: dict[str, Mapping[str, Any]] = {
     "rulevotes": RULEVOTE_PRESETS,
     "trades": TRADE_PRESETS,
     "draft": DRAFT_PRESETS,
+    "schedule_builder": SCHEDULE_PRESETS,
 }
 
 
@@ -176,6 +179,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     # the draft (youth 1.7): rounds and the seconds of each pick's clock
     "draft_rounds": (1, 50),
     "draft_pick_seconds": (10, 86_400),
+    # the schedule generator: games a week
+    "games_per_team_per_week": (1, 7),
 }
 
 # The words a list setting may hold.

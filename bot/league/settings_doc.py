@@ -33,7 +33,10 @@ SECTION_TITLES = {
     "registration": "Registration: ages and fees",
     "staff": "Team management: coaches and captains before the draft",
     "replacements": "Replacing injured and absent players",
+    "rulevotes": "Rule-change votes",
+    "draft": "The draft",
     "trades": "Trades between teams",
+    "schedule_builder": "The schedule generator",
 }
 
 

@@ -38,7 +38,7 @@ TASKS: tuple[tuple[str, tuple[str, ...]], ...] = (
                                "bracket")),
     ("Referees and discipline", ("penalty", "penalties", "cleanup", "relay", "suspend", "suspension",
                                  "suspensions", "appeal", "dispute")),
-    ("Running the league", ("setup", "import", "game", "announce", "deadline")),
+    ("Running the league", ("setup", "import", "schedule-generate", "game", "announce", "deadline")),
     ("You and this help", ("profile", "help")),
 )
 OTHER_TASK = "More"

@@ -46,8 +46,8 @@ async def test_a_captain_cannot_import(harness: Harness, league: SampleLeague) -
 
 
 def season(rows: int, *, unknown_team_last: bool = False) -> bytes:
-    """``rows`` games of the sample teams from February 2030 on, two an hour from 18:00 to 21:00
-    (a round robin: nobody plays twice at once)."""
+    """``rows`` games of the sample teams from February 2030 on, two an hour from 18:00 to 21:00 on two
+    rinks (a round robin: no team plays twice at once, no rink holds two games)."""
     teams = ("Hawks", "Owls", "Bears", "Wolves")
     rounds = (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2)))
     lines = ["game_id,starts_at,home,away,venue,kind"]
@@ -55,7 +55,7 @@ def season(rows: int, *, unknown_team_last: bool = False) -> bytes:
         slot = i // 2
         home, away = rounds[slot % 3][i % 2]
         lines.append(f"B{i:05d},{date(2030, 2, 1) + timedelta(days=slot // 4)} {18 + slot % 4}:00,"
-                     f"{teams[home]},{teams[away]},Rink,")
+                     f"{teams[home]},{teams[away]},Rink {i % 2 + 1},")
     if unknown_team_last:
         lines[-1] = f"B{rows - 1:05d},2030-02-01 18:00,Penguins,Owls,Rink,"
     return ("\n".join(lines) + "\n").encode()

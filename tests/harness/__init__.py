@@ -399,12 +399,13 @@ class Harness:
         return await self._feed(self._base(4, as_, guild_id, None, data))
 
     async def press(self, custom_id: str, *, as_: Member, guild_id: int | None = None,
-                    channel_id: int | None = None, ephemeral: bool = False) -> Reply:
+                    channel_id: int | None = None, ephemeral: bool = False, message_id: int | None = None) -> Reply:
         """A button press on a message the bot sent (component type 2); ``ephemeral``: one only the
-        presser sees (Discord's flag 64)."""
+        presser sees (Discord's flag 64); ``message_id``: the message's own id, which a view that is not
+        persistent is found by (``view_message_id``)."""
         guild_id = guild_id if guild_id is not None else self.default_guild
         channel = channel_id or (self.channels.get(guild_id or 0) or [next_id()])[0]
-        message = {"id": str(next_id()), "channel_id": str(channel), "type": 0, "content": "",
+        message = {"id": str(message_id or next_id()), "channel_id": str(channel), "type": 0, "content": "",
                    "author": self.discord.bot_user, "embeds": [], "attachments": [],
                    "mentions": [], "mention_roles": [], "mention_everyone": False,
                    "pinned": False, "tts": False, "timestamp": datetime.now(UTC).isoformat(),

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from bot.league.rules import PRESET_NAMES, preset
-from bot.league.settings_doc import render, undocumented
+from bot.league.rules import PRESET_NAMES, Rules, preset
+from bot.league.settings_doc import SECTION_TITLES, render, undocumented
 from bot.league.setup.rule_settings import RuleSetting, rule_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,3 +44,9 @@ def test_every_setting_and_its_defaults_are_in_the_file() -> None:
 def test_the_config_examples_point_to_it() -> None:
     for name in ("config.example.toml", "config.leagues.example.toml"):
         assert "docs/settings.md" in (ROOT / name).read_text(encoding="utf-8")
+
+
+def test_every_section_of_the_rules_has_a_title_in_plain_words() -> None:
+    """A section without one is headed by its code name (``## rulevotes``) in docs/settings.md."""
+    sections = {f.name for f in dataclasses.fields(Rules)} - {"preset"}
+    assert sections - set(SECTION_TITLES) == set()

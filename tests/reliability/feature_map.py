@@ -37,6 +37,9 @@ FEATURES: list[tuple[str, dict[str, tuple[str, ...]]]] = [
         "cogs": ("games", "schedule", "results", "imports"),
         "bot/league": ("game_status", "local_time"), "bot/services": ("games", "schedule", "results", "imports"),
         "storage/models": ("results",), "bot/cli": ("imports",)}),
+    ("the schedule generator", {
+        "cogs": ("schedule_builder",), "bot/league": ("schedule_builder",), "bot/services": ("schedule_builder",),
+        "bot/cli": ("schedule_builder",)}),
     ("game sheets, officials, goals, late starts", {
         "cogs": ("gamesheets",), "bot/league": ("gamesheets",), "bot/services": ("gamesheets",),
         "storage/models": ("gamesheets",)}),

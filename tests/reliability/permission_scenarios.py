@@ -185,6 +185,7 @@ P1_SHOOTOUT = (do("/game add", commissioner, {"home": "Hawks", "away": "Owls", "
                check_in("P1", *HAWKS_IN, *OWLS_IN), at(AFTER_P1))
 
 
+ONE_SLOT = Attachment("slots.csv", b"starts_at,venue\n2030-03-02 18:00,Rink C\n")  # /schedule-generate
 NEW_GAME = Attachment("games.csv", b"game_id,starts_at,home,away,venue,kind\n"
                                    b"G7,2030-02-01 19:00,Hawks,Wolves,,regular\n")
 NEW_PLAYER = Attachment("players.csv", b"discord_id,name,team,position,gender\n"
@@ -360,6 +361,8 @@ SCENARIOS: dict[str, Scenario] = {
     "/guest clear": Scenario(by("referee", "commissioner"), {"game": "G1", "name_or_member": "Jo Walker"},
                              "Jo Walker is cleared as a guest of Hawks", ("guests",), settings=INDOOR,
                              setup=(GUEST,)),
+    "/schedule-generate": Scenario(by("commissioner"), {"slots": ONE_SLOT, "meetings": 1, "division": "North"},
+                                   "Schedule for the North division"),
     "/import games": Scenario(by("commissioner"), {"file": NEW_GAME}, "games: 1 created", ("games",)),
     "/import players": Scenario(by("commissioner"), {"file": NEW_PLAYER}, "players: 1 created", ("players",),
                                  setup=(newcomers_joined,)),

@@ -472,3 +472,4 @@ def _no_duplicates(parsed: Parsed[Any], key: Callable[[Any], Any], message: str)
             seen[k] = r.line
             kept.append(r)
     parsed.rows = kept
+

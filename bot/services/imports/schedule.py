@@ -8,7 +8,6 @@ reads the schedule again under the write lock and plans again if it changed in b
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -18,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.config.settings import LeagueSettings
+from bot.league.schedule_builder.checks import clashes, venue_key
 from bot.services.imports.csv_rows import CsvImportError, GameRow, Parsed, Problem
 from bot.services.imports.names import unknown_team
 from bot.services.imports.report import ImportReport
@@ -148,44 +148,46 @@ def plan_schedule(parsed: Parsed[GameRow], schedule: Schedule, league: LeagueSet
 
 def double_bookings(rows: Sequence[GameRow], schedule: Schedule, names: dict[int, str],
                     league: LeagueSettings) -> list[Problem]:
-    """A team can't play two games at once: two games of one team starting less than regulation
-    time apart (the shortest a game can last, so a clash is certain, never guessed) are refused
-    on the later line; the same pairing at the same time twice under two ids is named as such.
+    """A team can't play two games at once, nor a venue hold two: two games of one team, or at one venue
+    (any case; an empty venue is unknown), starting less than regulation time apart (the shortest a game
+    can last, so a clash is certain, never guessed) are refused on the later line; the same pairing at the
+    same time twice under two ids is named as such. The clash check is the schedule generator's
+    (bot/league/schedule_builder/checks.py).
 
     The schedule is taken as it will be once the file is in: the file's rows replace the stored
     games of the same id, and cancelled games take no time."""
     length = timedelta(minutes=league.rules.game_format.regulation_minutes)
-    games: dict[str, tuple[int | None, int, int, datetime]] = {
-        code: (None, g.home_team_id, g.away_team_id, g.starts_at)
+    games: dict[str, tuple[int | None, int, int, datetime, str]] = {
+        code: (None, g.home_team_id, g.away_team_id, g.starts_at, g.venue)
         for code, g in schedule.games.items() if g.status != "cancelled"}
     for r in rows:
-        games[r.code] = (r.line, schedule.teams[r.home.lower()][0], schedule.teams[r.away.lower()][0], r.starts_at)
-    by_team: dict[int, list[tuple[datetime, str]]] = {}
-    for code, (_, home, away, starts) in games.items():
-        for team in (home, away):
-            by_team.setdefault(team, []).append((starts, code))
+        games[r.code] = (r.line, schedule.teams[r.home.lower()][0], schedule.teams[r.away.lower()][0], r.starts_at,
+                         r.venue)
+    teams = clashes(((team, starts, code) for code, (_, home, away, starts, _) in games.items()
+                     for team in (home, away)), length)
+    venues = clashes(((venue_key(venue), starts, code) for code, (*_, starts, venue) in games.items()
+                      if venue_key(venue)), length)
     problems: dict[tuple[int, str], Problem] = {}
     tz = league.timezone
-    for team, played in by_team.items():
-        played.sort()
-        for (start_a, a), (start_b, b) in itertools.pairwise(played):
-            if start_b - start_a >= length:
-                continue
-            line_a, line_b = games[a][0], games[b][0]
-            if line_a is None and line_b is None:
-                continue  # already stored so: not this file's doing
-            later, other = (b, a) if line_b is not None and (line_a is None or line_b > line_a) else (a, b)
-            line = games[later][0] or 0
-            where = f"line {games[other][0]}" if games[other][0] is not None else "already scheduled"
-            same = games[a][1:3] in (games[b][1:3], games[b][2:0:-1]) and start_a == start_b
-            when = games[later][3].astimezone(tz).strftime("%Y-%m-%d %H:%M")
-            if same:
-                message = (f"{later} is the same game as {other} ({where}): "
-                           f"{names[games[later][1]]} vs {names[games[later][2]]} at {when}")
-                problems.setdefault((line, later + other), Problem(line, message))
-            else:
-                other_when = games[other][3].astimezone(tz).strftime("%H:%M")
-                message = (f"{names[team]} would play two games at once: {later} at {when} and {other} at "
-                           f"{other_when} ({where}); a game lasts at least {length.seconds // 60} minutes")
-                problems.setdefault((line, later + other), Problem(line, message))
+    for clash, at_venue in [*((c, False) for c in teams), *((c, True) for c in venues)]:
+        a, b = str(clash.first), str(clash.second)
+        line_a, line_b = games[a][0], games[b][0]
+        if line_a is None and line_b is None:
+            continue  # already stored so: not this file's doing
+        later, other = (b, a) if line_b is not None and (line_a is None or line_b > line_a) else (a, b)
+        line = games[later][0] or 0
+        where = f"line {games[other][0]}" if games[other][0] is not None else "already scheduled"
+        same = games[a][1:3] in (games[b][1:3], games[b][2:0:-1]) and games[a][3] == games[b][3]
+        when = games[later][3].astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        other_when = games[other][3].astimezone(tz).strftime("%H:%M")
+        if same:
+            message = (f"{later} is the same game as {other} ({where}): "
+                       f"{names[games[later][1]]} vs {names[games[later][2]]} at {when}")
+        elif at_venue:
+            message = (f"{games[later][4]} would hold two games at once: {later} at {when} and {other} at "
+                       f"{other_when} ({where}); a game lasts at least {length.seconds // 60} minutes")
+        else:
+            message = (f"{names[int(str(clash.key))]} would play two games at once: {later} at {when} and {other} at "
+                       f"{other_when} ({where}); a game lasts at least {length.seconds // 60} minutes")
+        problems.setdefault((line, later + other), Problem(line, message))
     return list(problems.values())

@@ -190,6 +190,26 @@ async def test_the_same_game_twice_under_two_ids_is_refused(importer: Importer, 
     assert problems == ["line 3: X2 is the same game as X1 (line 2): Owls vs Hawks at 2030-03-01 19:00"]
 
 
+async def test_a_venue_holding_two_games_at_once_is_refused_by_line(importer: Importer, coed: LeagueSettings) -> None:
+    await with_teams(importer, coed)
+    await importer.run("games", (DATA / "games.csv").read_bytes(), coed, now=NOW)  # G2: Rink B 01-11 20:00
+    problems = await refused(importer, coed, "games", GAMES
+                             + "X1,2030-03-01 19:00,Hawks,Owls,Rink B,regular\n"
+                             + "X2,2030-03-01 19:20,Bears,Wolves,rink b,regular\n"  # the same rink, any case
+                             + "X3,2030-03-01 19:00,Bears,Wolves,,regular\n"  # no venue: never a clash
+                             + "X4,2030-01-11 20:30,Hawks,Owls,Rink B,regular\n")  # G2's rink
+    assert problems == [
+        "line 3: rink b would hold two games at once: X2 at 2030-03-01 19:20 and X1 at 19:00 (line 2); "
+        "a game lasts at least 40 minutes",
+        "line 4: Bears would play two games at once: X3 at 2030-03-01 19:00 and X2 at 19:20 (line 3); "
+        "a game lasts at least 40 minutes",
+        "line 5: Rink B would hold two games at once: X4 at 2030-01-11 20:30 and G2 at 20:00 (already scheduled); "
+        "a game lasts at least 40 minutes"]
+    report = await importer.run("games", (GAMES + "X1,2030-03-01 19:00,Hawks,Owls,Rink B,regular\n"
+                                          "X2,2030-03-01 19:40,Bears,Wolves,Rink B,regular\n").encode(), coed, now=NOW)
+    assert report.created == 2  # 40 minutes later the rink is free
+
+
 async def test_a_clash_with_a_stored_game_is_refused_and_a_cancelled_one_frees_the_slot(
         importer: Importer, coed: LeagueSettings) -> None:
     await with_teams(importer, coed)
