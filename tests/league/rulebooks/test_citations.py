@@ -128,6 +128,8 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     # the draft
     "draft.order": ("lottery",),
     "draft.paid": ("pay",),
+    # the schedule generator
+    "schedule_builder.games_per_team": ("game",),
 }
 #: Words of an infraction's name that say nothing about which infraction it is.
 GENERIC = frozenset({"bench", "minor", "double", "game", "misconduct", "player", "players", "with", "from", "other",
