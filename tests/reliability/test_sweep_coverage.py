@@ -24,8 +24,8 @@ from cogs._common import bot_of, game_autocomplete
 from tests.conftest import CHANNELS
 from tests.harness import Member
 from tests.reliability.commands import OPTION_TYPES, LeafCommand, leaf_commands
-from tests.reliability.test_fuzz_commands import COMMANDS, World, command_strategy, option_strategy, run_one
 from tests.reliability.isolation_world import ID_OPTIONS, probe_options
+from tests.reliability.test_fuzz_commands import COMMANDS, World, command_strategy, option_strategy, run_one
 from tests.reliability.test_permissions import plausible_options, run
 
 
