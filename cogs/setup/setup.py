@@ -204,12 +204,14 @@ class SetupCog(commands.GroupCog, group_name="setup",
 
     @app_commands.command(name="channels", extras=requires(Role.COMMISSIONER))
     @app_commands.describe(announcements="Announcements and reminders", standings="The standings post",
-                           referees="Referees' channel", admin="Commissioners' private channel for problems")
+                           referees="Referees' channel", admin="Commissioners' private channel for problems",
+                           draft="Where the draft board is posted")
     async def channels(self, interaction: discord.Interaction, announcements: Channel | None = None,
                        standings: Channel | None = None, referees: Channel | None = None,
-                       admin: Channel | None = None) -> None:
+                       admin: Channel | None = None, draft: Channel | None = None) -> None:
         """Pick the channels the league posts in."""
-        given = {"announcements": announcements, "standings": standings, "referees": referees, "admin": admin}
+        given = {"announcements": announcements, "standings": standings, "referees": referees, "admin": admin,
+                 "draft": draft}
         self.service.check(interaction.guild_id, actor_of(interaction))  # refuse before looking at channels
         await check_channels(dict(given))
         changed = await self.service.set_ids(interaction.guild_id or 0, actor_of(interaction), "channel",

@@ -31,6 +31,7 @@ class LeagueSetup(Base):
     standings_channel_id: Mapped[int | None] = mapped_column(Snowflake)
     referees_channel_id: Mapped[int | None] = mapped_column(Snowflake)
     admin_channel_id: Mapped[int | None] = mapped_column(Snowflake)
+    draft_channel_id: Mapped[int | None] = mapped_column(Snowflake)  # the draft board (none: where it starts)
     # {rule key: value}, as a [leagues.rules] table holds them; None offsets mean the defaults.
     rule_overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     game_offsets: Mapped[list[str] | None] = mapped_column(JSON)

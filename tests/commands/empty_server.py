@@ -16,7 +16,7 @@ from tests.harness.fake_discord import next_id, settle
 
 GUILD = 333_333_333_333_333_333
 ROLE_IDS = {"captain": 5001, "referee": 5002, "commissioner": 5003, "timekeeper": 5004, "sideline": 5009}
-CHANNEL_IDS = {"announcements": 6001, "standings": 6002, "referees": 6003, "admin": 6004, "locked": 6005,
+CHANNEL_IDS = {"announcements": 6001, "standings": 6002, "referees": 6003, "admin": 6004, "locked": 6005, "draft": 6006,
                "hawks": 6101, "owls": 6102}
 VIEW, SEND, EMBED = 1 << 10, 1 << 11, 1 << 14
 

@@ -18,7 +18,7 @@ from storage.models import League, LeagueSetup
 
 SOURCE = "/setup"
 ROLE_NAMES = ("captain", "referee", "commissioner", "timekeeper")
-CHANNEL_NAMES = ("announcements", "standings", "referees", "admin")
+CHANNEL_NAMES = ("announcements", "standings", "referees", "admin", "draft")
 FLAG_NAMES = ("scheduled_events", "team_roles")  # what the bot keeps in step on Discord
 
 

@@ -335,3 +335,15 @@ async def test_the_audited_settings_are_shown_with_their_sections_and_overridden
     assert "between 0 and 50" in beyond.content
     standings = harness.bot.settings.league_for_guild(server.guild_id).rules.standings
     assert standings.standings_seeding_games_guaranteed == 3
+
+
+async def test_the_draft_channel_is_picked_in_discord(harness: Harness, server: Server) -> None:
+    """A league set up in Discord names where the draft board goes, as a config file's league can."""
+    await set_up(server)
+    picked = await server.slash("/setup channels", as_=server.admin(), draft=discord.Object(CHANNEL_IDS["draft"]))
+    assert picked.ephemeral, picked.content
+    assert f"• Draft channel: not set → <#{CHANNEL_IDS['draft']}>" in picked.content, picked.content
+    league = harness.bot.settings.league_for_guild(server.guild_id)
+    assert league is not None and league.channels.draft == CHANNEL_IDS["draft"]
+    shown = await server.slash("/setup show", as_=server.admin())
+    assert f"<#{CHANNEL_IDS['draft']}>" in shown.text
