@@ -53,8 +53,8 @@ def players_csv() -> bytes:
 
 def games_csv(rows: int, prefix: str = "B") -> bytes:
     """``rows`` games from 2030-01-06 on, 40 a day at 19:00 and 20:00 (no clock-change gaps), each
-    hour's 20 games pairing the 40 teams at random, so no team plays twice at once (the importer
-    refuses that): 20,000 rows are 860 kB, under /import's 1 MB."""
+    hour's 20 games pairing the 40 teams at random on 20 rinks, so no team or rink holds two games at once
+    (the importer refuses that): 20,000 rows are under /import's 1 MB."""
     rng = random.Random(rows)
     lines = ["game_id,starts_at,home,away,venue,kind"]
     order: list[int] = []
@@ -64,7 +64,8 @@ def games_csv(rows: int, prefix: str = "B") -> bytes:
             order = rng.sample(range(TEAMS), TEAMS)
         day = date(2030, 1, 6) + timedelta(days=slot // 2)
         home, away = order[2 * (i % (TEAMS // 2))], order[2 * (i % (TEAMS // 2)) + 1]
-        lines.append(f"{prefix}{i:05d},{day} {19 + slot % 2}:00,T{home:02d},T{away:02d},R{i % 7},regular")
+        rink = i % (TEAMS // 2)
+        lines.append(f"{prefix}{i:05d},{day} {19 + slot % 2}:00,T{home:02d},T{away:02d},R{rink:02d},regular")
     return ("\n".join(lines) + "\n").encode()
 
 

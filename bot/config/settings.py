@@ -52,7 +52,7 @@ _DURATION = re.compile(r"^\s*(\d+)\s*([smh])\s*$")
 #: The ids config.leagues.example.toml ships with (tests/cli keeps the two in step): real ones never look so.
 EXAMPLE_IDS = frozenset({123456789012345678, 223456789012345678, 100000000000000001, 100000000000000002,
                          100000000000000003, 200000000000000001, 200000000000000002, 200000000000000003,
-                         200000000000000004, 100000000000000004})
+                         200000000000000004, 200000000000000005, 100000000000000004})
 
 
 @dataclass(frozen=True)

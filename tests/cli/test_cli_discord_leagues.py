@@ -157,6 +157,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("calendar", "export"): (),
     ("leagues", "export"): (),
     ("stats", "export"): (),
+    ("schedule", "generate"): ("--slots", "SLOTS", "--meetings", "1"),
 }
 
 
@@ -179,7 +180,9 @@ def argv_for(command: tuple[str, ...], key: str, tmp_path: Path) -> list[str]:
     players.write_text("discord_id,name,team,position\n", encoding="utf-8")
     rulebook = tmp_path / "rules.md"
     rulebook.write_text(RULEBOOK, encoding="utf-8")
-    files = {"PLAYERS": str(players), "RULEBOOK": str(rulebook)}
+    slots = tmp_path / "slots.csv"
+    slots.write_text("starts_at,venue\n2030-01-08 19:00,Rink\n", encoding="utf-8")
+    files = {"PLAYERS": str(players), "RULEBOOK": str(rulebook), "SLOTS": str(slots)}
     return [*command, *(files.get(a, a) for a in COMMANDS[command]), "--league", key]
 
 
