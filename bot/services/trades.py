@@ -138,13 +138,7 @@ class TradeService:
         """The other team's captain accepts: the trade takes effect at its time (now, if that has passed)."""
         now = self.clock.now()
         async with self.sessions.begin() as session:
-            row, ours, theirs = await self._open(session, caller, trade_id)
-            member = await membership(session, caller)
-            if not (caller.is_commissioner or is_captain_of(caller, member, theirs.id)):
-                raise NotAllowed(f"Only {theirs.name}'s captain or a commissioner can accept trade #{row.id}. "
-                                 "Nothing changed.")
-            if row.state != "proposed":
-                raise Conflict(f"Trade #{row.id} was already accepted. Nothing changed.")
+            row, ours, theirs = await self._to_answer(session, caller, trade_id, "accept")
             row.effective_at = max(row.effective_at, now)
             await self._check_deadline(session, caller.league, caller.league_id, row.effective_at)
             row.state, row.answered_by, row.answered_at = "accepted", caller.discord_id, now
@@ -162,24 +156,15 @@ class TradeService:
 
     async def decline(self, caller: Caller, trade_id: int) -> TradeView:
         async with self.sessions.begin() as session:
-            row, ours, theirs = await self._open(session, caller, trade_id)
-            member = await membership(session, caller)
-            if not (caller.is_commissioner or is_captain_of(caller, member, theirs.id)):
-                raise NotAllowed(f"Only {theirs.name}'s captain or a commissioner can decline trade #{row.id}. "
-                                 "Nothing changed.")
-            if row.state != "proposed":
-                raise Conflict(f"Trade #{row.id} was already accepted; only a commissioner's veto can stop it now. "
-                               "Nothing changed.")
+            row, ours, theirs = await self._to_answer(session, caller, trade_id, "decline",
+                                                      "; only a commissioner's veto can stop it now")
             return await self._end(session, caller, row, ours, theirs, "declined", "",
                                    f"❌ {theirs.name} declined trade #{row.id}", (ours,))
 
     async def withdraw(self, caller: Caller, trade_id: int) -> TradeView:
         async with self.sessions.begin() as session:
             row, ours, theirs = await self._open(session, caller, trade_id)
-            member = await membership(session, caller)
-            if not (caller.is_commissioner or is_captain_of(caller, member, ours.id)):
-                raise NotAllowed(f"Only {ours.name}'s captain or a commissioner can withdraw trade #{row.id}. "
-                                 "Nothing changed.")
+            await self._require_side(session, caller, ours, row, "withdraw")
             if row.effective_at <= self.clock.now():
                 raise Conflict(f"Trade #{row.id} is taking effect now. Nothing changed.")
             return await self._end(session, caller, row, ours, theirs, "withdrawn", "",
@@ -341,6 +326,22 @@ class TradeService:
         theirs = await lookups.team_by_id(session, caller.league_id, row.to_team_id)
         assert ours is not None and theirs is not None
         return row, ours, theirs
+
+    async def _to_answer(self, session: AsyncSession, caller: Caller, trade_id: int, verb: str,
+                         too_late: str = "") -> tuple[Trade, Team, Team]:
+        """The open trade the receiving team answers (accept or decline): only while it is still just proposed."""
+        row, ours, theirs = await self._open(session, caller, trade_id)
+        await self._require_side(session, caller, theirs, row, verb)
+        if row.state != "proposed":
+            raise Conflict(f"Trade #{row.id} was already accepted{too_late}. Nothing changed.")
+        return row, ours, theirs
+
+    async def _require_side(self, session: AsyncSession, caller: Caller, team: Team, row: Trade, verb: str) -> None:
+        """Only ``team``'s captain or a commissioner acts for that side of a trade."""
+        member = await membership(session, caller)
+        if not (caller.is_commissioner or is_captain_of(caller, member, team.id)):
+            raise NotAllowed(f"Only {team.name}'s captain or a commissioner can {verb} trade #{row.id}. "
+                             "Nothing changed.")
 
     async def _end(self, session: AsyncSession, caller: Caller, row: Trade, ours: Team, theirs: Team, state: str,
                    note: str, head: str, tell: tuple[Team, ...]) -> TradeView:
