@@ -12,6 +12,7 @@ class ReplacementCitations:
     injury: str = ""
     absence: str = ""
     emergency: str = ""
+    fee: str = ""  # the replacement pays a prorated fee before their first game
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ REPLACEMENT_PRESETS: dict[str, ReplacementRules] = {
         # Youth 1.16 — "The commissioner(s) will assess emergency situations, and further action may be taken
         # past Week 8."
         replacement_emergency_override=True,
-        replacement_citations=ReplacementCitations(injury=_YOUTH, absence=_YOUTH, emergency=_YOUTH),
+        # Youth 1.16 — "replacing player(s) must pay a prorated fee before their first game."
+        replacement_citations=ReplacementCitations(injury=_YOUTH, absence=_YOUTH, emergency=_YOUTH, fee=_YOUTH),
     ),
     # Indoor soccer rules: silent: youth 1.16's numbers as league settings.
     "indoor-soccer": ReplacementRules(),

@@ -1,5 +1,6 @@
 """Dues and the waiting list (youth 1.15): payments recorded (never processed), the reminder before a fee's
-deadline, the commissioners' one-button confirmation to replace a registrant who hasn't paid, rejections,
+deadline, the commissioners' one-button confirmation to replace a registrant who hasn't paid (a replacement
+player who hasn't paid their prorated fee is only reported: their place is a team's), rejections,
 and spots offered down the waiting list: a registrant's spot, or a team's place left by a player whose
 replacement the commissioners approved (youth 1.16), which the registrant who accepts takes on that team's
 roster with the season's fee prorated.
@@ -169,7 +170,8 @@ class WaitingListService:
 
     async def replace(self, caller: Caller, registration_id: int) -> Decided:
         """The commissioner's confirmation: a registrant who hasn't paid by their deadline gives up their spot
-        to the first on the waiting list (youth 1.15)."""
+        to the first on the waiting list (youth 1.15). Never a replacement player: their place is a team's,
+        so a button left from before they were told apart is refused."""
         caller.require(Role.COMMISSIONER)
         now = self.clock.now()
         league = self._league(caller.league.guild_id, caller.league_id)
@@ -177,6 +179,10 @@ class WaitingListService:
             row, window, season = await registration_of(session, caller, str(registration_id))
             if row.status != "registered":
                 raise Conflict(f"#{row.id} {row.name} is {row.status} now: nothing to replace.")
+            if await _replacing(session, league.league_id, row.id) is not None:
+                raise Conflict(f"#{row.id} {row.name} joined a team as a replacement player, so their spot isn't "
+                               "offered down the waiting list; nothing changed. Record their payment with "
+                               "/registration payment, or take them off the team with /roster remove.")
             if not owes(row.fee_cents, row.payment_state, row.paid_cents):
                 raise Conflict(f"#{row.id} {row.name} has paid since: they keep their spot.")
             if row.payment_due_at is None or row.payment_due_at > now:
@@ -263,15 +269,27 @@ class WaitingListService:
                               text=f"💳 {league.name}: {row.name}'s fee ({money(row.fee_cents - row.paid_cents)} to "
                               f"pay) for {window.division} is due by {timestamp(due)}.{link} Unpaid by then, the spot "
                               "may go to the next on the waiting list.")
-        if league.admin_channel is not None:
-            await outbox.enqueue(
-                session, league_id=league.league_id, guild_id=league.guild_id, key=f"{key}:overdue", due_at=due,
-                channel_id=league.admin_channel,
-                message=Outgoing(content=clip(
-                    f"⏰ #{row.id} {row.name} ({window.division}) hasn't paid their fee "
-                    f"({money(row.fee_cents - row.paid_cents)} to pay) by {timestamp(due)}. Replace them with the "
-                    f"first on the waiting list{_cited(league)}? Nothing happens until a commissioner confirms.", 2000),
-                    buttons=((f"Replace #{row.id}", replace_button_id(row.id)),)))
+        if league.admin_channel is None:
+            return
+        to_pay = money(row.fee_cents - row.paid_cents)
+        replacing = await _replacing(session, league.league_id, row.id)
+        if replacing is not None:  # a team's place, not a spot in the division: the waiting list has no say
+            request, team = replacing
+            cite = league.config.rules.replacements.replacement_citations.fee
+            overdue = Outgoing(content=clip(
+                f"⏰ #{row.id} {row.name}, who joined {team} ({window.division}) as the replacement player for "
+                f"{request.player_name} (replacement request #{request.id}), hasn't paid the prorated fee "
+                f"({to_pay} to pay) due before their first game, {timestamp(due)}{f' ({cite})' if cite else ''}. "
+                "They're still on the team and nothing happens on its own: it's the commissioners' decision. "
+                "/registration payment records the fee once paid; /roster remove takes them off the team.", 2000))
+        else:
+            overdue = Outgoing(content=clip(
+                f"⏰ #{row.id} {row.name} ({window.division}) hasn't paid their fee ({to_pay} to pay) by "
+                f"{timestamp(due)}. Replace them with the first on the waiting list{_cited(league)}? Nothing "
+                "happens until a commissioner confirms.", 2000),
+                buttons=((f"Replace #{row.id}", replace_button_id(row.id)),))
+        await outbox.enqueue(session, league_id=league.league_id, guild_id=league.guild_id, key=f"{key}:overdue",
+                             due_at=due, channel_id=league.admin_channel, message=overdue)
 
     async def _expire(self, session: AsyncSession, league: _League, offer: RegistrationOffer, row: Registration,
                       window: RegistrationWindow, now: datetime) -> None:
@@ -439,6 +457,21 @@ async def _team_name(session: AsyncSession, league_id: int, request_id: int) -> 
     """The team whose place a replacement request opened."""
     return await session.scalar(select(Team.name).join(ReplacementRequest, ReplacementRequest.team_id == Team.id)
                                 .where(ReplacementRequest.id == request_id, ReplacementRequest.league_id == league_id))
+
+
+async def _replacing(session: AsyncSession, league_id: int, registration_id: int
+                     ) -> tuple[ReplacementRequest, str] | None:
+    """How a registration that joined a team as a replacement player is told apart (youth 1.16): its accepted
+    offer of the place a replacement request opened. That request and the team's name; None for a registrant
+    whose spot is in the division."""
+    found = (await session.execute(
+        select(ReplacementRequest, Team.name)
+        .join(RegistrationOffer, (RegistrationOffer.opening == ReplacementRequest.id)
+              & (RegistrationOffer.opening_kind == REPLACEMENT))
+        .join(Team, Team.id == ReplacementRequest.team_id)
+        .where(RegistrationOffer.registration_id == registration_id, RegistrationOffer.answer == "accepted",
+               ReplacementRequest.league_id == league_id))).first()
+    return (found[0], found[1]) if found is not None else None
 
 
 def _opening_of(offer: RegistrationOffer) -> Opening:

@@ -121,6 +121,7 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "replacements.injury": ("injur",),
     "replacements.absence": ("absen",),
     "replacements.emergency": ("emergenc",),
+    "replacements.fee": ("prorat",),
     # trades
     "trades.trade": ("trade",),
     # rule-change votes
