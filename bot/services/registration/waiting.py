@@ -261,18 +261,19 @@ class WaitingListService:
         if due is None or not owes(row.fee_cents, row.payment_state, row.paid_cents):
             return
         key = f"{_dues_key(row.id)}{due.isoformat()}"
+        to_pay = money(row.fee_cents - row.paid_cents)
+        replacing = await _replacing(session, league.league_id, row.id)
         hours = league.rules.payment_nudge_hours
         if hours and due - timedelta(hours=hours) > now:
             link = f" Pay on the league's payment page: <{window.payment_link}>." if window.payment_link else ""
+            unpaid = ("Unpaid by then, the commissioners decide whether they stay on the team." if replacing
+                      else "Unpaid by then, the spot may go to the next on the waiting list.")
             await outbox.tell(session, league_id=league.league_id, guild_id=league.guild_id,
                               key=f"{key}:nudge", user_id=row.discord_id, due_at=due - timedelta(hours=hours),
-                              text=f"💳 {league.name}: {row.name}'s fee ({money(row.fee_cents - row.paid_cents)} to "
-                              f"pay) for {window.division} is due by {timestamp(due)}.{link} Unpaid by then, the spot "
-                              "may go to the next on the waiting list.")
+                              text=f"💳 {league.name}: {row.name}'s fee ({to_pay} to pay) for {window.division} is "
+                              f"due by {timestamp(due)}.{link} {unpaid}")
         if league.admin_channel is None:
             return
-        to_pay = money(row.fee_cents - row.paid_cents)
-        replacing = await _replacing(session, league.league_id, row.id)
         if replacing is not None:  # a team's place, not a spot in the division: the waiting list has no say
             request, team = replacing
             cite = league.config.rules.replacements.replacement_citations.fee

@@ -59,6 +59,9 @@ async def test_an_unpaid_replacement_is_reported_without_a_replace_button_and_an
     await harness.bot.courier.deliver_due()
     asked = overdue(harness)
     assert sorted(asked) == ["#1", "#2"]
+    # Bo's reminder before the game doesn't promise his place to the waiting list either.
+    (nudge,) = [c.content for c in harness.discord.dms(bo.id) if c.content.startswith("💳")]
+    assert nudge.endswith("Unpaid by then, the commissioners decide whether they stay on the team."), nudge
     # Ann, who took a spot in the division, may still be replaced by the waiting list.
     assert "#1 Ann (senior) hasn't paid their fee ($150.00 to pay)" in asked["#1"].content
     assert asked["#1"].custom_ids() == ["sideline:registration:replace:1"]
