@@ -7,7 +7,8 @@ Choices the rulebook leaves open, decided here:
   is on the clock. Undo takes back the latest pick, made or skipped, and gives that team a fresh clock.
 - When fewer players are left than picks, the draft ends once the last one is picked.
 - A picked registrant joins the team's roster: the player themself, or, registered by a guardian, a player
-  without a Discord account whom the guardian manages (as /roster add does for either).
+  without a Discord account whom the guardian manages: the one they already manage by that name, if any
+  (bot/services/shared/guardians.py), so a junior who played before is not made twice.
 
 Restart safety: the clock is an outbox action due when the pick runs out; it carries the draft's version,
 so a clock for a pick already made does nothing. Pick numbers and picked registrations are unique per draft.
@@ -45,7 +46,7 @@ from bot.services.draft.board import (
 )
 from bot.services.outbox import ActionOutcome, ActionRow
 from bot.services.people import is_captain_of, membership
-from bot.services.shared.guardians import is_guardian
+from bot.services.shared.guardians import managed_player_for
 from bot.services.shared.seasons import running_season
 from bot.services.staff.nominations import reference_day, team_blockers
 from storage import lookups
@@ -55,7 +56,6 @@ from storage.models import (
     Draft,
     DraftPick,
     Player,
-    PlayerGuardian,
     Registration,
     RegistrationWindow,
     RosterEntry,
@@ -326,12 +326,14 @@ class DraftService:
         if breach is not None:
             raise Conflict(f"{team.name} already has {size} players: {breach.message}")
         if row.guardian:
-            player = Player(league_id=caller.league_id, discord_id=None, name=clean_text(row.name)[:100])
-            session.add(player)
-            await session.flush()
-            if not await is_guardian(session, caller.league_id, player.id, row.discord_id):
-                session.add(PlayerGuardian(league_id=caller.league_id, player_id=player.id, discord_id=row.discord_id,
-                                           added_by=caller.discord_id))
+            player, on = await managed_player_for(session, caller.league_id, guardian_id=row.discord_id,
+                                                  name=row.name, added_by=caller.discord_id)
+            if on is not None:
+                other = await lookups.team_by_id(session, caller.league_id, on)
+                raise Conflict(f"#{row.id} {player.name} already plays for {other.name if other else 'another team'} "
+                               "(their guardian's player by that name), so they can't be picked. Nothing changed. "
+                               "That team's captain or a commissioner can take them off its roster with "
+                               "/roster remove first.")
         else:
             found = await lookups.player_by_discord(session, caller.league_id, row.discord_id)
             if found is None:

@@ -37,14 +37,13 @@ from bot.services import outbox
 from bot.services.discord_sync import team_roles
 from bot.services.outbox import ActionOutcome, ActionRow, Outgoing
 from bot.services.registration.shared import BUTTON_PREFIX, HOLDING, Line, line_of, registration_of
-from bot.services.shared.guardians import managed_players
+from bot.services.shared.guardians import managed_player_for
 from bot.services.shared.seasons import running_season, team_regular_games
 from storage import lookups
 from storage.db import retried_on_disconnect
 from storage.models import (
     League,
     Player,
-    PlayerGuardian,
     Registration,
     RegistrationOffer,
     RegistrationWindow,
@@ -408,20 +407,8 @@ async def _join_team(session: AsyncSession, league: _League, offer: Registration
     if request is None or team is None:
         raise Conflict("The team that spot was on is gone; nothing changed. Contact the commissioners.")
     if row.guardian:  # the guardian's player by that name (a past season's), else a new one they manage
-        mine = next((m for m in await managed_players(session, league.league_id, row.discord_id)
-                     if m.name.casefold() == row.name.casefold()), None)
-        found = await session.get(Player, mine.player_id) if mine is not None else None
-        if found is not None:
-            player = found
-            entry = await session.scalar(select(RosterEntry).where(RosterEntry.league_id == league.league_id,
-                                                                   RosterEntry.player_id == found.id))
-        else:
-            player = Player(league_id=league.league_id, discord_id=None, name=row.name)
-            session.add(player)
-            await session.flush()
-            session.add(PlayerGuardian(league_id=league.league_id, player_id=player.id, discord_id=row.discord_id,
-                                       added_by=request.decided_by or row.discord_id))
-            entry = None
+        player, on = await managed_player_for(session, league.league_id, guardian_id=row.discord_id, name=row.name,
+                                              added_by=request.decided_by or row.discord_id)
     else:
         found = await lookups.player_by_discord(session, league.league_id, row.discord_id)
         player = found or Player(league_id=league.league_id, discord_id=row.discord_id, name=row.name)
@@ -429,10 +416,11 @@ async def _join_team(session: AsyncSession, league: _League, offer: Registration
             session.add(player)
             await session.flush()
         entry = await lookups.roster_entry(session, league.league_id, row.discord_id)
-    if entry is not None and entry.team_id != team.id:
+        on = entry.team_id if entry is not None else None
+    if on is not None and on != team.id:
         raise Conflict(f"{row.name} is already on another team's roster, so they can't take this spot yet; "
                        "nothing changed. Contact the commissioners.")
-    if entry is None:
+    if on is None:
         session.add(RosterEntry(league_id=league.league_id, team_id=team.id, player_id=player.id,
                                 position="goalie" if "goal" in row.positions.casefold() else "skater", added_at=now))
         if player.discord_id is not None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.discord_text import clean_user_text, quote
+from bot.discord_text import clean_text, clean_user_text, quote
 from bot.errors import InvalidInput, NotAllowed, NotFound
 from bot.services.name_resolution import Candidate, Token, matches
 from storage.models import Player, PlayerGuardian, RosterEntry
@@ -44,6 +44,32 @@ async def managed_players(session: AsyncSession, league_id: int, guardian_id: in
     return [ManagedPlayer(r.id, r.name, r.team_id) for r in rows]
 
 
+def same_name(stored: str, asked: str) -> bool:
+    """Whether two names are one managed player's: case aside, spaces at the ends trimmed."""
+    return stored.strip().casefold() == asked.strip().casefold()
+
+
+async def managed_player_for(session: AsyncSession, league_id: int, *, guardian_id: int, name: str,
+                             added_by: int) -> tuple[Player, int | None]:
+    """The player a guardian's registration names, with the team whose roster they are on: the one
+    ``guardian_id`` already manages in the league by that name (last season's, or made by an earlier
+    step), else a new one they manage. One child is one player, so their schedule and check-ins stay
+    together; another guardian's player of that name is another child and is never reused."""
+    clean = clean_text(name)[:100]
+    mine = sorted((m for m in await managed_players(session, league_id, guardian_id) if same_name(m.name, clean)),
+                  key=lambda m: m.player_id)
+    if mine:
+        found = await session.get(Player, mine[0].player_id)
+        if found is not None:
+            return found, mine[0].team_id
+    player = Player(league_id=league_id, discord_id=None, name=clean)
+    session.add(player)
+    await session.flush()
+    session.add(PlayerGuardian(league_id=league_id, player_id=player.id, discord_id=guardian_id, added_by=added_by))
+    await session.flush()
+    return player, None
+
+
 def pick_managed(players: Sequence[ManagedPlayer], asked: str) -> ManagedPlayer:
     """The caller's player named ``asked`` (a name, or the id an autocomplete suggestion carries).
 
@@ -54,7 +80,7 @@ def pick_managed(players: Sequence[ManagedPlayer], asked: str) -> ManagedPlayer:
         for p in players:
             if str(p.player_id) == text:
                 return p
-    named = [p for p in players if p.name.casefold() == text.casefold()]
+    named = [p for p in players if same_name(p.name, text)]
     if len(named) == 1:
         return named[0]
     if named:

@@ -283,3 +283,38 @@ async def test_the_draft_waits_for_every_captain_and_only_commissioners_run_it(h
     assert draft.status == "drawn" and draft.pick_seconds == 30
     await harness.bot.courier.deliver_due()
     assert harness.discord.channel_messages(DRAFT_CHANNEL) == []
+
+
+async def test_a_guardians_junior_is_drafted_as_the_player_the_guardian_already_manages(harness: Harness,
+                                                                                          world: World) -> None:
+    """Kid Kim played before: Parent Pat already manages a player of that name, and another family has its own
+    Kid Kim. Picking the registration Pat sent puts Pat's Kid Kim on the team: no second one for Pat (whose
+    /schedule and check-ins would split across the two), and the other family's child left alone."""
+    other_parent = PARENT + 1
+    async with harness.bot.sessions.begin() as s:
+        season = await s.scalar(select(Season))
+        assert season is not None
+        pats, others = (Player(league_id=season.league_id, discord_id=None, name="Kid Kim") for _ in range(2))
+        s.add_all([pats, others])
+        await s.flush()
+        s.add_all([PlayerGuardian(league_id=season.league_id, player_id=pats.id, discord_id=PARENT, added_by=PARENT),
+                   PlayerGuardian(league_id=season.league_id, player_id=others.id, discord_id=other_parent,
+                                  added_by=other_parent)])
+        known = (pats.id, others.id)
+    kay = world.kay
+    await harness.slash("/draft setup", as_=kay, division="senior", rounds=8)
+    await harness.slash("/draft lottery", as_=kay)
+    await harness.slash("/draft start", as_=kay)
+    draft, _ = await state(harness)
+    first = lottery(draft.seed, list(TEAMS))[0]
+
+    done = await harness.slash("/draft pick", as_=world.captains[first], player=str(world.managed))
+    assert done.ephemeral and done.content.startswith(f"{first} picks Kid Kim"), done.content
+    async with harness.bot.sessions() as s:
+        on_rosters = (await s.execute(select(RosterEntry.team_id, RosterEntry.player_id))).all()
+        kids = (await s.scalars(select(Player.id).where(Player.name == "Kid Kim").order_by(Player.id))).all()
+        managers = dict((await s.execute(select(PlayerGuardian.player_id, PlayerGuardian.discord_id))).all())
+    _, picks = await state(harness)
+    assert [tuple(r) for r in on_rosters] == [(world.team_ids[first], known[0])]
+    assert [p.player_id for p in picks] == [known[0]]
+    assert list(kids) == list(known) and managers == {known[0]: PARENT, known[1]: other_parent}
