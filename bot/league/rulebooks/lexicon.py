@@ -25,6 +25,8 @@ from bot.league.rules import PRESET_NAMES
 #: The folder of package data (declared in pyproject.toml) holding the vocabulary files.
 FOLDER = "vocabulary"
 COMMON = "common"
+#: A preset's players' words per section live in "<preset>.sections.toml" beside its own file.
+SECTIONS = ".sections"
 SYNONYM_WEIGHT = 0.7
 ALIAS_WEIGHT = 0.4
 #: A situation's rulebook words stand for the whole of what was asked, so they count as if typed.
@@ -157,6 +159,16 @@ class Situation:
 
 
 @dataclass(frozen=True)
+class SectionWords:
+    """What players type when they mean one section of a preset's rulebook, beyond the section's own words.
+    Kept with the section's title: a league's own rulebook that numbers another rule the same way doesn't
+    take them."""
+
+    title: str
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Vocabulary:
     """The words of one preset's rulebook: its own file's, its sport's and every game's."""
 
@@ -167,6 +179,8 @@ class Vocabulary:
     situations: tuple[Situation, ...] = ()
     # section citation -> the facts it states (the preset's own rulebook only)
     facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # section citation -> players' words for it (the preset's own rulebook only)
+    sections: Mapping[str, SectionWords] = field(default_factory=dict)
 
 
 class VocabularyError(ValueError):
@@ -185,7 +199,7 @@ def read_vocabulary(text: str, name: str) -> Vocabulary:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VocabularyError(f"{name}: {exc}") from None
-    unknown = set(raw) - {"sport", "synonyms", "spellings", "aliases", "situations", "facts"}
+    unknown = set(raw) - {"sport", "synonyms", "spellings", "aliases", "situations", "facts", "sections"}
     if unknown:
         raise VocabularyError(f"{name}: unknown keys {sorted(unknown)}")
     spellings = raw.get("spellings", {})
@@ -198,6 +212,11 @@ def read_vocabulary(text: str, name: str) -> Vocabulary:
         situations.append(Situation(_strings(s.get("say"), f"{name}: situations[{i}].say"),
                                     _strings(s.get("means"), f"{name}: situations[{i}].means"),
                                     _strings(s["facts"], f"{name}: situations[{i}].facts") if "facts" in s else ()))
+    sections = {}
+    for citation, s in raw.get("sections", {}).items():
+        if not isinstance(s, dict) or set(s) != {"title", "words"} or not isinstance(s["title"], str):
+            raise VocabularyError(f"{name}: sections.{citation} takes a title and words")
+        sections[citation] = SectionWords(s["title"].strip(), _strings(s["words"], f"{name}: sections.{citation}"))
     return Vocabulary(
         sport=str(raw.get("sport", "")),
         spellings={k.casefold(): v.casefold() for k, v in spellings.items()},
@@ -205,6 +224,7 @@ def read_vocabulary(text: str, name: str) -> Vocabulary:
         aliases={k: _strings(v, f"{name}: aliases.{k}") for k, v in raw.get("aliases", {}).items()},
         situations=tuple(situations),
         facts={k: _strings(v, f"{name}: facts.{k}") for k, v in raw.get("facts", {}).items()},
+        sections=sections,
     )
 
 
@@ -223,6 +243,7 @@ def combine(parts: Sequence[Vocabulary]) -> Vocabulary:
         aliases={k: v for p in parts for k, v in p.aliases.items()},
         situations=tuple(s for p in parts for s in p.situations),
         facts={k: v for p in parts for k, v in p.facts.items()},
+        sections={k: v for p in parts for k, v in p.sections.items()},
     )
 
 
@@ -239,7 +260,7 @@ def vocabulary_for(preset: str | None) -> Vocabulary:
         sports = sorted({read(name).sport for name in PRESET_NAMES} - {""})
         return combine([common, *(read(s) for s in sports)])
     own = read(preset)
-    return combine([common, *([read(own.sport)] if own.sport else []), own])
+    return combine([common, *([read(own.sport)] if own.sport else []), own, read(f"{preset}{SECTIONS}")])
 
 
 # --- the vocabulary as the search reads it ---------------------------------------------------
@@ -328,6 +349,7 @@ class Lexicon:
             self._asking = frozenset(_phrase_key(p) for p in vocabulary.aliases if _asks(p))
             said += [p for g in vocabulary.synonyms for p in g] + [*vocabulary.aliases]
             said += [s for sit in vocabulary.situations for s in sit.say]
+            said += [w for section in vocabulary.sections.values() for w in section.words]
         else:
             self._entries = self._layer(base, groups)
             # A league's one-word word is read as what it means before anything else, as a chat spelling
@@ -380,6 +402,11 @@ class Lexicon:
         if found is None and self.base is not None:
             return self.base.facts(key)
         return found or ()
+
+    def section_words(self, citation: str, title: str) -> tuple[str, ...]:
+        """Players' words for the preset's section with this citation, if ``title`` is still its title."""
+        found = self.vocabulary.sections.get(citation)
+        return found.words if found is not None and found.title.casefold() == title.strip().casefold() else ()
 
     def knows_stem(self, value: str) -> bool:
         return value in self._stems or (self.base is not None and self.base.knows_stem(value))

@@ -49,9 +49,13 @@ OTHER_ALTERNATIVES = 0.3
 TITLE_WEIGHT = 2.5
 HEADING_WEIGHT = 1.0
 BODY_WEIGHT = 1.0
+#: Players' words for a section (bot/league/rulebooks/vocabulary/<preset>.sections.toml): how people name
+#: what it governs, weighed as a synonym of its own words.
+PLAYERS_WEIGHT = 0.3
 K1 = 1.2
 B_TITLE = 0.3
 B_BODY = 0.75
+B_PLAYERS = 0.5
 PHRASE_BONUS = 0.35
 #: How much a section gains when the things asked about stand together in one of its sentences or list
 #: items (a long list of penalties names "ball" in one item and "player" in another).
@@ -192,23 +196,23 @@ class RuleIndex:
                 title = "" if s.kind in ("bullet", "paragraph") else title
                 heading = heading if not title else ""
             title_terms, heading_terms = field_terms(title), field_terms(heading)
+            said = self._lexicon.section_words(s.citation, s.title)
             body: list[str] = []
             for piece in _PASSAGE_BREAK.split(s.text):
                 terms = field_terms(piece)
-                if not terms:
-                    continue
-                body += terms
-                number = len(self._passage_doc)
-                self._passage_doc.append(i)
-                for term in (*terms, *title_terms, *heading_terms):
-                    passages[term].add(number)
-            fields.append((title_terms, heading_terms, body))
+                if terms:
+                    body += terms
+                    self._add_passage(passages, i, (*terms, *title_terms, *heading_terms))
+            players = [t for phrase in said for t in field_terms(phrase)]
+            if players:  # the players' words together are one more passage of the section
+                self._add_passage(passages, i, (*players, *title_terms, *heading_terms))
+            fields.append((title_terms, heading_terms, body, players))
             # A bullet names what it answers by its heading's title (its siblings' too).
             for term in (title_terms if title else field_terms(s.title)):
                 titled[term].add(i)
             self._bigrams[i] = frozenset(
                 _PAIRS.setdefault(pair, pair)
-                for text in (s.title, heading, s.text)
+                for text in (s.title, heading, s.text, *said)
                 for seq in (sequence(text),)
                 for pair in itertools.pairwise(seq)
             )
@@ -218,9 +222,9 @@ class RuleIndex:
         fields = [tuple(with_compounds(field, single, prefixes) for field in f) for f in fields]
 
         n = max(len(fields), 1)
-        avg = [max(sum(len(f[k]) for f in fields) / n, 1.0) for k in range(3)]
-        weights = (TITLE_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT)
-        bs = (B_TITLE, B_TITLE, B_BODY)
+        avg = [max(sum(len(f[k]) for f in fields) / n, 1.0) for k in range(4)]
+        weights = (TITLE_WEIGHT, HEADING_WEIGHT, BODY_WEIGHT, PLAYERS_WEIGHT)
+        bs = (B_TITLE, B_TITLE, B_BODY, B_PLAYERS)
         postings: dict[str, dict[int, float]] = defaultdict(dict)
         for doc, f in zip(searchable, fields, strict=True):
             for k, field in enumerate(f):
@@ -237,12 +241,19 @@ class RuleIndex:
         surface: Counter[str] = Counter()
         for i in searchable:
             s = self._sections[i]
-            surface.update(w for w in words(f"{s.title} {s.text}") if len(w) >= 3)
+            said = " ".join(self._lexicon.section_words(s.citation, s.title))
+            surface.update(w for w in words(f"{s.title} {s.text} {said}") if len(w) >= 3)
         vocabulary: dict[str, list[str]] = defaultdict(list)
         for word, _ in surface.most_common():
             if word.isalpha():
                 vocabulary[word[0]].append(word)
         self._vocabulary = dict(vocabulary)
+
+    def _add_passage(self, passages: dict[str, set[int]], doc: int, terms: Iterable[str]) -> None:
+        number = len(self._passage_doc)
+        self._passage_doc.append(doc)
+        for term in terms:
+            passages[term].add(number)
 
     # --- lookup ------------------------------------------------------------------------------
 

@@ -10,7 +10,9 @@ from bot.league.rulebooks.facts import FACTS
 from bot.league.rulebooks.lexicon import (
     COMMON,
     FOLDER,
+    SECTIONS,
     Lexicon,
+    Vocabulary,
     VocabularyError,
     lexicon_for,
     read_vocabulary,
@@ -48,7 +50,7 @@ def test_every_vocabulary_file_reads(name: str) -> None:
 
 def test_the_files_are_the_ones_pyproject_ships() -> None:
     shipped = sorted(p.stem for p in (ROOT / "bot" / "league" / "rulebooks" / FOLDER).glob("*.toml"))
-    assert shipped == sorted([COMMON, *SPORTS, *PRESET_NAMES])
+    assert shipped == sorted([COMMON, *SPORTS, *PRESET_NAMES, *(f"{p}{SECTIONS}" for p in PRESET_NAMES)])
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -64,11 +66,23 @@ def test_each_preset_names_its_sport_and_only_facts_the_bot_knows_of_sections_it
         assert set(situation.facts) <= set(FACTS), situation
 
 
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_players_words_name_sections_the_preset_has_by_their_titles_and_every_section_has_some(preset: str) -> None:
+    sections = vocabulary_for(preset).sections
+    index = index_of(preset)
+    listed = {s.citation: s for s in index.sections if not s.heading_only}
+    assert set(sections) == set(listed), "every section, and only the rulebook's, has players' words"
+    for citation, said in sections.items():
+        assert said.title == listed[citation].title, citation
+        assert len(said.words) >= 3 and len(set(said.words)) == len(said.words), citation
+
+
 @pytest.mark.parametrize(("text", "problem"), [
     ("synonyms = [[1, 2]]", "synonyms[0]: must be a list of words"),
     ("colour = 'red'", "unknown keys ['colour']"),
     ("[[situations]]\nsay = ['no ref']", "situations[0].means: must be a list of words"),
     ("synonyms = [", "test.toml"),
+    ("[sections.'1.2']\nwords = ['age']", "sections.1.2 takes a title and words"),
 ])
 def test_a_broken_vocabulary_file_is_named_with_what_is_wrong(text: str, problem: str) -> None:
     with pytest.raises(VocabularyError, match=problem.replace("[", r"\[").replace("]", r"\]")):
@@ -114,3 +128,21 @@ def test_a_leagues_own_word_joins_what_it_means_for_that_league_only() -> None:
 
 def test_typos_are_corrected_against_the_rulebook_and_the_vocabulary() -> None:
     assert top(index_of("youth-ball-hockey"), "is there a trade deadlin") == "1.9"
+
+
+def test_a_sections_players_words_find_it_only_while_its_title_is_the_presets() -> None:
+    """Players' words belong to the preset's section: a league's own rulebook numbering another rule the same
+    way doesn't take them."""
+    text = ("Section 1\n1.1 - Goalies Goalies may not play the ball forward with their hand.\n"
+            "1.2 - Start Games begin at the slotted time.\n")
+    sections = parse_rulebook(text)
+    listed = [s for s in sections if not s.heading_only]
+    second = listed[1]
+    said = read_vocabulary(f"[sections.'{second.citation}']\ntitle = '{second.title}'\n"
+                           "words = ['how early', 'get there', 'arrival']", "test.toml")
+    lexicon = Lexicon(Vocabulary(sections=said.sections))
+    assert top(RuleIndex.build(sections, lexicon), "how early should we get there") == second.citation
+    renamed = read_vocabulary(f"[sections.'{second.citation}']\ntitle = 'Something else'\n"
+                              "words = ['how early', 'get there', 'arrival']", "test.toml")
+    assert top(RuleIndex.build(sections, Lexicon(Vocabulary(sections=renamed.sections))),
+               "how early should we get there") is None
