@@ -73,6 +73,8 @@ IRREGULAR_PLURALS: dict[str, str] = {
     "women": "woman", "men": "man", "feet": "foot", "halves": "half", "teeth": "tooth",
     "children": "child", "people": "person", "knives": "knife", "wives": "wife",
 }
+#: Words whose stem is another word players use: "standings" would be "stand" ("does the goal stand").
+OWN_STEMS = frozenset({"standings"})
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
 # fmt: on
@@ -91,7 +93,7 @@ HYPHENATED = re.compile(r"[a-z0-9]+(?:[-‐–][a-z0-9]+)+")
 def stem(word: str) -> str:
     found = _stem_cache.get(word)
     if found is None:
-        found = _stemmer.stemWord(IRREGULAR_PLURALS.get(word, word))
+        found = word if word in OWN_STEMS else _stemmer.stemWord(IRREGULAR_PLURALS.get(word, word))
         if len(_stem_cache) < 50_000:
             _stem_cache[word] = found
     return found
