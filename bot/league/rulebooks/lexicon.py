@@ -168,6 +168,7 @@ class SectionWords:
 
     title: str
     words: tuple[str, ...]
+    asks: tuple[str, ...] = ()  # questions as players type them when this section is the answer
 
 
 @dataclass(frozen=True)
@@ -216,9 +217,12 @@ def read_vocabulary(text: str, name: str) -> Vocabulary:
                                     _strings(s["facts"], f"{name}: situations[{i}].facts") if "facts" in s else ()))
     sections = {}
     for citation, s in raw.get("sections", {}).items():
-        if not isinstance(s, dict) or set(s) != {"title", "words"} or not isinstance(s["title"], str):
-            raise VocabularyError(f"{name}: sections.{citation} takes a title and words")
-        sections[citation] = SectionWords(s["title"].strip(), _strings(s["words"], f"{name}: sections.{citation}"))
+        if not isinstance(s, dict) or not {"title", "words"} <= set(s) <= {"title", "words", "asks"} \
+                or not isinstance(s["title"], str):
+            raise VocabularyError(f"{name}: sections.{citation} takes a title, words and asks")
+        sections[citation] = SectionWords(
+            s["title"].strip(), _strings(s["words"], f"{name}: sections.{citation}.words"),
+            _strings(s["asks"], f"{name}: sections.{citation}.asks") if "asks" in s else ())
     return Vocabulary(
         sport=str(raw.get("sport", "")),
         spellings={k.casefold(): v.casefold() for k, v in spellings.items()},
@@ -405,10 +409,10 @@ class Lexicon:
             return self.base.facts(key)
         return found or ()
 
-    def section_words(self, citation: str, title: str) -> tuple[str, ...]:
+    def section_words(self, citation: str, title: str) -> SectionWords | None:
         """Players' words for the preset's section with this citation, if ``title`` is still its title."""
         found = self.vocabulary.sections.get(citation)
-        return found.words if found is not None and found.title.casefold() == title.strip().casefold() else ()
+        return found if found is not None and found.title.casefold() == title.strip().casefold() else None
 
     def knows_stem(self, value: str) -> bool:
         return value in self._stems or (self.base is not None and self.base.knows_stem(value))

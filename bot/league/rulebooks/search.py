@@ -60,8 +60,10 @@ PHRASE_BONUS = 0.35
 #: How much a section gains when the things asked about stand together in one of its sentences or list
 #: items (a long list of penalties names "ball" in one item and "player" in another).
 TOGETHER_BOOST = 0.25
-#: Word pairs, shared by every index in the process: a thousand leagues' rulebooks repeat the same few thousand.
+#: Word pairs, and each section's set of them, shared by every index in the process: a thousand leagues'
+#: rulebooks repeat the same few thousand pairs and, but for their house rules, the same sections.
 _PAIRS: dict[tuple[str, str], tuple[str, str]] = {}
+_SECTION_PAIRS: dict[frozenset[tuple[str, str]], frozenset[tuple[str, str]]] = {}
 _PASSAGE_BREAK = re.compile(r"\n|(?<=[.;!?])\s+")
 COVERAGE_BOOST = 0.5
 #: How much a section gains when its own title names what was asked (its share of the concepts, squared).
@@ -196,7 +198,8 @@ class RuleIndex:
                 title = "" if s.kind in ("bullet", "paragraph") else title
                 heading = heading if not title else ""
             title_terms, heading_terms = field_terms(title), field_terms(heading)
-            said = self._lexicon.section_words(s.citation, s.title)
+            known = self._lexicon.section_words(s.citation, s.title)
+            said = (*known.words, *known.asks) if known is not None else ()
             body: list[str] = []
             for piece in _PASSAGE_BREAK.split(s.text):
                 terms = field_terms(piece)
@@ -210,12 +213,13 @@ class RuleIndex:
             # A bullet names what it answers by its heading's title (its siblings' too).
             for term in (title_terms if title else field_terms(s.title)):
                 titled[term].add(i)
-            self._bigrams[i] = frozenset(
+            pairs = frozenset(
                 _PAIRS.setdefault(pair, pair)
                 for text in (s.title, heading, s.text, *said)
                 for seq in (sequence(text),)
                 for pair in itertools.pairwise(seq)
             )
+            self._bigrams[i] = _SECTION_PAIRS.setdefault(pairs, pairs)
         # Join neighbours the rulebook also writes as one word (slap shot / slapshot).
         single = {t for f in fields for field in f for t in field}
         prefixes = {t[:k] for t in single for k in range(3, len(t) + 1)}
@@ -241,8 +245,9 @@ class RuleIndex:
         surface: Counter[str] = Counter()
         for i in searchable:
             s = self._sections[i]
-            said = " ".join(self._lexicon.section_words(s.citation, s.title))
-            surface.update(w for w in words(f"{s.title} {s.text} {said}") if len(w) >= 3)
+            known = self._lexicon.section_words(s.citation, s.title)
+            own = " ".join(known.words) if known is not None else ""  # not the asks: they may carry typos
+            surface.update(w for w in words(f"{s.title} {s.text} {own}") if len(w) >= 3)
         vocabulary: dict[str, list[str]] = defaultdict(list)
         for word, _ in surface.most_common():
             if word.isalpha():

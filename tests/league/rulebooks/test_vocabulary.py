@@ -82,7 +82,8 @@ def test_players_words_name_sections_the_preset_has_by_their_titles_and_every_se
     ("colour = 'red'", "unknown keys ['colour']"),
     ("[[situations]]\nsay = ['no ref']", "situations[0].means: must be a list of words"),
     ("synonyms = [", "test.toml"),
-    ("[sections.'1.2']\nwords = ['age']", "sections.1.2 takes a title and words"),
+    ("[sections.'1.2']\nwords = ['age']", "sections.1.2 takes a title, words and asks"),
+    ("[sections.'1.2']\ntitle = 'Age'\nwords = ['age']\nasks = []", "sections.1.2.asks: must be a list of words"),
 ])
 def test_a_broken_vocabulary_file_is_named_with_what_is_wrong(text: str, problem: str) -> None:
     with pytest.raises(VocabularyError, match=problem.replace("[", r"\[").replace("]", r"\]")):
