@@ -20,7 +20,10 @@ from bench.machine import describe, reproduce
 from bot.league.rulebooks.lexicon import lexicon_for
 from bot.league.rulebooks.rulebook import parse_rulebook
 from bot.league.rulebooks.search import RuleIndex
+from tests.league.rulebooks.final_check_questions import FINAL_CHECK
+from tests.league.rulebooks.fresh_questions import FRESH
 from tests.league.rulebooks.held_out_questions import HELD_OUT
+from tests.league.rulebooks.more_tuning_questions import MORE_TUNING
 from tests.league.rulebooks.rule_questions import QUESTIONS, RULEBOOK_DIR, RULEBOOK_FILES, SECOND_ROUND
 from tests.league.rulebooks.tuning_questions import TUNING
 
@@ -204,7 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     latencies = _evaluate("earlier questions (tuned on)", _accepting(QUESTIONS + SECOND_ROUND), indexes,
                           args.repeats, misses)
     latencies += _evaluate("players' questions, tuning half", TUNING, indexes, args.repeats, misses)
+    latencies += _evaluate("players' questions, second tuning set", MORE_TUNING, indexes, args.repeats, misses)
     latencies += _evaluate("players' questions, held-out half", HELD_OUT, indexes, args.repeats, None)
+    latencies += _evaluate("players' questions, fresh check set", FRESH, indexes, args.repeats, None)
+    latencies += _evaluate("players' questions, final check set", FINAL_CHECK, indexes, args.repeats, None)
     per_query = [statistics.median(runs) for runs in latencies]
     every_run = [ms for runs in latencies for ms in runs]
     print(
@@ -217,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         f"p99 {_percentile(every_run, 0.99):.3f}  max {max(every_run):.3f}  (includes scheduler noise)"
     )
     print("index build, ms: " + ", ".join(f"{p} {ms:.1f}" for p, ms in build_ms.items()))
-    every = _accepting(QUESTIONS + SECOND_ROUND) + TUNING + HELD_OUT
+    every = _accepting(QUESTIONS + SECOND_ROUND) + TUNING + MORE_TUNING + HELD_OUT + FRESH + FINAL_CHECK
     if args.leagues > 0:
         _many_leagues(args.leagues, every, texts, repeats=5)
     if not args.no_service:

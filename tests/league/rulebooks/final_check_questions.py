@@ -1,7 +1,8 @@
 """Players' questions for `/rule`, written from the three rulebooks alone (not from how `/rule` searches, nor
 from any earlier question set), the way rec-league players, captains and parents type into Discord: slang,
 typos, no punctuation, game situations. Each names the section(s) that answer it. This is a final check set,
-measured once after this round's changes, never tuned on."""
+measured once after this round's changes, never tuned on. The ten it repeated word for word from the other
+sets were taken out (some of the writers' briefs shared example questions)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,8 @@ FINAL_CHECK: list[tuple[str, str, tuple[str, ...]]] = [
     # coed ball hockey
     (COED, "do we gotta be there before our slot or do u wait for the one before to finish", ("Game Structure 1",)),
     (COED, "how many girls have to be out there at once", ("TEAMS 1", "Game Structure 2")),
-    (COED, "do we swap ends before OT", ("Overtime 1", "Game Structure 3")),
     (COED, "does the time freeze at the end if were only down 1", ("Game Structure 4",)),
     (COED, "if we lose both our first games are we done or do we still get a playoff game", ("Game Structure 8",)),
-    (COED, "2 teams both 1-1 who gets the higher seed", ("Game Structure 9",)),
     (COED, "does one of our 3 shooters have to be a woman", ("Overtime 2",)),
     (COED, "they only brought 10 ppl and we have 14 when can we reuse a guy in the shootout", ("Overtime 4",)),
     (COED, "how does the draw work here, tap sticks first?", ("FACE-OFFS 1",)),
@@ -43,7 +42,6 @@ FINAL_CHECK: list[tuple[str, str, tuple[str, ...]]] = [
     (COED, "after the tendy smothers it who restarts and from where", ("GOALIES AND BALLS 3",)),
     (COED, "my stick was in the blue paint when the ball went in is that ok", ("NETS – CREASES 3",)),
     (COED, "shot went up by someones head, ball or penalty", ("STICK AND BALL PLAY 1",)),
-    (COED, "slappers allowed?", ("STICK AND BALL PLAY 2",)),
     (COED, "caught the ball out of the air can i run with it", ("HAND-BODY DEFLECTION 1",)),
     (COED, "kicked it in off their dman, does it count?", ("HAND-BODY DEFLECTION 6",)),
     (COED, "can we change lines on the far side", ("SUBS 1",)),
@@ -54,7 +52,6 @@ FINAL_CHECK: list[tuple[str, str, tuple[str, ...]]] = [
     (COED, "tripping, how many games can you get for that", ("Major offenses",)),
     (COED, "what do you get for hacking a guy on a breakaway", ("Extreme offenses 1",)),
     (COED, "can the ref bench someone til the final buzzer", ("Extreme offenses 2",)),
-    (COED, "is body checking allowed", ("PROHIBITED ACTIONS",)),
     # youth ball hockey
     (YOUTH, "how many teams are in juniors", ("1.1",)),
     (YOUTH, "my son turns 16 in feb, does he play junior or senior this yr", ("1.2",)),
@@ -81,9 +78,7 @@ FINAL_CHECK: list[tuple[str, str, tuple[str, ...]]] = [
     (YOUTH, "do we have to help put the goals out before puck drop", ("2.1",)),
     (YOUTH, "can we start with no scorekeeper", ("2.2",)),
     (YOUTH, "we only got 3 kids and a tendy can we play", ("2.4",)),
-    (YOUTH, "is there offside in juniors", ("2.5",)),
     (YOUTH, "can i go in the zone before the ball in seniors", ("2.7",)),
-    (YOUTH, "icing touch or no touch", ("2.8",)),
     (YOUTH, "do we still get a TO once its OT in the knockouts", ("2.10",)),
     (YOUTH, "can the ref call it early if things get out of hand", ("2.12.2",)),
     (YOUTH, "does scoring in the shootout count toward my kids points", ("2.14",)),
@@ -100,24 +95,20 @@ FINAL_CHECK: list[tuple[str, str, tuple[str, ...]]] = [
     (SOCCER, "we only got 4 guys can we still play", ("Game",)),
     (SOCCER, "can my buddy who isnt on the roster sub in tonight", ("Game",)),
     (SOCCER, "how long are teh halves", ("Game",)),
-    (SOCCER, "how long is halftime", ("Game",)),
     (SOCCER, "regular season tie is there extra time", ("Overtime",)),
     (SOCCER, "playoff game tied after full time what happens", ("Overtime",)),
     (SOCCER, "how many shooters in the pk shootout", ("Overtime",)),
     (SOCCER, "can a guy who was on the bench at the end shoot in the shootout", ("Overtime",)),
     (SOCCER, "is OT golden goal", ("Overtime",)),
-    (SOCCER, "slide tackles allowed?", ("General",)),
     (SOCCER, "can i wear my weding ring", ("General",)),
     (SOCCER, "what happens with a yellow", ("General",)),
     (SOCCER, "can the keeper slide outside his box", ("General",)),
-    (SOCCER, "can we sub on the fly", ("Substitutions",)),
     (SOCCER, "ref tossed our guy, can someone replace him", ("Substitutions",)),
     (SOCCER, "teammate jumped on before i got to the door, whats the call", ("Substitutions",)),
     (SOCCER, "can we swap keepers mid game", ("Substitutions",)),
     (SOCCER, "can i change goalies for pks", ("Substitutions",)),
     (SOCCER, "how long can the keeper hold it", ("Goalies",)),
     (SOCCER, "keeper threw it all the way past the far red line in the air, allowed?", ("Goalies",)),
-    (SOCCER, "back pass to the keeper can he pick it up", ("Goalies",)),
     (SOCCER, "can my girlfriend watch from by our bench", ("Spectators",)),
     (SOCCER, "parents standing next to our bench is that a problem", ("Spectators",)),
     (SOCCER, "ball hit the ceiling who gets it", ("Miscellaneous",)),

@@ -2,7 +2,8 @@
 wrote them after reading only the three rulebooks in bot/league/rulebooks, without looking at how the search
 works or at the questions asked before, and checked each citation against the parsed rulebook. They are a
 check set: measure the search on them after tuning it, never tune on them, or they stop telling how it does
-on questions nobody has seen.
+on questions nobody has seen. Five it shared word for word with the second tuning set (both writers' briefs
+gave the same examples) were taken out.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ FRESH: list[tuple[str, str, tuple[str, ...]]] = [
         "outdoor court no boards, can i just stickhandle it back in from the sideline or do i have to pass",
         ("BRINGING A BALL INBOUNDS 1",),
     ),
-    (COED, "can u score straight off an inbound", ("BRINGING A BALL INBOUNDS 1", "BRINGING A BALL INBOUNDS 4")),
     (COED, "how long do i get to put it back in before we lose it", ("BRINGING A BALL INBOUNDS 2",)),
     (
         COED,
@@ -65,10 +65,8 @@ FRESH: list[tuple[str, str, tuple[str, ...]]] = [
     (COED, "after the whistle when the goalie smothers it who restarts and from where", ("GOALIES AND BALLS 3",)),
     (COED, "my toe was on the crease line when we scored does it count", ("NETS – CREASES 2",)),
     (COED, "is lifting it up around eye level ok", ("STICK AND BALL PLAY 1", "Minor offenses")),
-    (COED, "slappers allowed?", ("STICK AND BALL PLAY 2", "Major offenses")),
     (COED, "buried it with my blade up at chest height, does it count", ("STICK AND BALL PLAY 3",)),
     (COED, "can i catch it and run with it", ("HAND-BODY DEFLECTION 1",)),
-    (COED, "hand pass in our own end ok?", ("HAND-BODY DEFLECTION 3",)),
     (COED, "went in off the ref lol goal?", ("HAND-BODY DEFLECTION 7",)),
     (COED, "can we change lines on their half of the court", ("SUBS 1",)),
     (COED, "ref missed an obvious one can i go tell him", ("REF INTERACTION 1", "REF INTERACTION 2")),
@@ -95,7 +93,6 @@ FRESH: list[tuple[str, str, tuple[str, ...]]] = [
     (YOUTH, "ref never showed what now", ("1.14", "2.2")),
     (YOUTH, "paid online but it hasn't gone through yet, will my son lose his spot", ("1.15",)),
     (YOUTH, "my kid broke his wrist and is out until next year, can we get some money back", ("1.16",)),
-    (YOUTH, "kid forgot his helmet can he still play", ("1.17",)),
     (YOUTH, "semi final tied after 3 periods what happens", ("1.19", "2.13B")),
     (YOUTH, "does a ban carry into the playoffs", ("1.20.1",)),
     (
@@ -143,7 +140,6 @@ FRESH: list[tuple[str, str, tuple[str, ...]]] = [
     (SOCCER, "is playoff OT golden goal or do we play it out", ("Overtime",)),
     (SOCCER, "who's allowed to take pks in the shootout", ("Overtime",)),
     (SOCCER, "still tied after the pks??", ("Overtime",)),
-    (SOCCER, "slide tackles allowed?", ("General",)),
     (SOCCER, "can our keeper go to ground and slide", ("General",)),
     (SOCCER, "can i play with my wedding ring on", ("General",)),
     (SOCCER, "what happens on a yellow card, do we play a man down", ("General",)),

@@ -1,7 +1,8 @@
 """A second set of /rule questions, written by hand from the three rulebooks alone, without looking at how the search
 works or at the questions asked before: typed the way players, captains and parents write in Discord (slang, typos,
-no punctuation, game situations), each paired with the section or sections that answer it. It is a second tuning set:
-the search may be tuned on these, so they say nothing about how it does on questions it has never seen."""
+no punctuation, game situations), each paired with the section or sections that answer it. It is a second tuning
+set: the search may be tuned on these, so they say nothing about how it does on questions it has never seen. Ten
+that repeated questions of the earlier sets word for word were taken out."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ MORE_TUNING: list[tuple[str, str, tuple[str, ...]]] = [
     (COED, "do we swap ends before OT", ("Game Structure 3", "Overtime 1")),
     (COED, "up by one late does the time freeze", ("Game Structure 4",)),
     (COED, "someone took a ball to the face do we keep the timer running while we help her", ("Game Structure 5",)),
-    (COED, "how many TOs do we get", ("Game Structure 6",)),
     (COED, "how long do we get at halftime", ("Game Structure 7",)),
     (COED, "if we lose them all how many do we still get to play", ("Game Structure 8",)),
     (COED, "tiebreaker if two teams both went 1 and 1 before playoffs", ("Game Structure 9",)),
@@ -80,7 +80,6 @@ MORE_TUNING: list[tuple[str, str, tuple[str, ...]]] = [
     (COED, "what happens if you shove a ref", ("Extreme offenses",)),
     (COED, "guy got hauled down on a breakaway what do they get", ("Extreme offenses 1",)),
     (COED, "can a guy get benched for the rest of the night", ("Extreme offenses 2",)),
-    (COED, "is body checking allowed", ("PROHIBITED ACTIONS",)),
     (COED, "can the organizers tweak things mid tourney", ("PROHIBITED ACTIONS 1",)),
     # Youth ball hockey
     (YOUTH, "how many squads in the league", ("1.1",)),
@@ -91,7 +90,6 @@ MORE_TUNING: list[tuple[str, str, tuple[str, ...]]] = [
     (YOUTH, "our bench boss is travelling this week who takes over", ("1.6",)),
     (YOUTH, "do picks go back and forth snake style", ("1.7",)),
     (YOUTH, "how many matchups do we get before playoffs", ("1.8",)),
-    (YOUTH, "when is the trade deadline", ("1.9",)),
     (YOUTH, "how many pts for a draw", ("1.10", "2.13A")),
     (YOUTH, "we ended even with the hawks in the table who gets the higher spot", ("1.11",)),
     (YOUTH, "can the ref sit a kid out for next week on his own", ("1.12", "1.13")),
@@ -114,9 +112,7 @@ MORE_TUNING: list[tuple[str, str, tuple[str, ...]]] = [
     (YOUTH, "do the little guys play offsides", ("2.5", "2.7")),
     (YOUTH, "how long do the older boys play", ("2.6",)),
     (YOUTH, "when is it offside", ("2.7",)),
-    (YOUTH, "is icing touch or no touch", ("2.8",)),
     (YOUTH, "kid went down hurt does the timer keep going", ("2.9",)),
-    (YOUTH, "can we call a timeout in OT", ("2.10",)),
     (YOUTH, "how long is the break after the first", ("2.11",)),
     (YOUTH, "the rental is up but we still have 5 min to go", ("2.12", "2.12.2")),
     (YOUTH, "can the ref stop it early if things get out of hand", ("2.12.2",)),
@@ -156,18 +152,13 @@ MORE_TUNING: list[tuple[str, str, tuple[str, ...]]] = [
     (SOCCER, "is extra time golden goal", ("Overtime",)),
     (SOCCER, "after both overtimes its still tied, how do pks work", ("Overtime",)),
     (SOCCER, "slide tackles allowed?", ("General",)),
-    (SOCCER, "can the keeper slide", ("General",)),
-    (SOCCER, "can i wear my wedding ring", ("General",)),
     (SOCCER, "what happens with a yellow card", ("General",)),
     (SOCCER, "ref gave me a yellow for sliding, how long am i off", ("General",)),
-    (SOCCER, "can we sub on the fly", ("Substitutions",)),
     (SOCCER, "guy got ejected can we replace him", ("Substitutions",)),
-    (SOCCER, "how close does my teammate have to be to the door before i go on", ("Substitutions",)),
     (SOCCER, "i jumped on before my teammate got to the door and got called for a foul", ("Substitutions",)),
     (SOCCER, "can we sub after we score", ("Substitutions",)),
     (SOCCER, "we want to change goalies at the next stoppage do we have to tell the ref", ("Substitutions",)),
     (SOCCER, "can we change keeper during the shootout", ("Substitutions",)),
-    (SOCCER, "how long can the keeper hold the ball", ("Goalies",)),
     (SOCCER, "can the keeper huck it the length of the field", ("Goalies",)),
     (SOCCER, "back pass to keeper can he pick it up", ("Goalies",)),
     (SOCCER, "keeper threw it all the way down and it never bounced whats the call", ("Goalies",)),
