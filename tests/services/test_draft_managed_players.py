@@ -145,7 +145,8 @@ async def test_another_guardians_player_of_that_name_is_another_child(harness: H
 async def test_the_guardians_player_already_on_a_team_is_refused_and_nothing_changes(harness: Harness) -> None:
     senior = await running_draft(harness)
     pats = await managed(harness, senior.league_id, PAT, "Sam Lee", team_id=senior.teams["Bears"])
-    with pytest.raises(Conflict, match=r"Sam Lee already plays for Bears .*Nothing changed"):
+    # Not on the board (the pick would refuse them), so the pick says they can't be picked.
+    with pytest.raises(Conflict, match=r"Sam Lee can't be picked: already picked, on a team"):
         await harness.bot.services.draft.pick(senior.kay, str(senior.sam))
     assert await drafted(harness) == [pats] and await players_named_sam(harness) == 1
     async with harness.bot.sessions() as s:
@@ -168,3 +169,16 @@ async def test_a_registration_finds_its_player_once_and_only_in_its_own_league(h
     assert team is None and made.name == "Sam Lee"
     assert ids[1] == ids[2] and len(set(ids)) == 3
     assert await guardians(harness, made.id) == [PAT] and await guardians(harness, robins.id) == [ROBIN]
+
+
+async def test_the_board_leaves_out_a_junior_whose_guardians_player_is_on_a_team(harness: Harness) -> None:
+    """The pick would refuse them, so the board doesn't offer them, nor count them among the players left;
+    another guardian's player of that name on a team changes nothing for Sam."""
+    senior = await running_draft(harness)
+    draft = harness.bot.services.draft
+    await managed(harness, senior.league_id, ROBIN, "Sam Lee", team_id=senior.teams["Hawks"])
+    assert [label for label, _ in await draft.suggestions(senior.kay, "sam")] == [f"#{senior.sam} Sam Lee · senior"]
+    await managed(harness, senior.league_id, PAT, "sam lee", team_id=senior.teams["Bears"])
+    assert await draft.suggestions(senior.kay, "sam") == []
+    assert [label for label, _ in await draft.suggestions(senior.kay, "")] == [
+        label for label, _ in await draft.suggestions(senior.kay, "alex")]

@@ -26,6 +26,7 @@ from bot.league.registration.forms import owes
 from bot.services import outbox
 from bot.services.discord_sync.api import Gone, Refused
 from bot.services.outbox import ActionOutcome, ActionRow, Outgoing, Rendered
+from bot.services.shared.guardians import managed_key, managed_on_teams
 from storage.db import retried_on_disconnect
 from storage.models import (
     Draft,
@@ -91,7 +92,8 @@ def slots_of(draft: Draft, rules: DraftRules) -> list[Slot[int]]:
 
 async def available(session: AsyncSession, draft: Draft, rules: DraftRules) -> list[Registration]:
     """The registrants who can still be picked: registered (not waiting, offered, rejected or replaced) in the
-    draft's division and season, paid when the preset asks it (youth 1.15), not picked yet nor on a team."""
+    draft's division and season, paid when the preset asks it (youth 1.15), not picked yet nor on a team (a
+    guardian's registration: their player by that name)."""
     picked = select(DraftPick.registration_id).where(DraftPick.draft_id == draft.id,
                                                      DraftPick.registration_id.is_not(None))
     rows = (await session.scalars(
@@ -103,12 +105,14 @@ async def available(session: AsyncSession, draft: Draft, rules: DraftRules) -> l
     on_teams = set((await session.scalars(
         select(Player.discord_id).join(RosterEntry, RosterEntry.player_id == Player.id)
         .where(Player.league_id == draft.league_id, Player.discord_id.is_not(None)))).all())
+    managed_taken = await managed_on_teams(session, draft.league_id)
     division = draft.division.casefold()
     windows = {w.id: w.division.casefold() for w in (await session.scalars(select(RegistrationWindow).where(
         RegistrationWindow.league_id == draft.league_id, RegistrationWindow.season_id == draft.season_id))).all()}
     return [r for r in rows if windows.get(r.window_id) == division
             and not (rules.draft_paid_only and owes(r.fee_cents, r.payment_state, r.paid_cents))
-            and (r.guardian or r.discord_id not in on_teams)]
+            and (managed_key(r.discord_id, r.name) not in managed_taken if r.guardian
+                 else r.discord_id not in on_teams)]
 
 
 async def load_board(session: AsyncSession, draft: Draft, rules: DraftRules) -> Board:

@@ -44,6 +44,26 @@ async def managed_players(session: AsyncSession, league_id: int, guardian_id: in
     return [ManagedPlayer(r.id, r.name, r.team_id) for r in rows]
 
 
+def managed_key(guardian_id: int, name: str) -> tuple[int, str]:
+    """A guardian's player as a registration names them: the guardian, and the name as stored, case aside."""
+    return guardian_id, clean_text(name)[:100].strip().casefold()
+
+
+async def managed_on_teams(session: AsyncSession, league_id: int) -> set[tuple[int, str]]:
+    """``managed_key`` of each guardian's player already on a team: the player ``managed_player_for`` gives a
+    registration by that guardian and name (their oldest of that name) plays for a team."""
+    rows = await session.execute(
+        select(PlayerGuardian.discord_id, Player.name, RosterEntry.team_id)
+        .join(Player, Player.id == PlayerGuardian.player_id)
+        .outerjoin(RosterEntry, RosterEntry.player_id == Player.id)
+        .where(PlayerGuardian.league_id == league_id, Player.league_id == league_id)
+        .order_by(Player.id))
+    oldest: dict[tuple[int, str], int | None] = {}
+    for guardian, name, team in rows:
+        oldest.setdefault(managed_key(guardian, name), team)
+    return {key for key, team in oldest.items() if team is not None}
+
+
 def same_name(stored: str, asked: str) -> bool:
     """Whether two names are one managed player's: case aside, spaces at the ends trimmed."""
     return stored.strip().casefold() == asked.strip().casefold()
