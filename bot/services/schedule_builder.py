@@ -25,6 +25,7 @@ from bot.league.schedule_builder.generator import PlannedGame, ScheduleRefused, 
 from bot.services.imports.csv_rows import COLUMNS, CsvImportError, decode
 from bot.services.imports.service import MAX_CSV_BYTES, MAX_PROBLEMS_SHOWN
 from bot.services.imports.slots import read_slots
+from bot.services.shared.seasons import week_first_day
 from storage.csv_export import write_csv
 from storage.db import retried_on_disconnect
 from storage.models import Division, League, Team
@@ -99,6 +100,10 @@ class ScheduleBuilderService:
                                + (f"\n• …and {more} more" if more > 0 else "")) from None
         async with self.sessions() as session:
             division, teams = await _division_teams(session, league, division)
+            # Weeks as the league counts them: from the first day of the season the slots fall in.
+            league_id = await session.scalar(select(League.id).where(League.key == league.key))
+            first_day = (await week_first_day(session, league_id, min(r.starts_at for r in rows))
+                         if league_id is not None else None)
         rules = league.rules.schedule_builder
         citation = rules.schedule_citations.games_per_team
         minutes = league.rules.game_format.regulation_minutes
@@ -107,13 +112,13 @@ class ScheduleBuilderService:
         try:
             games = await asyncio.to_thread(
                 generate, teams, booked, meetings=meetings, per_week=rules.games_per_team_per_week,
-                tz=league.timezone, game_minutes=minutes, division=division, citation=citation,
-                code_prefix=code_prefix(division, first))
+                tz=league.timezone, game_minutes=minutes, division=division, first_day=first_day,
+                citation=citation, code_prefix=code_prefix(division, first))
         except ScheduleRefused as exc:
             text = str(exc)
             raise InvalidInput(f"No schedule was made: {text[:1].lower()}{text[1:]}") from None
         problems = check_schedule(games, teams, meetings=meetings, per_week=rules.games_per_team_per_week,
-                                  tz=league.timezone, game_minutes=minutes, citation=citation)
+                                  tz=league.timezone, game_minutes=minutes, first_day=first_day, citation=citation)
         if problems:  # the generator's own promise broken: never shown as a schedule
             raise RuntimeError(f"generated schedule fails its checks: {problems[:3]}")
         weeks = sorted(Counter(g.week for g in games).items())

@@ -93,3 +93,19 @@ async def test_a_captain_cannot_generate(harness: Harness, league: SampleLeague)
                                 slots=Attachment("slots.csv", SLOTS), meetings=1)
     assert reply.ephemeral and "Only a commissioner" in reply.content
     assert not [c for c in harness.discord.calls if c.method == "GET" and "attachments" in c.path]
+
+
+async def test_weeks_are_the_seasons_from_its_first_day(harness: Harness, league: SampleLeague) -> None:
+    """One game a team a week (youth 1.8) counts the season's weeks: from a Wednesday first day, a Monday and
+    the Thursday after it are two weeks, where the calendar's Monday-to-Sunday weeks would see one."""
+    slots = b"starts_at,venue,division\n2030-03-04 18:00,Rink C,senior\n2030-03-07 18:00,Rink C,senior\n"
+    calendar = await harness.slash("/schedule-generate", as_=league.commissioner(), meetings=2, division="senior",
+                                   slots=Attachment("slots.csv", slots))
+    assert "needs 2 slots in 2 distinct weeks in the senior division; got 2 slots in 1 week" in calendar.text
+    started = await harness.slash("/season start", as_=league.commissioner(), name="Spring 2030",
+                                  first_day="2030-02-27", weeks=15)  # a Wednesday
+    assert "Spring 2030" in started.content, started.content
+    seasonal = await harness.slash("/schedule-generate", as_=league.commissioner(), meetings=2, division="senior",
+                                   slots=Attachment("slots.csv", slots))
+    embed = seasonal.last.payload["embeds"][0]
+    assert embed["description"].startswith("2 games in 2 weeks, at most 1 a team a week"), embed["description"]
