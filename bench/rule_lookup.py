@@ -86,8 +86,8 @@ def _many_leagues(leagues: int, questions: list[Question], texts: dict[str, str]
     import random
 
     from bench.machine import rss_mb
+    from bot.league.rulebooks.found import Link
     from bot.league.rulebooks.lexicon import Lexicon
-    from bot.league.rulebooks.search import Link
 
     rng = random.Random(1000)
     presets = list(texts)

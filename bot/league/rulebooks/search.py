@@ -18,8 +18,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
+from bot.league.rulebooks.found import Found, Hit, Link
 from bot.league.rulebooks.lexicon import (
     HYPHENATED,
     NUMBER,
@@ -72,18 +72,6 @@ MAX_QUERY_WORDS = 40
 MAX_CORRECTED_LENGTH = 24  # longer "words" are noise, not typos
 #: A question shares at least this part of its words with a linked one (Jaccard) to take its section.
 LINK_LIKENESS = 0.75
-# How sure an answer is (calibrated on the tuning questions, tests/league/rulebooks/tuning_questions.py):
-#: the second section scores at least this share of the best one: too close to call;
-CLOSE_MARGIN = 0.85
-#: the best section has less than this share of what a section matching everything asked would score;
-WEAK_STRENGTH = 0.5
-#: a best score below this, with a weak best section, is no match at all (a stray word found somewhere; in a
-#: rulebook of a few sections every word scores low, so a strong one there still counts).
-NONE_BELOW = 0.7
-
-Confidence = Literal["sure", "unsure", "none"]
-
-
 # --- index -----------------------------------------------------------------------------------
 
 
@@ -95,53 +83,8 @@ class _Analysis:
     signature: frozenset[str]
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """A section that matches a query, with its relevance score (higher is better)."""
-
-    section: Section
-    score: float
-
-
 def _idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
-
-
-@dataclass(frozen=True, slots=True)
-class Link:
-    """A question a commissioner linked to the section that answers it: a question like it finds that
-    section first, in that league."""
-
-    words: frozenset[str]  # RuleIndex.signature of the question
-    citation: str
-
-
-@dataclass(frozen=True)
-class Found:
-    """What a search found: the best sections, how sure the search is, and the league's numbers a
-    situation in the question asked for (names of facts, bot/league/rulebooks/facts.py).
-
-    ``strength`` is the best section's score against the score of a section that matched every
-    concept of the question as well as any section did (1.0); ``margin`` the second's score against
-    the best's. ``linked``: a commissioner linked a question like this one to the best section."""
-
-    hits: tuple[Hit, ...]
-    strength: float = 0.0
-    margin: float = 0.0
-    facts: tuple[str, ...] = ()
-    linked: bool = False
-    exact: bool = False  # the question was a citation
-
-    @property
-    def confidence(self) -> Confidence:
-        """"sure" of the best section, "unsure" between the best few, or "none" matched."""
-        if self.exact or self.linked:
-            return "sure"
-        if not self.hits or (self.hits[0].score < NONE_BELOW and self.strength < WEAK_STRENGTH):
-            return "none"
-        if self.strength < WEAK_STRENGTH or self.margin >= CLOSE_MARGIN:
-            return "unsure"
-        return "sure"
 
 
 class RuleIndex:

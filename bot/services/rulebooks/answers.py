@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bot.league.rulebooks.rulebook import Section
 
 if TYPE_CHECKING:
-    from bot.league.rulebooks.search import Confidence
+    from bot.league.rulebooks.found import Confidence
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 

@@ -40,8 +40,9 @@ from storage.models import League, LeagueSetup, Rulebook, RuleLink, RuleSection,
 from storage.text import printable
 
 if TYPE_CHECKING:
+    from bot.league.rulebooks.found import Link
     from bot.league.rulebooks.lexicon import Lexicon
-    from bot.league.rulebooks.search import Link, RuleIndex
+    from bot.league.rulebooks.search import RuleIndex
 
 log = logging.getLogger("sideline.rules")
 
@@ -429,7 +430,7 @@ class RulesLookupService:
                                            .where(RuleWord.league_id == league_id).order_by(RuleWord.id))).all()
             linked = (await session.execute(select(RuleLink.question, RuleLink.citation)
                                             .where(RuleLink.league_id == league_id).order_by(RuleLink.id))).all()
-        from bot.league.rulebooks.search import Link  # loaded with the index
+        from bot.league.rulebooks.found import Link  # loaded with the index
 
         lexicon = index.lexicon.with_words([(word, means) for word, means in words])
         links = tuple(Link(index.signature(question, lexicon), citation) for question, citation in linked)

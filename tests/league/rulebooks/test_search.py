@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.league.rulebooks import search
+from bot.league.rulebooks.found import Link
 from bot.league.rulebooks.lexicon import lexicon_for
 from bot.league.rulebooks.rulebook import parse_rulebook
-from bot.league.rulebooks.search import Link, RuleIndex
+from bot.league.rulebooks.search import RuleIndex
 from tests.league.rulebooks.final_check_questions import FINAL_CHECK
 from tests.league.rulebooks.fresh_questions import FRESH
 from tests.league.rulebooks.held_out_questions import HELD_OUT
