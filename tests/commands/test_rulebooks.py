@@ -18,7 +18,7 @@ from bot.run.app import create_bot
 from bot.services.rulebooks.lookup import RulesLookupService, UnreadableRulebook
 from cogs.rulebooks import custom_id_for, rules_service
 from storage.db import create_engine, session_factory
-from storage.models import Rulebook, RuleSection
+from storage.models import League, Rulebook, RuleSection
 from tests.conftest import (
     GUILD,
     OTHER_CHANNELS,
@@ -350,6 +350,30 @@ async def test_an_import_from_another_process_is_picked_up(harness: Harness) -> 
     rules_service(harness.bot).recheck_seconds = 0  # as if RECHECK_SECONDS had passed
     after = await harness.slash("/rule", as_=member, question="helmets")
     assert embed_of(after)["title"] == "GEAR 1"
+
+
+async def test_leagues_that_imported_the_same_rulebook_read_one_index(harness: Harness) -> None:
+    """Per preset: one index in memory for every league that imported the same file, kept while one reads it;
+    a league that imports another file gets its own and leaves the others' alone."""
+    async with harness.bot.sessions.begin() as s:
+        twin = League(key="twin", guild_id=444_444_444_444_444_444, name="Twin", preset="coed-ball-hockey")
+        s.add(twin)
+        await s.flush()
+        twin_id = twin.id
+    coed, youth = harness.bot.league_ids[GUILD], harness.bot.league_ids[OTHER_GUILD]
+    service = rules_service(harness.bot)
+    for league_id in (coed, youth, twin_id):
+        await service.import_rulebook(league_id, SYNTHETIC.encode(), "rules.txt")
+    first, other_preset, twin_index = (await service.index(coed), await service.index(youth),
+                                       await service.index(twin_id))
+    assert first is twin_index and first is not other_preset  # a preset's words make the index its own
+    # Another process reading them from storage builds the index once for both.
+    fresh = RulesLookupService(session_factory(harness.bot.engine), harness.bot.clock)
+    assert await fresh.index(coed) is await fresh.index(twin_id) is not None
+    await service.import_rulebook(twin_id, b"GEAR\n- Helmets are required.\n", "new.txt")
+    assert await service.index(coed) is first and await service.index(twin_id) is not first
+    reply = await harness.slash("/rule", as_=harness.member("Pat"), question="slap shots")
+    assert embed_of(reply)["title"].startswith("2.2")
 
 
 async def test_a_bad_file_changes_nothing(harness: Harness) -> None:

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import re
 import time
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -207,6 +208,8 @@ class RulesLookupService:
         self.sessions = sessions
         self.clock = clock
         self._indexes: dict[int, tuple[str, RuleIndex]] = {}  # league id -> (fingerprint, index)
+        # Leagues that imported the same rulebook under the same preset read one index, kept while any does.
+        self._shared: weakref.WeakValueDictionary[tuple[str, str | None], RuleIndex] = weakref.WeakValueDictionary()
         self._checked: dict[int, float] = {}  # league id -> time.monotonic() of the last fingerprint read
         self._locks: dict[int, asyncio.Lock] = {}
         self._words: dict[int, _LeagueWords] = {}
@@ -231,6 +234,7 @@ class RulesLookupService:
                                          f"(line {section.line_numbers[0] if section.line_numbers else '?'}).")
             seen.add(section.citation)
         fingerprint = rulebook_fingerprint(text)
+        index = self._shared.setdefault((fingerprint, preset), index)
         now = self.clock.now()
         async with self._lock(league_id), self.sessions.begin() as session:
             # Lock the league row so two imports for one league run one after the other (PostgreSQL;
@@ -354,13 +358,17 @@ class RulesLookupService:
                 if cached is not None and cached[0] == fingerprint:
                     self._checked[league_id] = time.monotonic()
                     return cached[1]
-                rows = (await session.scalars(
-                    select(RuleSection).where(RuleSection.league_id == league_id).order_by(RuleSection.ordinal)
-                )).all()
-                sections = [_section_of(r) for r in rows]
+                index = self._shared.get((fingerprint, preset))
+                if index is None:
+                    rows = (await session.scalars(
+                        select(RuleSection).where(RuleSection.league_id == league_id).order_by(RuleSection.ordinal)
+                    )).all()
+                    sections = [_section_of(r) for r in rows]
             # If an import committed between the two reads, the next lookup sees a new fingerprint
             # and rebuilds: the cache never keeps stale sections for long.
-            index = await asyncio.to_thread(_build_index, sections, preset)
+            if index is None:
+                index = await asyncio.to_thread(_build_index, sections, preset)
+                index = self._shared.setdefault((fingerprint, preset), index)
             self._indexes[league_id] = (fingerprint, index)
             self._checked[league_id] = time.monotonic()
             return index
