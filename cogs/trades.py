@@ -90,11 +90,10 @@ class TradeCog(commands.GroupCog, group_name="trade", group_description="Trades 
         """Propose a trade to another team (captains): it takes effect after the league's notice."""
         view = await self.service.propose(self.bot.caller(interaction), team=team, players_out=players_out,
                                           players_in=players_in, takes_effect=takes_effect, from_team=from_team)
-        cite = f" ({view.rule})" if view.rule else ""
         await reply(interaction, clip(
             f"Trade #{view.id} proposed: {_sides(view)}. If {view.to_team} accepts, it takes effect "
-            f"{timestamp(view.effective_at)}{cite}; a commissioner may veto it until then. {view.to_team} and the "
-            "commissioners are told.", 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            f"{timestamp(view.effective_at)}{view.cited}; a commissioner may veto it until then. {view.to_team} and "
+            "the commissioners are told.", 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="accept", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))
     @app_commands.describe(trade="The trade's number")
@@ -135,8 +134,7 @@ class TradeCog(commands.GroupCog, group_name="trade", group_description="Trades 
                    reason: app_commands.Range[str, 1, 300] | None = None) -> None:
         """Veto a trade before it takes effect (commissioners)."""
         view = await self.service.veto(self.bot.caller(interaction), trade, reason)
-        cite = f" ({view.rule})" if view.rule else ""
-        await reply(interaction, clip(f"Trade #{view.id} vetoed{cite}: {_sides(view)}. Nothing changes; both "
+        await reply(interaction, clip(f"Trade #{view.id} vetoed{view.cited}: {_sides(view)}. Nothing changes; both "
                                       "teams are told.", 2000), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="list", extras=requires(Role.CAPTAIN, Role.COMMISSIONER))

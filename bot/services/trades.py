@@ -61,6 +61,11 @@ class TradeView:
     note: str = ""
     rule: str = ""  # the rulebook section behind the notice and the veto ("" in a league without one)
 
+    @property
+    def cited(self) -> str:
+        """The rule in brackets after a sentence, or nothing in a league whose rulebook has none."""
+        return f" ({self.rule})" if self.rule else ""
+
 
 def _split(text: str | None) -> list[str]:
     return [part.strip() for part in (text or "").split(",") if part.strip()]
@@ -127,7 +132,7 @@ class TradeService:
                                   f"trade:{row.id}` or `/trade decline trade:{row.id}`.", now)
             await notify_commissioners(session, caller.league, caller.league_id, key=f"trade:{row.id}:filed",
                                        private=clip(f"🔄 Commissioners: trade #{row.id} proposed, {_summary(view)}; "
-                                                    f"it would take effect {timestamp(effect)}{_cite(view)}. You "
+                                                    f"it would take effect {timestamp(effect)}{view.cited}. You "
                                                     f"can veto it until then with `/trade veto trade:{row.id}`.",
                                                     2000),
                                        public=f"🔄 Commissioners: trade #{row.id} was proposed; `/trade list` shows "
@@ -390,6 +395,3 @@ def _summary(view: TradeView) -> str:
     coming = ", ".join(view.coming) or "nobody"
     return f"{leaving} ({view.from_team}) for {coming} ({view.to_team})"
 
-
-def _cite(view: TradeView) -> str:
-    return f" ({view.rule})" if view.rule else ""
