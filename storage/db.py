@@ -14,6 +14,7 @@ burst of check-ins. On PostgreSQL both kinds share one pool.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import logging
@@ -90,6 +91,7 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         event.listen(engine.sync_engine, "begin", _sqlite_begin)
         event.listen(engine.sync_engine.pool, "reset", _sqlite_reset)
+        event.listen(engine.sync_engine.pool, "invalidate", _sqlite_roll_back_dropped)
     return engine
 
 
@@ -102,6 +104,7 @@ def create_reader(engine: AsyncEngine) -> AsyncEngine | None:
                                  pool_size=SQLITE_READERS, max_overflow=0, pool_timeout=120)
     event.listen(reader.sync_engine, "connect", _sqlite_reader_pragmas)
     event.listen(reader.sync_engine, "begin", _sqlite_begin_read)
+    event.listen(reader.sync_engine.pool, "invalidate", _sqlite_roll_back_dropped)
     return reader
 
 
@@ -136,6 +139,15 @@ def _sqlite_reset(dbapi_connection: Any, record: Any, state: Any) -> None:
     aiosqlite's ``in_transaction`` reads SQLite's own flag without that trip."""
     if state.asyncio_safe and not state.terminate_only and record.driver_connection.in_transaction:
         dbapi_connection.rollback()
+
+
+def _sqlite_roll_back_dropped(dbapi_connection: Any, record: Any, _exception: BaseException | None) -> None:
+    """A connection dropped mid-unit (its task cancelled while a statement ran on aiosqlite's thread) is
+    rolled back before it closes: closed with that statement still open, SQLite keeps the transaction's
+    locks until the garbage collector frees the statement, and every other unit waits for them."""
+    if record.driver_connection is not None and record.driver_connection.in_transaction:
+        with contextlib.suppress(Exception):  # it is being closed either way
+            dbapi_connection.rollback()
 
 
 def _sqlite_begin(conn: Any) -> None:

@@ -9,6 +9,7 @@ rows with the column types applied, on SQLite and PostgreSQL alike. Units that o
 from __future__ import annotations
 
 import asyncio
+import gc
 import sqlite3
 import subprocess
 import sys
@@ -158,6 +159,35 @@ async def test_a_cancelled_unit_of_work_rolls_back_and_gives_its_connection_back
         await task
     async with sessions() as s:  # one connection per process: this waits forever if it wasn't returned
         assert (await asyncio.wait_for(s.execute(text("SELECT count(*) FROM t")), 5)).scalar_one() == 0
+
+
+async def test_a_unit_cancelled_mid_statement_lets_the_write_lock_go_at_once(engine: AsyncEngine,
+                                                                           tmp_path: Path) -> None:
+    """A task cancelled while its statement runs on aiosqlite's thread has its connection dropped; closed
+    with that statement still open, SQLite would keep the write lock until the garbage collector found it."""
+    sessions = session_factory(engine)
+    started = asyncio.Event()
+
+    async def unit() -> None:
+        async with sessions.begin() as s:
+            started.set()
+            await s.execute(text("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000)"
+                                 " SELECT count(*) FROM n"))
+
+    gc.disable()  # the garbage collector would hide it: the lock must go with the connection
+    try:
+        task = asyncio.create_task(unit())
+        await started.wait()
+        await asyncio.sleep(0.05)  # the count is running on aiosqlite's thread
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        other = sqlite3.connect(tmp_path / "unit.db", timeout=0, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        other.close()
+    finally:
+        gc.enable()
 
 
 def test_a_process_that_never_disposes_its_engine_still_exits(tmp_path: Path) -> None:
