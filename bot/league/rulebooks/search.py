@@ -131,6 +131,7 @@ class RuleIndex:
         passages: dict[str, set[int]] = defaultdict(set)
         titled: dict[str, set[int]] = defaultdict(set)
         self._passage_doc = []
+        own_words: list[str] = []  # each section's players' words, for the typo vocabulary below
         for i in searchable:
             s = self._sections[i]
             heading = titles.get(s.parent, "") if s.parent else ""
@@ -143,6 +144,7 @@ class RuleIndex:
             title_terms, heading_terms = field_terms(title), field_terms(heading)
             known = self._lexicon.section_words(s.citation, s.title)
             said = (*known.words, *known.asks) if known is not None else ()
+            own_words.append(" ".join(known.words) if known is not None else "")  # not the asks: they may carry typos
             body: list[str] = []
             for piece in _PASSAGE_BREAK.split(s.text):
                 terms = field_terms(piece)
@@ -186,10 +188,8 @@ class RuleIndex:
         self._titled = {t: frozenset(d) for t, d in titled.items()}
 
         surface: Counter[str] = Counter()
-        for i in searchable:
+        for i, own in zip(searchable, own_words, strict=True):
             s = self._sections[i]
-            known = self._lexicon.section_words(s.citation, s.title)
-            own = " ".join(known.words) if known is not None else ""  # not the asks: they may carry typos
             surface.update(w for w in words(f"{s.title} {s.text} {own}") if len(w) >= 3)
         vocabulary: dict[str, list[str]] = defaultdict(list)
         for word, _ in surface.most_common():

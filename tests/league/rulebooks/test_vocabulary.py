@@ -16,6 +16,7 @@ from bot.league.rulebooks.lexicon import (
     VocabularyError,
     lexicon_for,
     read_vocabulary,
+    stem,
     vocabulary_file,
     vocabulary_for,
 )
@@ -105,9 +106,19 @@ def test_a_sport_reads_its_own_slang() -> None:
     ("youth-ball-hockey", "ref didnt show who refs", "1.14"),
     ("youth-ball-hockey", "only 2 guys showed up", "2.4"),
     ("indoor-soccer", "can i wear a wedding band", "General"),
+    ("coed-ball-hockey", "is body checking allowed", "PROHIBITED ACTIONS"),
+    ("youth-ball-hockey", "is body checking allowed", "3.7"),  # "allowed" is not "the goal counted"
 ])
 def test_players_words_find_the_rule_the_rulebook_words_otherwise(preset: str, question: str, citation: str) -> None:
     assert top(index_of(preset), question) == citation
+
+
+def test_standings_are_not_the_verb_stand() -> None:
+    """"Does the goal stand" asks whether a goal counts, not how ties in the standings are broken."""
+    assert stem("standings") != stem("stand")
+    index = index_of("youth-ball-hockey")
+    assert top(index, "how are ties in the standings broken") == "1.11"
+    assert top(index, "does the goal stand if the net came off") != "1.11"
 
 
 def test_a_situation_names_the_league_numbers_that_answer_it() -> None:
