@@ -223,7 +223,8 @@ async def background(harness: Any, done: asyncio.Event) -> dict[str, float]:
         harness.discord.hooks.append(on_call)
         harness.bot._connection.parsers["INTERACTION_CREATE"](payload)
         try:
-            await asyncio.wait_for(answered, 600)
+            async with asyncio.timeout(600):
+                await answered
         finally:
             harness.discord.hooks.remove(on_call)
 

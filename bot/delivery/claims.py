@@ -147,8 +147,8 @@ class Claims:
         if self.bot.engine.dialect.name != "postgresql" or self.presence is None:
             return True  # SQLite: one process by design; none taken yet: announce_presence takes it
         try:
-            async with self._presence_in_use:
-                await asyncio.wait_for(self._ping(self.presence), PRESENCE_CHECK_TIMEOUT)
+            async with self._presence_in_use, asyncio.timeout(PRESENCE_CHECK_TIMEOUT):
+                await self._ping(self.presence)
         except Exception:
             self.lost = True
             log.warning("lost the connection holding this process's presence lock: sending nothing more "

@@ -64,7 +64,8 @@ async def check(database_url: str, max_backlog_age: timedelta, now: datetime,
     except Unreachable as exc:
         return Health(False, DATABASE_UNREACHABLE, str(exc), max_backlog_age_s=limit)
     try:
-        return await asyncio.wait_for(_check(engine, max_backlog_age, now), answer_within)
+        async with asyncio.timeout(answer_within):
+            return await _check(engine, max_backlog_age, now)
     except (OSError, SQLAlchemyError, TimeoutError) as exc:
         shown = make_url(database_url).render_as_string(hide_password=True)
         why = f"no answer within {answer_within:.0f} s" if isinstance(exc, TimeoutError) else _first_line(exc)

@@ -109,7 +109,8 @@ async def stop_gracefully(bot: SidelineBot, gateway: asyncio.Task[Any], within: 
         log.warning("stopping with %d task(s) still running after %.0f s: %s", len(left), within,
                     ", ".join(sorted(t.get_name() for t in left)))
     try:
-        await asyncio.wait_for(bot.close(), CLOSE_WITHIN)  # gateway socket, HTTP, courier's presence, database
+        async with asyncio.timeout(CLOSE_WITHIN):
+            await bot.close()  # gateway socket, HTTP, courier's presence, database
     except TimeoutError:  # e.g. Discord slow to answer the socket's close: the database is closed anyway
         log.warning("Discord's connection did not close within %.0f s; closing the database", CLOSE_WITHIN)
         await bot.courier.close()

@@ -205,7 +205,8 @@ class MetricsServer:
 
     async def scrape(self, request: web.Request) -> web.Response:
         try:
-            self.outbox.backlog = await asyncio.wait_for(read_backlog(self.sessions, self.clock.now()), READ_WITHIN)
+            async with asyncio.timeout(READ_WITHIN):
+                self.outbox.backlog = await read_backlog(self.sessions, self.clock.now())
         except Exception as exc:  # the database is down or slow: the other figures still help
             log.warning("metrics: could not read the outbox backlog (%s: %s)", exc.__class__.__name__, exc)
             self.outbox.backlog = None
