@@ -90,6 +90,13 @@ async def test_a_league_without_a_minimum_says_so(books: Harness) -> None:
     assert "This league sets no minimum number of players to start a game." in fields(reply)["In this league"]
 
 
+async def test_a_standings_question_states_how_this_league_breaks_ties(books: Harness) -> None:
+    reply = await ask(books, "2 teams same points who finishes higher", league=1)
+    here = fields(reply)["In this league"]
+    assert "teams level on points go by most wins, then points in the games among the tied teams" in here
+    assert "2 points for a win, 1 for a tie, 0 for a loss." in here
+
+
 # --- honest confidence ------------------------------------------------------------------------------
 
 async def test_an_unsure_answer_says_so_and_offers_three_sections_that_open(books: Harness) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 
 from bot.league.game_format import Overtime
 from bot.league.rules import Rules
+from bot.league.standings.presets import TIEBREAKERS
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
@@ -138,6 +139,15 @@ def points(rules: Rules) -> str:
             + (f", {s.points_otl} for an overtime loss" if s.points_otl is not None else "") + ".")
 
 
+def tiebreakers(rules: Rules) -> str:
+    first, *rest = rules.standings.standings_tiebreakers
+    order = f"The table is ordered by {TIEBREAKERS[first]}"
+    if not rest:
+        return order + "."
+    level = "points" if first == "points" else "that"
+    return f"{order}; teams level on {level} go by " + ", then ".join(TIEBREAKERS[c] for c in rest) + "."
+
+
 def appeals(rules: Rules) -> str:
     d = rules.discipline
     return (f"An appeal is filed within {_plural(d.appeal_window_days, 'day')} and decided within "
@@ -151,7 +161,8 @@ def trades(rules: Rules) -> str:
 
 FACTS: dict[str, Callable[[Rules], str]] = {
     "court": court, "start": start, "length": length, "overtime": overtime, "shootout": shootout,
-    "timeouts": timeouts, "intermission": intermission, "roster": roster, "points": points, "appeals": appeals,
+    "timeouts": timeouts, "intermission": intermission, "roster": roster, "points": points,
+    "tiebreakers": tiebreakers, "appeals": appeals,
     "trades": trades,
 }
 

@@ -153,7 +153,9 @@ def with_compounds(terms: list[str], known: set[str], prefixes: set[str]) -> lis
 @dataclass(frozen=True)
 class Situation:
     """A game situation in players' words, the rulebook's words for it, and the league's numbers
-    that answer it (names of facts, bot/league/rulebooks/facts.py)."""
+    that answer it (names of facts, bot/league/rulebooks/facts.py). Without ``means`` the search reads
+    its words as they are and the facts are stated whatever section it finds: for what a rulebook leaves
+    to the league's settings (points for a win)."""
 
     say: tuple[str, ...]
     means: tuple[str, ...]
@@ -210,10 +212,10 @@ def read_vocabulary(text: str, name: str) -> Vocabulary:
         raise VocabularyError(f"{name}: spellings must map a word to words")
     situations = []
     for i, s in enumerate(raw.get("situations", [])):
-        if not isinstance(s, dict) or set(s) - {"say", "means", "facts"}:
-            raise VocabularyError(f"{name}: situations[{i}] takes say, means and facts")
+        if not isinstance(s, dict) or set(s) - {"say", "means", "facts"} or not {"means", "facts"} & set(s):
+            raise VocabularyError(f"{name}: situations[{i}] takes say, and means or facts or both")
         situations.append(Situation(_strings(s.get("say"), f"{name}: situations[{i}].say"),
-                                    _strings(s.get("means"), f"{name}: situations[{i}].means"),
+                                    _strings(s["means"], f"{name}: situations[{i}].means") if "means" in s else (),
                                     _strings(s["facts"], f"{name}: situations[{i}].facts") if "facts" in s else ()))
     sections = {}
     for citation, s in raw.get("sections", {}).items():
@@ -347,11 +349,14 @@ class Lexicon:
         groups = [tuple(g) for g in extra]
         said: list[str] = [p for g in groups for p in g]
         self._asking: frozenset[Key] = frozenset()
-        self._facts: dict[Key, tuple[str, ...]] = {}
+        self._facts: dict[str, list[tuple[Key, tuple[str, ...]]]] = defaultdict(list)  # by the phrase's first stem
         if base is None:
             self._entries = _compile(vocabulary.synonyms, vocabulary.aliases, vocabulary.situations)
             self.spellings: Mapping[str, str] = vocabulary.spellings
-            self._facts = {_phrase_key(s): sit.facts for sit in vocabulary.situations for s in sit.say if sit.facts}
+            for situation in vocabulary.situations:
+                for key in (_phrase_key(phrase) for phrase in situation.say):
+                    if key and situation.facts:
+                        self._facts[key[0]].append((key, situation.facts))
             self._asking = frozenset(_phrase_key(p) for p in vocabulary.aliases if _asks(p))
             said += [p for g in vocabulary.synonyms for p in g] + [*vocabulary.aliases]
             said += [s for sit in vocabulary.situations for s in sit.say]
@@ -402,12 +407,17 @@ class Lexicon:
         """A way of asking ("how long is game"): its words are not looked for in the rulebook."""
         return key in self._asking or (self.base is not None and self.base.asking(key))
 
-    def facts(self, key: Key) -> tuple[str, ...]:
-        """The league's numbers a situation in these words is answered with."""
-        found = self._facts.get(key)
-        if found is None and self.base is not None:
-            return self.base.facts(key)
-        return found or ()
+    def facts(self, stems: Sequence[str], shapes: Sequence[str]) -> tuple[str, ...]:
+        """The league's numbers that answer the situations a question names anywhere in it, in the order
+        it names them (``shapes``: its stems with "#" for each number)."""
+        if self.base is not None:  # a league's own words name no situations
+            return self.base.facts(stems, shapes)
+        found: list[str] = []
+        for i, (word, shape) in enumerate(zip(stems, shapes, strict=True)):
+            for key, names in [*self._facts.get(word, ()), *(self._facts.get(shape, ()) if shape != word else ())]:
+                if key in (tuple(stems[i : i + len(key)]), tuple(shapes[i : i + len(key)])):
+                    found.extend(n for n in names if n not in found)
+        return tuple(found)
 
     def section_words(self, citation: str, title: str) -> SectionWords | None:
         """Players' words for the preset's section with this citation, if ``title`` is still its title."""

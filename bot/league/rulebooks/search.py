@@ -361,15 +361,12 @@ class RuleIndex:
         stems = [stem(w) for w in tokens]
         shapes = [NUMBER if is_number(w) else s for w, s in zip(tokens, stems, strict=True)]
         concepts: list[Concept] = []
-        facts: list[str] = []
         asking: set[int] = set()
         i = 0
         while i < len(tokens):
             step, key, concept = self._lexicon_match(lex, stems, shapes, i)
             if concept is not None and lex.asking(key):
                 asking.update(range(i, i + step))
-            if concept is not None:
-                facts.extend(f for f in lex.facts(key) if f not in facts)
             if concept is None:
                 step, concept = self._compound_match(tokens, stems, i)
             if concept is None and stems[i] not in STOP_STEMS and tokens[i] not in STOPWORDS:
@@ -390,7 +387,7 @@ class RuleIndex:
                    if (a not in STOP_STEMS or b not in STOP_STEMS) and not {k, k + 1} <= asking]
         signature = frozenset(s for s, w in zip(stems, tokens, strict=True)
                               if s not in STOP_STEMS and w not in STOPWORDS)
-        return _Analysis(concepts, phrases, tuple(facts), signature)
+        return _Analysis(concepts, phrases, lex.facts(stems, shapes), signature)
 
     def _lexicon_match(self, lex: Lexicon, stems: list[str], shapes: list[str],
                        i: int) -> tuple[int, tuple[str, ...], Concept | None]:

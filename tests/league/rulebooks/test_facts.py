@@ -23,6 +23,10 @@ from bot.league.rules import PRESET_NAMES, build_rules, preset
     ("youth-ball-hockey", "timeouts", "2 timeouts of 30 seconds a team per game, at most 1 a period."),
     ("coed-ball-hockey", "length", "Games are two 20-minute halves, running clock. The clock stops in the last "
                                    "2 minutes."),
+    ("indoor-soccer", "tiebreakers", "The table is ordered by points; teams level on points go by goal differential "
+                                     "(shootout goals excluded), then most goals scored."),
+    ("coed-ball-hockey", "tiebreakers", "The table is ordered by winning percentage (a tie counts as half a win); "
+                                        "teams level on that go by most goals scored."),
 ])
 def test_a_fact_states_the_presets_number(preset_name: str, name: str, says: str) -> None:
     assert fact_lines(preset(preset_name), [name]) == (says,)

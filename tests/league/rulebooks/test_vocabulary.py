@@ -4,6 +4,8 @@ league's own word)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.league.rulebooks.facts import FACTS
@@ -81,7 +83,8 @@ def test_players_words_name_sections_the_preset_has_by_their_titles_and_every_se
 @pytest.mark.parametrize(("text", "problem"), [
     ("synonyms = [[1, 2]]", "synonyms[0]: must be a list of words"),
     ("colour = 'red'", "unknown keys ['colour']"),
-    ("[[situations]]\nsay = ['no ref']", "situations[0].means: must be a list of words"),
+    ("[[situations]]\nsay = ['no ref']", "situations[0] takes say, and means or facts or both"),
+    ("[[situations]]\nsay = ['no ref']\nmeans = []", "situations[0].means: must be a list of words"),
     ("synonyms = [", "test.toml"),
     ("[sections.'1.2']\nwords = ['age']", "sections.1.2 takes a title, words and asks"),
     ("[sections.'1.2']\ntitle = 'Age'\nwords = ['age']\nasks = []", "sections.1.2.asks: must be a list of words"),
@@ -125,6 +128,25 @@ def test_a_situation_names_the_league_numbers_that_answer_it() -> None:
     index = index_of("youth-ball-hockey")
     assert "start" in index.find("we only have 3 players and no goalie").facts
     assert index.find("how long is intermission").facts == ()
+
+
+def test_a_situation_without_rulebook_words_states_the_numbers_and_leaves_the_search_as_it_was() -> None:
+    """Indoor soccer's rulebook leaves points and tiebreakers to the league: a standings question finds no
+    section, and the answer still gives the league's numbers."""
+    data = preset_rulebook("indoor-soccer")
+    assert data is not None
+    sections = parse_rulebook(data.decode())
+    vocabulary = vocabulary_for("indoor-soccer")
+    index = RuleIndex.build(sections, lexicon_for("indoor-soccer"))
+    without = RuleIndex.build(sections, Lexicon(dataclasses.replace(
+        vocabulary, situations=tuple(s for s in vocabulary.situations if s.means))))
+    for question, facts in (("how do ties in the standings work", ("tiebreakers", "points")),
+                            ("how many points for a win", ("points",)),
+                            ("2 teams same points who finishes higher", ("tiebreakers", "points"))):
+        found = index.find(question)
+        assert found.facts == facts
+        assert [h.section.citation for h in found.hits] == [h.section.citation for h in without.find(question).hits]
+        assert without.find(question).facts == ()
 
 
 def test_a_leagues_own_word_joins_what_it_means_for_that_league_only() -> None:
