@@ -72,7 +72,7 @@ def _footer(answer: RuleAnswer, text: str) -> str:
 
 def answer_embed(answer: RuleAnswer) -> discord.Embed:
     """The best section; the closest few when unsure; or, for an empty or unmatched question, how to ask
-    and where to start."""
+    and where to start (or the league's numbers, when the question is about them)."""
     asked = clean_user_text(answer.question, 200)
     if answer.confidence == "unsure" and answer.choices:
         embed = discord.Embed(title="I'm not sure which rule answers that", colour=UNSURE_COLOUR,
@@ -95,6 +95,9 @@ def answer_embed(answer: RuleAnswer) -> discord.Embed:
     if answer.empty_question:
         title = "Ask me about the rules"
         text = f"Type your question in your own words, e.g. {EXAMPLES}. Suggestions appear as you type."
+    elif answer.facts:  # the rulebook leaves it to the league's settings (points for a win, say)
+        title = "Your rulebook leaves that to the league"
+        text = f"No section of the rulebook is about “{asked}”. This league's settings answer it. {ASK_CAPTAIN}"
     else:
         title = "No section matched"
         text = (f"I couldn't find a section about “{asked}”. Try other words, e.g. {EXAMPLES}, or pick one of "

@@ -82,6 +82,19 @@ async def test_a_league_set_up_in_discord_answers_from_its_presets_rulebook(
         assert await s.scalar(select(func.count()).select_from(RuleSection)) == 0
 
 
+async def test_a_question_the_rulebook_leaves_to_the_league_is_answered_from_its_settings(harness: Harness) -> None:
+    """Indoor soccer's rulebook says nothing of points or tiebreakers: the league's standings settings do."""
+    server = await league_of(harness, "indoor-soccer")
+    reply = await server.slash("/rule", as_=server.person("Pat Player"), question="how do ties in the standings work")
+    assert reply.ephemeral
+    assert title_of(reply) == "Your rulebook leaves that to the league"
+    (embed,) = reply.last.embeds
+    fields = {f["name"]: f["value"] for f in embed.get("fields") or []}
+    assert fields["In this league"] == (
+        "• The table is ordered by points; teams level on points go by goal differential (shootout goals excluded), "
+        "then most goals scored.\n• 3 points for a win, 1 for a tie, 0 for a loss.")
+
+
 async def test_an_upload_replaces_the_rulebook_and_reset_goes_back(harness: Harness) -> None:
     server = await league_of(harness)
     admin, player = server.admin(), server.person("Pat Player")
