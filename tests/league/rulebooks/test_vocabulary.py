@@ -111,6 +111,7 @@ def test_a_sport_reads_its_own_slang() -> None:
     ("indoor-soccer", "can i wear a wedding band", "General"),
     ("coed-ball-hockey", "is body checking allowed", "PROHIBITED ACTIONS"),
     ("youth-ball-hockey", "is body checking allowed", "3.7"),  # "allowed" is not "the goal counted"
+    ("coed-ball-hockey", "how do ties in the standings work", "Game Structure 9"),  # co-ed's standings are its seeds
 ])
 def test_players_words_find_the_rule_the_rulebook_words_otherwise(preset: str, question: str, citation: str) -> None:
     assert top(index_of(preset), question) == citation
